@@ -1,0 +1,381 @@
+"""The ``atout`` command: play, simulate, replay, list games.
+
+Every command talks to the games only through the shared interface (load,
+states, views, records), so each works for every registered game.  Errors a
+user can cause print one clear line and exit non-zero, without a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..bots.factory import available, make_bot
+from ..core.bot import Bot
+from ..core.errors import AtoutError, IllegalAction, NotationError, RecordError
+from ..core.game import Game, State
+from ..core.options import parse_option_pairs
+from ..core.registry import game_class, load, names
+from ..match import BotError, derive_seed, play_match
+from ..records import Record, load_record, save_record
+
+app = typer.Typer(
+    help="atout: Wizard, Le Malin, Sticheln and Le Nain Jaune, for players, researchers and bot writers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+EXIT_BAD_INPUT = 2
+EXIT_ILLEGAL = 3
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def _load(game: str, players: int | None, options: list[str] | None) -> Game:
+    try:
+        cls = game_class(game)
+        count = (
+            players
+            if players is not None
+            else cls.min_players + (1 if cls.max_players > cls.min_players else 0)
+        )
+        return load(game, count, **parse_option_pairs(options or []))
+    except AtoutError as exc:
+        raise fail(str(exc)) from None
+
+
+def _renderer(game: Game) -> Any:
+    return importlib.import_module(game.renderer) if game.renderer else None
+
+
+GameArg = Annotated[str, typer.Argument(help="Game: wizard, malin, sticheln or nain-jaune.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of seats.")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A game option name=value (repeatable); see 'atout games'."),
+]
+
+
+@app.command()
+def games() -> None:
+    """List the games, their player counts and every option with its default."""
+    for name in names():
+        cls = game_class(name)
+        out.print(f"[bold]{name}[/] — {cls.title}, {cls.min_players} to {cls.max_players} players")
+        if cls.summary:
+            out.print(f"  {cls.summary}")
+        for spec in cls.option_specs:
+            out.print(
+                f"  [cyan]{spec.name}[/] = {spec.render(spec.default)}  ({spec.allowed()}): {spec.help}"
+            )
+        out.print()
+
+
+def _default_save_path(game: Game) -> Path:
+    home = Path(os.environ.get("ATOUT_HOME", Path.home() / ".atout"))
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return home / "games" / f"{game.name}-{stamp}.atout"
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: PlayersOpt = None,
+    option: OptionOpt = None,
+    seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
+    bots: Annotated[
+        str, typer.Option(help="Bot for the other seats (or a comma list, one per seat).")
+    ] = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")] = None,
+    save: Annotated[Path | None, typer.Option(help="Record file, rewritten after every move.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the game in this record file.")] = None,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+) -> None:
+    """Play a whole game in the terminal against computer opponents."""
+    if resume is not None:
+        try:
+            record = load_record(resume)
+            state = record.replay()
+        except RecordError as exc:
+            raise fail(str(exc)) from None
+        g = state.game
+        if record.seed is not None:
+            state.reseed(record.seed)
+        seat_names = record.seats or [f"seat {i}" for i in range(g.players)]
+        path = resume
+        human = int(record.tags.get("Human", seat))
+        seed = record.seed
+    else:
+        g = _load(game, players, option)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(6), "big")
+        state = g.new_state(seed)
+        human = seat
+        path = save or _default_save_path(g)
+        seat_names = []
+    if not 0 <= human < g.players:
+        raise fail(f"--seat must be 0..{g.players - 1}")
+    seat_bots = _make_bots(g, bots, human, seed or 0)
+    if not seat_names:
+        seat_names = [name if s == human else f"{seat_bots[s].name} {s}" for s in range(g.players)]
+    tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
+    renderer = _renderer(g)
+    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {path}")
+    out.print("Type an action as listed (short forms work: 'B7', '2'), 'help' or 'quit'.\n")
+    _save(path, state, seat_names, tags)
+    last_round = state.round
+    while not state.is_terminal:
+        actor = state.current_player
+        if actor == human:
+            action = _ask(state, human, seat_names, renderer)
+            if action is None:
+                _save(path, state, seat_names, tags)
+                out.print(f"Saved. Continue with: atout play {g.name} --resume {path}")
+                raise typer.Exit(0)
+        else:
+            action = seat_bots[actor].choose(state.view(actor))
+        text = state.action_to_text(action)
+        state.apply(action)
+        if actor != human:
+            out.print(f"  {_escape(seat_names[actor])}: {_escape(text)}")
+        _save(path, state, seat_names, tags)
+        if state.round != last_round or state.is_terminal:
+            last_round = state.round
+            if renderer is not None:
+                out.print(renderer.render_sheet(state.view(human), seat_names))
+    winners = ", ".join(seat_names[s] for s in state.winners())
+    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {_escape(winners)}")
+    out.print(f"Record saved to {path}")
+
+
+def _make_bots(game: Game, spec: str, human: int | None, seed: int) -> list[Bot]:
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if not parts:
+        raise fail("--bots needs at least one bot name")
+    seats = [s for s in range(game.players) if s != human]
+    if len(parts) == 1:
+        parts = parts * game.players
+    elif len(parts) == len(seats) and human is not None:
+        full = [""] * game.players
+        for s, p in zip(seats, parts, strict=True):
+            full[s] = p
+        parts = full
+    if len(parts) != game.players:
+        raise fail(f"--bots: give one bot, or one per seat ({game.players}); got {len(parts)}")
+    try:
+        return [
+            make_bot(parts[s] or "random", game, derive_seed(seed, "bot", s)) for s in range(game.players)
+        ]
+    except AtoutError as exc:
+        raise fail(str(exc)) from None
+
+
+def _save(path: Path, state: State, seat_names: list[str], tags: dict[str, str]) -> None:
+    save_record(path, Record.from_state(state, seats=seat_names, tags=tags))
+
+
+def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int | None:
+    view = state.view(seat)
+    if renderer is not None:
+        out.print(renderer.render_view(view, seat_names))
+    legal = list(view.legal_actions)
+    texts = [view.text(a) for a in legal]
+    out.print("Your move: " + "  ".join(_escape(t) for t in texts))
+    while True:
+        try:
+            answer = input("> ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in {"quit", "exit", "q"}:
+            return None
+        if answer.lower() in {"help", "?", "h"}:
+            out.print("Legal: " + ", ".join(_escape(t) for t in texts))
+            continue
+        try:
+            action = view.parse(answer)
+        except NotationError as exc:
+            err.print(f"[red]{_escape(str(exc))}[/]")
+            continue
+        reason = state.illegal_reason(action)
+        if reason is None:
+            return action
+        err.print(f"[red]Refused: {_escape(reason)}[/]")
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    players: PlayersOpt = None,
+    option: OptionOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of matches.", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="Master seed: deals and bots derive from it.")] = 0,
+    bots: Annotated[str, typer.Option(help="Bot name, or a comma list with one bot per seat.")] = "heuristic",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    save: Annotated[Path | None, typer.Option(help="Directory to write every match's record into.")] = None,
+) -> None:
+    """Play bots against each other and report mean scores per seat and games/second."""
+    g = _load(game, players, option)
+    seat_bots = _make_bots(g, bots, None, seed)
+    totals = [[] for _ in range(g.players)]  # type: list[list[int]]
+    wins = [0.0] * g.players
+    decisions = 0
+    start = time.perf_counter()
+    progress = Progress(
+        TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err, disable=as_json or not err.is_terminal,
+    )  # fmt: skip
+    with progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            match_seed = derive_seed(seed, "game", i)
+            for s, bot in enumerate(seat_bots):
+                bot.rng.seed(derive_seed(seed, "game", i, "bot", s))
+            try:
+                result = play_match(g, seat_bots, match_seed)
+            except BotError as exc:
+                raise fail(str(exc)) from None
+            state = result.state
+            decisions += sum(len(t) for t in result.decision_times)
+            for s, score in enumerate(state.scores()):
+                totals[s].append(score)
+            winners = state.winners()
+            for w in winners:
+                wins[w] += 1 / len(winners)
+            if save is not None:
+                names_ = [f"{b.name} {s}" for s, b in enumerate(seat_bots)]
+                save_record(save / f"{g.name}-{i:06d}.atout", Record.from_state(state, seats=names_))
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    rows = []
+    for s in range(g.players):
+        mean, half = _mean_ci(totals[s])
+        rows.append(
+            {"seat": s, "bot": seat_bots[s].name, "mean": mean, "ci95": half, "win_share": wins[s] / games}
+        )
+    summary = {
+        "game": g.name,
+        "players": g.players,
+        "options": g.options_text(),
+        "games": games,
+        "seed": seed,
+        "seconds": elapsed,
+        "games_per_second": games / elapsed,
+        "decisions_per_second": decisions / elapsed,
+        "seats": rows,
+    }
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    table = Table(title=f"{g.title}, {g.players} players, {games} games (seed {seed})")
+    for col in ("seat", "bot", "mean score", "±95%", "win share"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            str(r["seat"]), str(r["bot"]), f"{r['mean']:.1f}", f"{r['ci95']:.1f}", f"{r['win_share']:.1%}"
+        )
+    out.print(table)
+    out.print(f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s")
+
+
+def _mean_ci(values: list[int]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A record file (.atout text or .json).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Check every move of a record against the rules and print the final scores.
+
+    Exit 0 when the record is legal, 3 at the first illegal move (its index, the
+    move and the rule broken), 2 when the file cannot be read as a record.
+    """
+    try:
+        rec = load_record(record)
+    except RecordError as exc:
+        raise fail(str(exc)) from None
+    try:
+        state = rec.replay()
+    except RecordError as exc:
+        from ..records import ReplayError
+
+        code = EXIT_ILLEGAL if isinstance(exc, ReplayError) else EXIT_BAD_INPUT
+        if as_json:
+            payload = {"ok": False, "error": str(exc), "index": getattr(exc, "index", None)}
+            print(json.dumps(payload))
+            raise typer.Exit(code) from None
+        raise fail(str(exc), code) from None
+    seats = rec.seats or [f"seat {i}" for i in range(rec.players)]
+    result = {
+        "ok": True,
+        "game": rec.game,
+        "moves": len(rec.moves),
+        "finished": state.is_terminal,
+        "round": state.round,
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "seats": seats,
+    }
+    if as_json:
+        print(json.dumps(result))
+        return
+    status = "finished" if state.is_terminal else f"in progress (round {state.round})"
+    out.print(f"ok: {len(rec.moves)} moves of {rec.game} checked, game {status}")
+    table = Table()
+    table.add_column("seat")
+    table.add_column("score", justify="right")
+    for s, score in enumerate(state.scores()):
+        mark = " (winner)" if s in state.winners() else ""
+        table.add_row(_escape(seats[s]) + mark, str(score))
+    out.print(table)
+
+
+@app.command()
+def bots(game: GameArg, players: PlayersOpt = None) -> None:
+    """List the bots available for a game."""
+    g = _load(game, players, None)
+    for b in available(g):
+        out.print(b)
+    out.print("cmd:<program>  (an external bot speaking JSON lines, see docs/bots.md)")
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    try:
+        app()
+    except IllegalAction as exc:
+        err.print(f"error: {exc}")
+        sys.exit(EXIT_ILLEGAL)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+__all__ = ["app"]

@@ -1,0 +1,49 @@
+"""Errors raised by the rules engines and the tools around them.
+
+Every error carries a sentence meant for a human (a player at the table, a bot
+author reading a log), because the mission is that a refused move *explains*
+itself.  Callers that need structure get it from the attributes.
+"""
+
+from __future__ import annotations
+
+
+class AtoutError(Exception):
+    """Base class of every error atout raises on purpose (never a bug)."""
+
+
+class IllegalAction(AtoutError):
+    """An action that the rules forbid here.
+
+    Raised *before* anything changes: the state is exactly as it was.
+    ``reason`` is the rule broken, in words ("you must follow blue: you hold B3, B11").
+    """
+
+    def __init__(self, reason: str, action: int | str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+
+
+class NotationError(AtoutError, ValueError):
+    """A text that is not an action in the game's notation."""
+
+
+class OptionError(AtoutError, ValueError):
+    """An unknown option, or a value outside an option's allowed values."""
+
+
+class UnknownGame(AtoutError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class RecordError(AtoutError, ValueError):
+    """A game record that cannot be read: names what is wrong and where (line)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}" if line is not None else message)

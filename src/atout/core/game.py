@@ -1,0 +1,351 @@
+"""The one interface every atout game implements.
+
+The shape follows OpenSpiel (a :class:`Game` holds the parameters, a
+:class:`State` is a position with ``legal_actions``/``apply``/``clone``, chance
+is an explicit player) with python-chess ergonomics (actions have a compact
+text notation, ``apply("play B7")`` works, errors explain themselves).
+
+Design decisions that every game inherits:
+
+* A state is the **whole match** (every round), never a single hand: users do not
+  have to bolt match logic on top.
+* Actions are small integers in a **fixed space per game configuration**
+  (``game.num_actions``), so masks and tensors have a stable layout.  Chance
+  outcomes live in their own space (``game.num_chance_outcomes``).
+* **Chance is explicit.**  ``current_player == CHANCE`` at a deal; the outcomes
+  and their probabilities come from :meth:`State.chance_outcomes`.  A state
+  created with a ``seed`` resolves its chance nodes itself, from that seed only,
+  and still records every chance outcome in ``history``: a record therefore
+  replays without any random generator.  The same seed deals the same cards
+  whatever the players do (duplicate deals for tournaments come for free).
+* :meth:`State.apply` checks legality first and raises :class:`IllegalAction`
+  with the rule broken; the state is then unchanged.  No action is ever
+  replaced by another one.
+* :meth:`State.view` is the only thing that should leave the engine towards a
+  seat (bot, screen, socket): it holds exactly what that seat may know.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .errors import IllegalAction, NotationError, OptionError
+from .options import OptionSpec, validate_options
+
+#: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
+CHANCE = -1
+#: ``current_player`` once the match is over (OpenSpiel's value too).
+TERMINAL = -4
+
+
+class Game(ABC):
+    """A game with its parameters: immutable, hashable, cheap to share.
+
+    Subclasses set the class attributes and implement the abstract methods.
+    """
+
+    #: Name used on the command line and by :func:`atout.load` (``"wizard"``).
+    name: ClassVar[str]
+    #: Display title ("Wizard").
+    title: ClassVar[str]
+    #: One sentence describing the game, for menus and ``atout games``.
+    summary: ClassVar[str] = ""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: Every option, variants included, with its default.
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: This game's own bots by level name, as import paths ("heuristic": "pkg.mod:Class").
+    bots: ClassVar[dict[str, str]] = {}
+    #: Import path of the module drawing a view on a terminal (``render_view``,
+    #: ``render_sheet``); the rules never import it.
+    renderer: ClassVar[str] = ""
+
+    def __init__(self, players: int, **options: Any) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"players must be an integer, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+        self.players = players
+        self.options: Mapping[str, Any] = validate_options(self.option_specs, options, self.name)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Refuse combinations of options that cannot be played (hook)."""
+        return None
+
+    # -- identity -------------------------------------------------------------
+    def non_default_options(self) -> dict[str, Any]:
+        """The options that differ from their defaults (what a record writes)."""
+        return {s.name: self.options[s.name] for s in self.option_specs if self.options[s.name] != s.default}
+
+    def options_text(self) -> str:
+        """Options as ``k=v`` pairs, the notation of the CLI and of records."""
+        specs = {s.name: s for s in self.option_specs}
+        return " ".join(f"{k}={specs[k].render(v)}" for k, v in self.non_default_options().items())
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.name, self.players, tuple(sorted(self.options.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self.non_default_options().items())
+        return f"atout.load({self.name!r}, players={self.players}{extra})"
+
+    # -- the action space -------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the player-action space; ids are ``0 .. num_actions - 1``."""
+
+    @property
+    @abstractmethod
+    def num_chance_outcomes(self) -> int:
+        """Size of the chance-outcome space."""
+
+    @abstractmethod
+    def action_to_text(self, action: int) -> str:
+        """Notation of a player action, independent of any state ("play B7")."""
+
+    @abstractmethod
+    def text_to_action(self, text: str) -> int:
+        """Inverse of :meth:`action_to_text`; raises :class:`NotationError`."""
+
+    def action_table(self) -> list[tuple[int, str]]:
+        """The documented id table: every player action id and its notation."""
+        return [(a, self.action_to_text(a)) for a in range(self.num_actions)]
+
+    # -- states -----------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, seed: int | None = None) -> State:
+        """The start of a match.
+
+        With a ``seed``, chance nodes are resolved from it (and recorded); without,
+        the state stops at every chance node for the caller to apply an outcome.
+        """
+
+    @abstractmethod
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (for search bots).
+
+        Hidden cards are dealt at random among the seats that may hold them,
+        respecting everything play has revealed.  The sample has no seed: its
+        future chance nodes are explicit.  Its ``history`` is empty: a sample is a
+        world to search, not a record of how it came about.
+        """
+
+
+class View(ABC):
+    """What one seat may know, and nothing more.
+
+    Views are immutable and comparable: two states that differ only in what a
+    seat cannot see give equal views (the no-leak property tests rely on it).
+    ``legal_actions`` is filled only when it is this seat's turn.
+    """
+
+    game: Game
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (what a socket or an external bot receives)."""
+
+    def text(self, action: int) -> str:
+        """Notation of one of this view's legal actions."""
+        return self.game.action_to_text(action)
+
+    def parse(self, text: str) -> int:
+        """Action id for a text in the game's notation."""
+        return self.game.text_to_action(text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(repr(sorted(self.to_dict().items())))
+
+
+class State(ABC):
+    """A position in a whole match.  Mutable; copy with :meth:`clone`."""
+
+    game: Game
+    #: The seed chance is drawn from, or ``None`` when chance is applied by hand.
+    #: Secret: never part of a view.
+    seed: int | None
+    #: Every action applied so far, chance outcomes included, in order.
+    history: list[int]
+    #: The current round (hand, deal) number, from 1.
+    round: int
+
+    # -- whose turn -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @property
+    def is_chance(self) -> bool:
+        return self.current_player == CHANCE
+
+    # -- actions ------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions (or chance outcomes at a chance node), ascending."""
+
+    def legal_mask(self) -> list[int]:
+        """0/1 mask over the action space (chance space at a chance node)."""
+        size = self.game.num_chance_outcomes if self.is_chance else self.game.num_actions
+        mask = [0] * size
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node; empty elsewhere."""
+
+    @abstractmethod
+    def illegal_reason(self, action: int) -> str | None:
+        """Why ``action`` is illegal now (the rule, in words), or ``None`` if legal."""
+
+    @abstractmethod
+    def _do(self, action: int) -> None:
+        """Apply an action already known to be legal (no check, no history)."""
+
+    @abstractmethod
+    def _seeded_outcome(self) -> int:
+        """The chance outcome this state's seed gives at the current chance node."""
+
+    def apply(self, action: int | str) -> None:
+        """Play ``action`` (an id, or its text) for the player to act.
+
+        Raises :class:`IllegalAction` (state unchanged) or :class:`NotationError`.
+        """
+        if isinstance(action, str):
+            action = self.parse(action)
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalAction(reason, action)
+        self._do(action)
+        self.history.append(action)
+        if self.seed is not None:
+            self._resolve_chance()
+
+    def reseed(self, seed: int) -> None:
+        """Let ``seed`` draw the chance outcomes from here on (resuming a saved game).
+
+        The deals drawn are those the seed gives for each round, so a game
+        resumed from its record continues exactly as it would have.
+        """
+        self.seed = seed
+        self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        while self.current_player == CHANCE:
+            outcome = self._seeded_outcome()
+            self._do(outcome)
+            self.history.append(outcome)
+
+    def is_legal(self, action: int) -> bool:
+        return self.illegal_reason(action) is None
+
+    # -- notation ---------------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        """Notation of an action here; chance outcomes get their own words ("deal 2 B7")."""
+        if self.is_chance:
+            return self._chance_to_text(action)
+        return self.game.action_to_text(action)
+
+    def parse(self, text: str) -> int:
+        """Action id for ``text`` at this state (chance notation at chance nodes)."""
+        if not isinstance(text, str):
+            raise NotationError(f"an action must be a text, not {text!r}")
+        if self.is_chance:
+            return self._text_to_chance(text)
+        return self.game.text_to_action(text)
+
+    @abstractmethod
+    def _chance_to_text(self, outcome: int) -> str: ...
+
+    @abstractmethod
+    def _text_to_chance(self, text: str) -> int: ...
+
+    # -- results ----------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (the score sheet's last line)."""
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff: the match score (final once terminal)."""
+        return [float(s) for s in self.scores()]
+
+    def winners(self) -> list[int]:
+        """Seats with the best score (co-winners on a tie); empty until terminal."""
+        if not self.is_terminal:
+            return []
+        scores = self.scores()
+        best = max(scores)
+        return [seat for seat, s in enumerate(scores) if s == best]
+
+    # -- information ----------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now."""
+
+    @abstractmethod
+    def redacted_history(self, seat: int) -> list[int | None]:
+        """``history`` with what ``seat`` may not know replaced by ``None``.
+
+        Used by per-seat record exports: a hidden card dealt to another seat, a
+        bid still secret, etc.
+        """
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+
+    def __str__(self) -> str:
+        return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"
+
+
+def check_seat(game: Game, seat: int) -> None:
+    """Refuse a seat number that is not at the table."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
+
+
+def seeded_rng(seed: int, *keys: object) -> random.Random:
+    """A generator determined by ``seed`` and ``keys`` only (stable across runs).
+
+    String seeding goes through SHA-512 in CPython, so the stream does not depend
+    on ``PYTHONHASHSEED`` or on the process.
+    """
+    return random.Random(":".join(str(k) for k in (seed, *keys)))
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome at ``state`` by its probabilities."""
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    weights = [p for _, p in outcomes]
+    return rng.choices(actions, weights)[0]
+
+
+def legal_texts(state: State, actions: Sequence[int] | None = None) -> list[str]:
+    """Notations of the legal actions, in id order (handy in messages and UIs)."""
+    return [state.action_to_text(a) for a in (state.legal_actions() if actions is None else actions)]

@@ -1,0 +1,1 @@
+"""One package per game, each behind the interface of :mod:`atout.core`."""

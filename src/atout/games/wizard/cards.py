@@ -1,0 +1,139 @@
+"""Wizard's cards, their notation and the bit layout the engine computes with.
+
+Two numberings, on purpose:
+
+* a **card kind** (0..53) is what a player sees and plays: 52 ordinary cards
+  ``suit * 13 + rank - 1`` (suits blue, green, red, yellow; ranks 1..13), then
+  ``Z`` (a Wizard, 52) and ``N`` (a Jester, 53).  The four Wizards are
+  interchangeable in play, so "play Z" is one action, not four: a search bot
+  would otherwise see four identical moves.
+* a **slot** (0..59) is a physical card: slots 0..51 are the ordinary cards
+  (slot == kind), 52..55 the Wizards and 56..59 the Jesters.  A hand is an
+  integer bitmask of slots; follow-suit and card conservation are then a few
+  bit operations.
+
+Notation: ``B7`` (blue 7), ``G13``, ``R1``, ``Y12``, ``Z`` (Wizard), ``N`` (Jester).
+"""
+
+from __future__ import annotations
+
+SUITS = ("blue", "green", "red", "yellow")
+SUIT_LETTERS = "BGRY"
+RANKS = 13
+WIZARD = 52
+JESTER = 53
+NUM_KINDS = 54
+NUM_SLOTS = 60
+
+SUIT_MASK = tuple(((1 << RANKS) - 1) << (RANKS * s) for s in range(4))
+WIZARD_MASK = 0xF << 52
+JESTER_MASK = 0xF << 56
+SPECIAL_MASK = WIZARD_MASK | JESTER_MASK
+FULL_MASK = (1 << NUM_SLOTS) - 1
+
+
+def suit_of(kind: int) -> int:
+    """Suit of an ordinary card kind (0..3); -1 for a Wizard or a Jester."""
+    return kind // RANKS if kind < WIZARD else -1
+
+
+def rank_of(kind: int) -> int:
+    """Rank 1..13 of an ordinary card kind; 0 for a Wizard or a Jester."""
+    return kind % RANKS + 1 if kind < WIZARD else 0
+
+
+def card_text(kind: int) -> str:
+    if kind == WIZARD:
+        return "Z"
+    if kind == JESTER:
+        return "N"
+    return f"{SUIT_LETTERS[kind // RANKS]}{kind % RANKS + 1}"
+
+
+_WORDS = {"z": WIZARD, "wizard": WIZARD, "n": JESTER, "jester": JESTER}
+
+
+def parse_card(text: str) -> int:
+    """Card kind for ``B7``/``Z``/``N`` (case-insensitive); ``ValueError`` otherwise."""
+    t = text.strip().lower()
+    if t in _WORDS:
+        return _WORDS[t]
+    if len(t) >= 2 and t[0] in "bgry" and t[1:].isdigit():
+        rank = int(t[1:])
+        if 1 <= rank <= RANKS:
+            return "bgry".index(t[0]) * RANKS + rank - 1
+    raise ValueError(f"{text!r} is not a Wizard card (write B7, G13, R1, Y12, Z or N)")
+
+
+def parse_suit(text: str) -> int:
+    t = text.strip().lower()
+    for i, name in enumerate(SUITS):
+        if t in (name, name[0]):
+            return i
+    raise ValueError(f"{text!r} is not a suit (blue, green, red or yellow)")
+
+
+def kind_of_slot(slot: int) -> int:
+    if slot < 52:
+        return slot
+    return WIZARD if slot < 56 else JESTER
+
+
+def slots_of_kind(kind: int) -> int:
+    """Mask of the physical slots that hold cards of ``kind``."""
+    if kind == WIZARD:
+        return WIZARD_MASK
+    if kind == JESTER:
+        return JESTER_MASK
+    return 1 << kind
+
+
+def _suit_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    tables = []
+    for s in range(4):
+        table = []
+        for m in range(1 << RANKS):
+            table.append(tuple(s * RANKS + r for r in range(RANKS) if m >> r & 1))
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+#: ``SUIT_KINDS[s][m]``: the card kinds of suit ``s`` present in the 13-bit mask ``m``.
+SUIT_KINDS = _suit_tables()
+
+
+def kinds_in(mask: int) -> list[int]:
+    """Card kinds present in a slot mask, ascending, Wizard/Jester once each."""
+    out: list[int] = []
+    for s in range(4):
+        bits = (mask >> (RANKS * s)) & 0x1FFF
+        if bits:
+            out.extend(SUIT_KINDS[s][bits])
+    if mask & WIZARD_MASK:
+        out.append(WIZARD)
+    if mask & JESTER_MASK:
+        out.append(JESTER)
+    return out
+
+
+def cards_in(mask: int) -> list[int]:
+    """Card kinds of a slot mask with multiplicity (two Wizards give Z twice)."""
+    out = kinds_in(mask & ~SPECIAL_MASK)
+    out.extend([WIZARD] * (mask & WIZARD_MASK).bit_count())
+    out.extend([JESTER] * (mask & JESTER_MASK).bit_count())
+    return out
+
+
+def mask_of(kinds: list[int] | tuple[int, ...]) -> int:
+    """Slot mask for a multiset of card kinds (Wizards/Jesters fill slots in order)."""
+    mask = 0
+    for k in kinds:
+        free = slots_of_kind(k) & ~mask
+        if not free:
+            raise ValueError(f"too many copies of {card_text(k)}")
+        mask |= free & -free
+    return mask
+
+
+def hand_text(mask: int) -> str:
+    return " ".join(card_text(k) for k in cards_in(mask))

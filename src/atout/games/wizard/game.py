@@ -1,0 +1,597 @@
+"""Wizard's rules: the game (parameters, action space) and the match state.
+
+The rules implemented are those of docs/rules/wizard.md (AMIGO's official rules,
+with the seed text's errors corrected).  The state machine of one round::
+
+    [first dealer: chance, match start only]
+    deal (chance, one card at a time, seat by seat from the dealer's left)
+    turn-up (chance; not in the round where every card is dealt)
+    trump choice (dealer, only when a Wizard was turned up)
+    bidding (dealer's left first, dealer last)
+    play (r tricks; dealer's left leads the first, each winner the next)
+    scoring, dealer moves left, next round or end of match
+
+Hands are slot bitmasks (see :mod:`.cards`), so legality and the trick winner
+are a handful of integer operations: this engine is the inner loop of every
+search bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from ...core.errors import NotationError, OptionError
+from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
+from ...core.options import OptionSpec
+from . import cards as C
+from .cards import JESTER, JESTER_MASK, NUM_KINDS, SUIT_MASK, WIZARD, WIZARD_MASK
+
+# Phases of a round.
+FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
+PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
+
+# ``led`` values besides a suit: no ordinary card yet / a Wizard came first.
+LED_NONE = -1
+LED_FREE = -2
+
+
+class WizardGame(Game):
+    """Wizard for 3 to 6 players, with the official variants as options."""
+
+    name = "wizard"
+    title = "Wizard"
+    summary = (
+        "60 cards, 4 Wizards and 4 Jesters: each round, bid exactly how many tricks "
+        "you will take; 20 points plus 10 a trick when right, minus 10 a trick off."
+    )
+    min_players = 3
+    max_players = 6
+    bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
+    renderer = "atout.games.wizard.render"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "plus_minus_one",
+            bool,
+            False,
+            "Plus/minus one (the seed's 'common variant'): the bids of a round may not add "
+            "up to its number of tricks, so the dealer has one forbidden bid.",
+        ),
+        OptionSpec(
+            "bids",
+            str,
+            "open",
+            "open: bids are announced in turn; hidden_until_play: written secretly and "
+            "revealed together before the first trick; hidden_until_end: revealed only "
+            "when the round is scored.",
+            choices=("open", "hidden_until_play", "hidden_until_end"),
+        ),
+        OptionSpec(
+            "clairvoyance",
+            bool,
+            False,
+            "Clairvoyance (Hellsehen): in round 1 you see every card but your own, and play yours blind.",
+        ),
+        OptionSpec(
+            "first_dealer",
+            int,
+            None,
+            "Seat of the first dealer; none draws it at random (a chance event).",
+            minimum=0,
+            maximum=5,
+            none_ok=True,
+        ),
+        OptionSpec(
+            "rounds",
+            int,
+            None,
+            "Play only the first N rounds (a short game); none plays all 60/players.",
+            minimum=1,
+            maximum=20,
+            none_ok=True,
+        ),
+    )
+
+    def _check_options(self) -> None:
+        o = self.options
+        if o["plus_minus_one"] and o["bids"] != "open":
+            raise OptionError(
+                "plus_minus_one needs open bids: with hidden bids the dealer cannot know "
+                "which bid is forbidden"
+            )
+        if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
+            raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
+        full = 60 // self.players
+        if o["rounds"] is not None and o["rounds"] > full:
+            raise OptionError(f"rounds must be 1..{full} with {self.players} players")
+        #: Rounds in a full game (the hand size of the last one).
+        self.full_rounds = full
+        #: Rounds this match plays.
+        self.num_rounds = o["rounds"] or full
+        self.bid_base = NUM_KINDS
+        self.trump_base = self.bid_base + full + 1
+        self.blind_action = self.trump_base + 4 if o["clairvoyance"] else -1
+
+    # -- action space -----------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return self.trump_base + 4 + (1 if self.options["clairvoyance"] else 0)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        return NUM_KINDS + self.players
+
+    def action_to_text(self, action: int) -> str:
+        if 0 <= action < NUM_KINDS:
+            return f"play {C.card_text(action)}"
+        if self.bid_base <= action < self.trump_base:
+            return f"bid {action - self.bid_base}"
+        if self.trump_base <= action < self.trump_base + 4:
+            return f"trump {C.SUITS[action - self.trump_base]}"
+        if action == self.blind_action:
+            return "play blind"
+        raise NotationError(f"{action!r} is not a Wizard action id (0..{self.num_actions - 1})")
+
+    def text_to_action(self, text: str) -> int:
+        words = text.strip().lower().split()
+        try:
+            if len(words) == 2 and words[0] == "play":
+                if words[1] == "blind" and self.blind_action >= 0:
+                    return self.blind_action
+                return C.parse_card(words[1])
+            if len(words) == 2 and words[0] == "bid":
+                bid = int(words[1])
+                if 0 <= bid <= self.full_rounds:
+                    return self.bid_base + bid
+                raise ValueError(f"a bid is 0..{self.full_rounds}")
+            if len(words) == 2 and words[0] == "trump":
+                return self.trump_base + C.parse_suit(words[1])
+            if len(words) == 1 and words[0].isdigit():
+                return self.text_to_action(f"bid {words[0]}")
+            if len(words) == 1:
+                return C.parse_card(words[0])
+        except ValueError as exc:
+            raise NotationError(f"{text!r}: {exc}") from None
+        raise NotationError(f"{text!r} is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'")
+
+    # -- states -----------------------------------------------------------------
+    def new_state(self, seed: int | None = None) -> WizardState:
+        state = WizardState(self, seed)
+        if seed is not None:
+            state._resolve_chance()
+        return state
+
+    def sample_state(self, view: View, rng: random.Random) -> WizardState:
+        from .sampling import sample_world
+
+        if not isinstance(view, WizardView) or view.game != self:
+            raise ValueError("sample_state needs a view of this Wizard game")
+        return sample_world(self, view, rng)
+
+
+class WizardState(State):
+    """A Wizard match in progress.  See the module docstring for the phases."""
+
+    __slots__ = (
+        "_deck",
+        "bids",
+        "deal_count",
+        "dealer",
+        "dealt",
+        "game",
+        "hands",
+        "history",
+        "leader",
+        "led",
+        "n",
+        "phase",
+        "round",
+        "scores_",
+        "seed",
+        "sheet",
+        "to_act",
+        "trick",
+        "trick_seats",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "turned",
+        "voids",
+        "win_kind",
+        "win_seat",
+    )  # fmt: skip
+
+    def __init__(self, game: WizardGame, seed: int | None) -> None:
+        self.game: WizardGame = game
+        self.seed = seed
+        self.history: list[int] = []
+        self.n = n = game.players
+        first = game.options["first_dealer"]
+        self.phase = FIRST_DEALER if first is None else DEAL
+        self.round = 1
+        self.dealer = 0 if first is None else first
+        self.to_act = CHANCE
+        self.scores_ = [0] * n
+        #: One line per finished round: (bids, tricks won, score deltas).
+        self.sheet: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+        self._deck: list[int] | None = None
+        self._new_round()
+
+    def _new_round(self) -> None:
+        n = self.n
+        self.hands = [0] * n
+        self.dealt = 0  # slots dealt or turned up this round
+        self.deal_count = 0
+        self.turned = -1
+        self.trump = -1
+        self.bids = [-1] * n
+        self.tricks_won = [0] * n
+        self.trick: list[int] = []  # card kinds of the trick in progress
+        self.trick_seats: list[int] = []
+        self.leader = (self.dealer + 1) % n
+        self.led = LED_NONE
+        self.win_seat = -1
+        self.win_kind = -1
+        #: Finished tricks of this round: (seats in play order, kinds, winner).
+        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        #: Suits each seat has shown it lacks this round (bitmask of suits).
+        self.voids = [0] * n
+        self._deck = None
+        if self.phase != FIRST_DEALER:
+            self.phase = DEAL
+
+    # -- whose turn ---------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in (PLAY, BID, TRUMP):
+            return self.to_act
+        if phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def _deal_target(self) -> int:
+        return (self.dealer + 1 + self.deal_count // self.round) % self.n
+
+    # -- legal actions --------------------------------------------------------------
+    def _playable(self, seat: int) -> int:
+        """Slot mask of the cards ``seat`` may play now (follow suit if able)."""
+        hand = self.hands[seat]
+        led = self.led
+        if led >= 0:
+            same = hand & SUIT_MASK[led]
+            if same:
+                return same | (hand & (WIZARD_MASK | JESTER_MASK))
+        return hand
+
+    def _clairvoyant_now(self) -> bool:
+        return self.round == 1 and self.game.blind_action >= 0
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            if self._clairvoyant_now():
+                return [self.game.blind_action]
+            return C.kinds_in(self._playable(self.to_act))
+        if phase == BID:
+            base = self.game.bid_base
+            bids = list(range(base, base + self.round + 1))
+            forbidden = self._forbidden_bid()
+            if forbidden >= 0:
+                bids.remove(base + forbidden)
+            return bids
+        if phase == TRUMP:
+            return list(range(self.game.trump_base, self.game.trump_base + 4))
+        if phase == OVER:
+            return []
+        return [a for a, _ in self.chance_outcomes()]
+
+    def _forbidden_bid(self) -> int:
+        """The bid plus/minus one forbids the last bidder, or -1."""
+        if not self.game.options["plus_minus_one"] or self.to_act != self.dealer:
+            return -1
+        rest = self.round - sum(b for b in self.bids if b >= 0)
+        return rest if 0 <= rest <= self.round else -1
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        if phase == FIRST_DEALER:
+            p = 1.0 / self.n
+            return [(NUM_KINDS + seat, p) for seat in range(self.n)]
+        if phase != DEAL and phase != TURN_UP:
+            return []
+        remaining = C.FULL_MASK & ~self.dealt
+        total = remaining.bit_count()
+        out = []
+        for kind in C.kinds_in(remaining):
+            copies = (remaining & C.slots_of_kind(kind)).bit_count()
+            out.append((kind, copies / total))
+        return out
+
+    def illegal_reason(self, action: int) -> str | None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"an action is an integer id, not {action!r}"
+        phase = self.phase
+        game = self.game
+        if phase == PLAY:
+            if self._clairvoyant_now():
+                if action == game.blind_action:
+                    return None
+                return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
+            if 0 <= action < NUM_KINDS and self._playable(self.to_act) & C.slots_of_kind(action):
+                return None
+            return self._play_refusal(action)
+        if phase == BID:
+            if game.bid_base <= action < game.trump_base:
+                bid = action - game.bid_base
+                if bid > self.round:
+                    only = "is only 1 trick" if self.round == 1 else f"are only {self.round} tricks"
+                    return f"a bid is 0 to {self.round} in round {self.round}: there {only}"
+                if bid == self._forbidden_bid():
+                    return (
+                        f"plus/minus one: the bids may not add up to {self.round}, "
+                        f"so the dealer may not bid {bid}"
+                    )
+                return None
+            return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+        if phase == TRUMP:
+            if game.trump_base <= action < game.trump_base + 4:
+                return None
+            return f"a Wizard was turned up: the dealer (seat {self.to_act}) must first choose trump"
+        if phase == OVER:
+            return "the match is over"
+        # chance
+        if phase == FIRST_DEALER:
+            if NUM_KINDS <= action < NUM_KINDS + self.n:
+                return None
+            return "the first dealer must be drawn first"
+        if not 0 <= action < NUM_KINDS:
+            return f"{action!r} is not a card: a deal outcome is a card id 0..{NUM_KINDS - 1}"
+        if not (C.FULL_MASK & ~self.dealt) & C.slots_of_kind(action):
+            return f"{C.card_text(action)} cannot be dealt: every copy is already dealt this round"
+        return None
+
+    def _verb(self, action: int) -> str:
+        try:
+            return self.game.action_to_text(action)
+        except NotationError:
+            return f"play action {action}"
+
+    def _play_refusal(self, action: int) -> str:
+        seat = self.to_act
+        if not 0 <= action < NUM_KINDS:
+            return f"it is time to play a card (seat {seat}), not to {self._verb(action)}"
+        hand = self.hands[seat]
+        name = C.card_text(action)
+        if not hand & C.slots_of_kind(action):
+            return f"you do not hold {name}"
+        led = self.led
+        same = hand & SUIT_MASK[led]
+        return f"you must follow {C.SUITS[led]}: you hold {C.hand_text(same)}"
+
+    # -- applying -----------------------------------------------------------------------
+    def _do(self, action: int) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action)
+        elif phase == BID:
+            self._bid(action - self.game.bid_base)
+        elif phase == TRUMP:
+            self.trump = action - self.game.trump_base
+            self._start_bidding()
+        elif phase == FIRST_DEALER:
+            self.dealer = action - NUM_KINDS
+            self.leader = (self.dealer + 1) % self.n
+            self.phase = DEAL
+        elif phase == DEAL:
+            free = C.slots_of_kind(action) & ~self.dealt
+            slot = free & -free
+            self.dealt |= slot
+            self.hands[self._deal_target()] |= slot
+            self.deal_count += 1
+            if self.deal_count == self.round * self.n:
+                if self.round * self.n == C.NUM_SLOTS:
+                    self.trump = -1
+                    self._start_bidding()
+                else:
+                    self.phase = TURN_UP
+        elif phase == TURN_UP:
+            free = C.slots_of_kind(action) & ~self.dealt
+            self.dealt |= free & -free
+            self.turned = action
+            if action == WIZARD:
+                self.phase = TRUMP
+                self.to_act = self.dealer
+                return
+            self.trump = -1 if action == JESTER else action // C.RANKS
+            self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        self.phase = BID
+        self.to_act = (self.dealer + 1) % self.n
+
+    def _bid(self, bid: int) -> None:
+        seat = self.to_act
+        self.bids[seat] = bid
+        if seat == self.dealer:
+            self.phase = PLAY
+            self.to_act = self.leader
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    def _play(self, action: int) -> None:
+        seat = self.to_act
+        hand = self.hands[seat]
+        if action == self.game.blind_action:
+            action = C.kind_of_slot((hand & -hand).bit_length() - 1)
+        if action >= WIZARD:
+            held = hand & C.slots_of_kind(action)
+            self.hands[seat] = hand ^ (held & -held)
+        else:
+            self.hands[seat] = hand ^ (1 << action)
+        trick = self.trick
+        led = self.led
+        if led >= 0 and action < WIZARD and action // 13 != led:
+            self.voids[seat] |= 1 << led
+        # Incremental trick winner: the first Wizard wins; otherwise the highest
+        # trump; otherwise the highest card of the led suit; all Jesters: the first.
+        win = self.win_kind
+        if not trick:
+            self.win_seat, self.win_kind = seat, action
+        elif win != WIZARD:
+            if action == WIZARD:
+                self.win_seat, self.win_kind = seat, action
+            elif action != JESTER:
+                if win == JESTER:
+                    self.win_seat, self.win_kind = seat, action
+                else:
+                    suit, wsuit = action // 13, win // 13
+                    if (suit == wsuit and action > win) or (suit == self.trump and wsuit != suit):
+                        self.win_seat, self.win_kind = seat, action
+        if led == LED_NONE:
+            if action == WIZARD:
+                self.led = LED_FREE
+            elif action != JESTER:
+                self.led = action // 13
+        trick.append(action)
+        self.trick_seats.append(seat)
+        if len(trick) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return
+        winner = self.win_seat
+        self.tricks.append((tuple(self.trick_seats), tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.trick_seats = []
+        self.led = LED_NONE
+        self.win_seat = self.win_kind = -1
+        self.leader = self.to_act = winner
+        if len(self.tricks) == self.round:
+            self._score_round()
+
+    def _score_round(self) -> None:
+        deltas = []
+        for seat in range(self.n):
+            bid, won = self.bids[seat], self.tricks_won[seat]
+            delta = 20 + 10 * won if bid == won else -10 * abs(bid - won)
+            deltas.append(delta)
+            self.scores_[seat] += delta
+        self.sheet.append((tuple(self.bids), tuple(self.tricks_won), tuple(deltas)))
+        if self.round == self.game.num_rounds:
+            self.phase = OVER
+            self.to_act = TERMINAL
+            return
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.n
+        self.phase = DEAL
+        self._new_round()
+
+    def _seeded_outcome(self) -> int:
+        if self.phase == FIRST_DEALER:
+            return NUM_KINDS + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+        if self._deck is None:
+            # One shuffle per round, from the seed and the round number only; each
+            # seat's cards are then dealt in ascending order so that a record
+            # (which lists a seat's cards sorted) replays to the same history.
+            deck = list(range(C.NUM_SLOTS))
+            seeded_rng(self.seed or 0, "round", self.round).shuffle(deck)
+            r, n = self.round, self.n
+            order: list[int] = []
+            for i in range(n):
+                order.extend(sorted(C.kind_of_slot(s) for s in deck[i * r : (i + 1) * r]))
+            if r * n < C.NUM_SLOTS:
+                order.append(C.kind_of_slot(deck[r * n]))
+            self._deck = order
+        return self._deck[self.deal_count if self.phase == DEAL else self.round * self.n]
+
+    # -- notation -------------------------------------------------------------------
+    def _chance_to_text(self, outcome: int) -> str:
+        if self.phase == FIRST_DEALER:
+            return f"dealer {outcome - NUM_KINDS}"
+        if self.phase == TURN_UP:
+            return f"turn {C.card_text(outcome)}"
+        return f"deal {self._deal_target()} {C.card_text(outcome)}"
+
+    def _text_to_chance(self, text: str) -> int:
+        words = text.strip().lower().split()
+        phase = self.phase
+        try:
+            if phase == FIRST_DEALER and len(words) == 2 and words[0] == "dealer":
+                return NUM_KINDS + int(words[1])
+            if phase == TURN_UP and len(words) == 2 and words[0] == "turn":
+                return C.parse_card(words[1])
+            if phase == DEAL and len(words) == 3 and words[0] == "deal":
+                target = self._deal_target()
+                if int(words[1]) != target:
+                    raise NotationError(
+                        f"{text!r}: the next card of round {self.round} goes to seat {target}, "
+                        f"not seat {words[1]} (seat {target} has "
+                        f"{self.hands[target].bit_count()} of {self.round} cards)"
+                    )
+                return C.parse_card(words[2])
+        except ValueError as exc:
+            raise NotationError(f"{text!r}: {exc}") from None
+        expected = {FIRST_DEALER: "dealer 2", TURN_UP: "turn R7", DEAL: f"deal {self._deal_target()} B7"}
+        raise NotationError(
+            f"{text!r} is not the chance event expected here "
+            f"({PHASE_NAMES[phase]}: write e.g. {expected.get(phase, '?')!r})"
+        )
+
+    # -- results and information ----------------------------------------------------------
+    def scores(self) -> list[int]:
+        return list(self.scores_)
+
+    def view(self, seat: int) -> WizardView:
+        check_seat(self.game, seat)
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    def redacted_history(self, seat: int) -> list[int | None]:
+        from .view import redact_history
+
+        return redact_history(self, seat)
+
+    def clone(self) -> WizardState:
+        new = WizardState.__new__(WizardState)
+        new.game = self.game
+        new.seed = self.seed
+        new.history = self.history.copy()
+        new.n = self.n
+        new.phase = self.phase
+        new.round = self.round
+        new.dealer = self.dealer
+        new.to_act = self.to_act
+        new.hands = self.hands.copy()
+        new.dealt = self.dealt
+        new.deal_count = self.deal_count
+        new.turned = self.turned
+        new.trump = self.trump
+        new.bids = self.bids.copy()
+        new.tricks_won = self.tricks_won.copy()
+        new.trick = self.trick.copy()
+        new.trick_seats = self.trick_seats.copy()
+        new.leader = self.leader
+        new.led = self.led
+        new.win_seat = self.win_seat
+        new.win_kind = self.win_kind
+        new.tricks = self.tricks.copy()
+        new.voids = self.voids.copy()
+        new.scores_ = self.scores_.copy()
+        new.sheet = self.sheet.copy()
+        new._deck = self._deck
+        return new
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def __str__(self) -> str:
+        from .render import state_text
+
+        return state_text(self)
+
+
+from .view import WizardView  # noqa: E402  (the view module imports the state's constants)
+
+__all__ = ["WizardGame", "WizardState", "WizardView"]

@@ -1,0 +1,114 @@
+"""Wizard on a terminal: a seat's view as rich renderables, and a plain text dump.
+
+Only the command line imports this module; the rules never do (rich is not a
+dependency of the engine).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import WizardState
+    from .view import WizardView
+
+_STYLE = {0: "bold blue", 1: "bold green", 2: "bold red", 3: "bold yellow"}
+
+
+def card_markup(kind: int) -> str:
+    """A card in rich markup, coloured by suit."""
+    text = C.card_text(kind)
+    if kind == C.WIZARD:
+        return "[bold magenta]Z[/]"
+    if kind == C.JESTER:
+        return "[dim]N[/]"
+    return f"[{_STYLE[kind // C.RANKS]}]{text}[/]"
+
+
+def state_text(state: WizardState) -> str:
+    """The whole state as plain text (debugging; shows every hand)."""
+    lines = [
+        f"Wizard, round {state.round}/{state.game.num_rounds}, dealer {state.dealer}, "
+        f"phase {state.phase_name}, to act {state.current_player}",
+        f"trump: {C.SUITS[state.trump] if state.trump >= 0 else 'none'}"
+        + (f" (turned {C.card_text(state.turned)})" if state.turned >= 0 else ""),
+    ]
+    for seat in range(state.n):
+        bid = state.bids[seat]
+        lines.append(
+            f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  "
+            f"bid {bid if bid >= 0 else '-'} won {state.tricks_won[seat]} score {state.scores_[seat]}"
+        )
+    if state.trick:
+        lines.append(
+            "  trick: "
+            + " ".join(f"{s}:{C.card_text(k)}" for s, k in zip(state.trick_seats, state.trick, strict=True))
+        )
+    return "\n".join(lines)
+
+
+def render_view(view: WizardView, names: list[str]) -> Any:
+    """A rich renderable of what ``view.seat`` sees: trump, bids, trick, hand."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    trump = "none" if view.trump is None else C.SUITS[view.trump]
+    turned = "" if view.turned is None else f" (turned up: {C.card_text(view.turned)})"
+    header = Text.from_markup(
+        f"[bold]Round {view.round}/{view.rounds}[/] — dealer: {names[view.dealer]} — "
+        f"trump: [bold]{trump}[/]{turned}"
+    )
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for col in ("seat", "cards", "bid", "tricks", "score"):
+        table.add_column(col)
+    for seat in range(view.game.players):
+        bid = view.bids[seat]
+        shown = "?" if bid is None and view.has_bid[seat] else ("-" if bid is None else str(bid))
+        marker = "▶ " if view.current_player == seat else "  "
+        table.add_row(
+            marker + names[seat],
+            str(view.hand_sizes[seat]),
+            shown,
+            str(view.tricks_won[seat]),
+            str(view.scores[seat]),
+        )
+    trick = " ".join(f"{names[s]}: {card_markup(k)}" for s, k in view.trick) or "(empty)"
+    parts: list[Any] = [header, table, Text.from_markup(f"Trick: {trick}")]
+    if view.tricks:
+        last, winner = view.tricks[-1]
+        cards = " ".join(card_markup(k) for _, k in last)
+        parts.append(Text.from_markup(f"[dim]Last trick:[/] {cards} → {names[winner]}"))
+    if view.seen_hands is not None:
+        for seat, hand in enumerate(view.seen_hands):
+            if hand is not None:
+                parts.append(
+                    Text.from_markup(f"{names[seat]} holds: " + " ".join(card_markup(k) for k in hand))
+                )
+        parts.append(Text.from_markup("[bold]Your hand:[/] ? (clairvoyance: you cannot see it)"))
+    else:
+        parts.append(
+            Text.from_markup("[bold]Your hand:[/] " + (" ".join(card_markup(k) for k in view.hand) or "-"))
+        )
+    return Group(*parts)
+
+
+def render_sheet(view: WizardView, names: list[str]) -> Any:
+    """The score sheet: one line per finished round, bid/tricks/total per seat."""
+    from rich.table import Table
+
+    table = Table(title="Score sheet", header_style="bold")
+    table.add_column("round")
+    for name in names:
+        table.add_column(name, justify="right")
+    totals = [0] * view.game.players
+    for r, (bids, tricks, deltas) in enumerate(view.sheet, start=1):
+        cells = []
+        for seat in range(view.game.players):
+            totals[seat] += deltas[seat]
+            ok = "✓" if bids[seat] == tricks[seat] else "✗"
+            cells.append(f"{bids[seat]}/{tricks[seat]} {ok} {totals[seat]:+d}")
+        table.add_row(str(r), *cells)
+    return table

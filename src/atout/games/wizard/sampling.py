@@ -1,0 +1,147 @@
+"""Worlds consistent with a Wizard view, for search bots (determinization).
+
+A sampled world deals the cards the viewer has not seen (the other hands and
+the undealt stack) at random, under every constraint play has revealed: hand
+sizes, and the suits a seat has shown it lacks by not following.  Secret bids
+(hidden-bid variants) are drawn uniformly from 0..round.  The sampler draws
+each unseen card, most constrained first, into a seat weighted by the room
+left there, and starts again on the rare dead end; it is not exactly uniform
+over consistent deals, a bias every PIMC bot accepts for speed (see
+docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import WizardGame, WizardState
+    from .view import WizardView
+
+_ATTEMPTS = 200
+
+
+def revealed_voids(view: WizardView) -> list[int]:
+    """Per seat, a bitmask of the suits that seat has shown it lacks this round."""
+    voids = [0] * view.game.players
+    for trick in [t for t, _ in view.tricks] + [view.trick]:
+        led = -1
+        for seat, kind in trick:
+            if kind == C.WIZARD and led == -1:
+                led = -2
+            elif kind < C.WIZARD:
+                if led == -1:
+                    led = kind // C.RANKS
+                elif led >= 0 and kind // C.RANKS != led:
+                    voids[seat] |= 1 << led
+    return voids
+
+
+def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> WizardState:
+    from .game import BID, PHASE_NAMES, PLAY, TRUMP, WizardState
+
+    phase = PHASE_NAMES.index(view.phase)
+    if phase not in (TRUMP, BID, PLAY):
+        raise ValueError(f"nothing to sample at a {view.phase} node: sample at a decision")
+    n = game.players
+    taken = 0
+
+    def alloc(kind: int) -> int:
+        nonlocal taken
+        free = C.slots_of_kind(kind) & ~taken
+        if not free:
+            raise ValueError(f"view is inconsistent: too many {C.card_text(kind)}")
+        slot = free & -free
+        taken |= slot
+        return slot
+
+    hands = [0] * n
+    unknown_seats: list[int] = []
+    if view.seen_hands is not None:  # clairvoyance: all but our own card are known
+        for seat, cards in enumerate(view.seen_hands):
+            if cards is None:
+                unknown_seats.append(seat)
+            else:
+                for k in cards:
+                    hands[seat] |= alloc(k)
+    else:
+        for k in view.hand:
+            hands[view.seat] |= alloc(k)
+        unknown_seats = [s for s in range(n) if s != view.seat]
+    for trick, _ in view.tricks:
+        for _, k in trick:
+            alloc(k)
+    trick_slots = [(seat, alloc(k), k) for seat, k in view.trick]
+    if view.turned is not None:
+        alloc(view.turned)
+
+    need = {s: view.hand_sizes[s] for s in unknown_seats}
+    pool = [s for s in range(C.NUM_SLOTS) if not taken >> s & 1]
+    stack = len(pool) - sum(need.values())
+    if stack < 0:
+        raise ValueError("view is inconsistent: more hidden cards than unseen cards")
+    voids = revealed_voids(view)
+    dealt = _assign(pool, need, stack, voids, rng)
+    for seat, slots in dealt.items():
+        if seat < 0:
+            continue  # the undealt stack
+        for slot in slots:
+            hands[seat] |= 1 << slot
+
+    state = WizardState(game, None)
+    state.phase = phase
+    state.round = view.round
+    state.dealer = view.dealer
+    state.scores_ = list(view.scores)
+    state.sheet = list(view.sheet)
+    state.hands = hands
+    state.dealt = C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, []))
+    state.deal_count = view.round * n
+    state.turned = -1 if view.turned is None else view.turned
+    state.trump = -1 if view.trump is None else view.trump
+    state.bids = [
+        (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
+        for s, b in enumerate(view.bids)
+    ]
+    state.tricks_won = list(view.tricks_won)
+    state.tricks = [(tuple(s for s, _ in t), tuple(k for _, k in t), w) for t, w in view.tricks]
+    state.voids = voids
+    state.leader = view.leader
+    state.to_act = view.leader if phase == PLAY else view.current_player
+    for seat, slot, kind in trick_slots:
+        state.hands[seat] |= slot
+        state._play(kind)
+    state.to_act = view.current_player
+    return state
+
+
+def _assign(
+    pool: list[int], need: dict[int, int], stack: int, voids: list[int], rng: random.Random
+) -> dict[int, list[int]]:
+    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1)."""
+    for _ in range(_ATTEMPTS):
+        room = dict(need)
+        room[-1] = stack
+        out: dict[int, list[int]] = {s: [] for s in room}
+        options = []
+        for slot in pool:
+            kind = C.kind_of_slot(slot)
+            suit = C.suit_of(kind)
+            seats = [s for s in room if s == -1 or suit < 0 or not voids[s] >> suit & 1]
+            options.append((len(seats), rng.random(), slot, seats))
+        options.sort()
+        ok = True
+        for _, _, slot, seats in options:
+            open_seats = [s for s in seats if room[s] > 0]
+            if not open_seats:
+                ok = False
+                break
+            seat = rng.choices(open_seats, [room[s] for s in open_seats])[0]
+            room[seat] -= 1
+            out[seat].append(slot)
+        if ok:
+            return out
+    raise ValueError("no deal is consistent with this view (the voids leave no room)")

@@ -1,0 +1,163 @@
+"""What one Wizard seat may know: its view, and the redaction of the history.
+
+Everything a seat sees at a real table is here; nothing else is.  Hidden from a
+seat: the other hands, the undealt stack, the seed, and (with the hidden-bid
+variants) the other bids until they are revealed.  With clairvoyance, in round
+1, a seat sees the other seats' cards and not its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import CHANCE, View
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import WizardGame, WizardState
+
+
+@dataclass(frozen=True, eq=False)
+class WizardView(View):
+    """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
+
+    game: WizardGame = field(repr=False)
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+    phase: str
+    round: int
+    rounds: int
+    dealer: int
+    #: This seat's cards (sorted kinds with multiplicity); empty when unseen (clairvoyance).
+    hand: tuple[int, ...]
+    #: Other seats' cards when this seat may see them (clairvoyance, round 1), else None.
+    seen_hands: tuple[tuple[int, ...] | None, ...] | None
+    hand_sizes: tuple[int, ...]
+    turned: int | None
+    trump: int | None
+    #: Each seat's bid, or None when not made yet or still secret.
+    bids: tuple[int | None, ...]
+    #: Whether each seat has bid (public even when the bid itself is secret).
+    has_bid: tuple[bool, ...]
+    tricks_won: tuple[int, ...]
+    leader: int
+    #: The trick in progress: (seat, card kind) in play order.
+    trick: tuple[tuple[int, int], ...]
+    #: Finished tricks of this round: (((seat, kind), ...), winner).
+    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    scores: tuple[int, ...]
+    #: Score sheet: one (bids, tricks, deltas) line per finished round.
+    sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        def card(k: int | None) -> str | None:
+            return None if k is None else C.card_text(k)
+
+        return {
+            "game": self.game.name,
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "legal_actions": [self.game.action_to_text(a) for a in self.legal_actions],
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self.rounds,
+            "dealer": self.dealer,
+            "hand": [card(k) for k in self.hand],
+            "seen_hands": None
+            if self.seen_hands is None
+            else [None if h is None else [card(k) for k in h] for h in self.seen_hands],
+            "hand_sizes": list(self.hand_sizes),
+            "turned": card(self.turned),
+            "trump": None if self.trump is None else C.SUITS[self.trump],
+            "bids": list(self.bids),
+            "has_bid": list(self.has_bid),
+            "tricks_won": list(self.tricks_won),
+            "leader": self.leader,
+            "trick": [[s, card(k)] for s, k in self.trick],
+            "tricks": [{"cards": [[s, card(k)] for s, k in t], "winner": w} for t, w in self.tricks],
+            "scores": list(self.scores),
+            "sheet": [{"bids": list(b), "tricks": list(t), "deltas": list(d)} for b, t, d in self.sheet],
+        }
+
+
+def bids_visible(state: WizardState, round_over: bool) -> bool:
+    """Whether the other seats' bids of a round are public yet."""
+    mode = state.game.options["bids"]
+    if mode == "open" or round_over:
+        return True
+    if mode == "hidden_until_play":
+        return all(b >= 0 for b in state.bids)
+    return False
+
+
+def make_view(state: WizardState, seat: int) -> WizardView:
+    from .game import PHASE_NAMES
+
+    n = state.n
+    clairvoyant = state.game.blind_action >= 0 and state.round == 1
+    own = tuple(C.cards_in(state.hands[seat]))
+    seen: tuple[tuple[int, ...] | None, ...] | None = None
+    if clairvoyant:
+        seen = tuple(None if s == seat else tuple(C.cards_in(state.hands[s])) for s in range(n))
+        own = ()
+    public_bids = bids_visible(state, False)
+    bids = tuple((b if (public_bids or s == seat) and b >= 0 else None) for s, b in enumerate(state.bids))
+    to_act = state.current_player
+    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    return WizardView(
+        game=state.game,
+        seat=seat,
+        current_player=to_act,
+        legal_actions=legal,
+        phase=PHASE_NAMES[state.phase],
+        round=state.round,
+        rounds=state.game.num_rounds,
+        dealer=state.dealer,
+        hand=own,
+        seen_hands=seen,
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        turned=None if state.turned < 0 else state.turned,
+        trump=None if state.trump < 0 else state.trump,
+        bids=bids,
+        has_bid=tuple(b >= 0 for b in state.bids),
+        tricks_won=tuple(state.tricks_won),
+        leader=state.leader,
+        trick=tuple(zip(state.trick_seats, state.trick, strict=True)),
+        tricks=tuple((tuple(zip(seats, kinds, strict=True)), w) for seats, kinds, w in state.tricks),
+        scores=tuple(state.scores_),
+        sheet=tuple(state.sheet),
+    )
+
+
+def redact_history(state: WizardState, seat: int) -> list[int | None]:
+    """``state.history`` with what ``seat`` may not know (at ``state``) set to None.
+
+    Replays the history on a seedless copy of the game to know, at each step,
+    who acted and in which round.
+    """
+    from .game import BID, DEAL, WizardState
+
+    replay = WizardState(state.game, None)
+    clairvoyance = state.game.blind_action >= 0
+    out: list[int | None] = []
+    # Bids are hidden while their round's bids are secret at the time of export.
+    pending_bids: list[int] = []
+    for action in state.history:
+        hidden = False
+        if replay.current_player == CHANCE and replay.phase == DEAL:
+            target = replay._deal_target()
+            hidden = target == seat if clairvoyance and replay.round == 1 else target != seat
+        elif replay.phase == BID and replay.to_act != seat:
+            pending_bids.append(len(out))
+        round_before = replay.round
+        out.append(None if hidden else action)
+        replay._do(action)
+        replay.history.append(action)
+        if replay.round != round_before or replay.is_terminal:
+            pending_bids.clear()  # the round was scored: its bids are public
+    if pending_bids and not bids_visible(state, False):
+        for i in pending_bids:
+            out[i] = None
+    return out
