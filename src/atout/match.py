@@ -52,7 +52,10 @@ def play_match(
         raise ValueError(f"{len(bots)} bots for {game.players} seats")
     state = game.new_state(seed)
     for seat, bot in enumerate(bots):
-        bot.start(game, seat)
+        try:
+            bot.start(game, seat)
+        except Exception as exc:
+            raise BotError(seat, bot.name, f"failed to start: {exc}") from exc
     times: list[list[float]] = [[] for _ in bots]
     while not state.is_terminal:
         seat = state.current_player

@@ -267,6 +267,8 @@ def simulate(
                 names_ = [f"{b.name} {s}" for s, b in enumerate(seat_bots)]
                 save_record(save / f"{g.name}-{i:06d}.atout", Record.from_state(state, seats=names_))
             progress.advance(task)
+    for bot in seat_bots:
+        bot.close()
     elapsed = time.perf_counter() - start
     rows = []
     for s in range(g.players):

@@ -25,7 +25,10 @@ from ...core.errors import NotationError, OptionError
 from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
-from .cards import JESTER, JESTER_MASK, NUM_KINDS, SUIT_MASK, WIZARD, WIZARD_MASK
+from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
+
+SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
+KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
 
 # Phases of a round.
 FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
@@ -270,9 +273,23 @@ class WizardState(State):
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            if self._clairvoyant_now():
+            if self.round == 1 and self.game.blind_action >= 0:
                 return [self.game.blind_action]
-            return C.kinds_in(self._playable(self.to_act))
+            hand = self.hands[self.to_act]
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                hand &= SUIT_MASK[led] | SPECIAL_MASK
+            out: list[int] = []
+            tables = C.SUIT_KINDS
+            for s in range(4):
+                bits = (hand >> (13 * s)) & 0x1FFF
+                if bits:
+                    out += tables[s][bits]
+            if hand & WIZARD_MASK:
+                out.append(WIZARD)
+            if hand & JESTER_MASK:
+                out.append(JESTER)
+            return out
         if phase == BID:
             base = self.game.bid_base
             bids = list(range(base, base + self.round + 1))
@@ -304,7 +321,7 @@ class WizardState(State):
         total = remaining.bit_count()
         out = []
         for kind in C.kinds_in(remaining):
-            copies = (remaining & C.slots_of_kind(kind)).bit_count()
+            copies = (remaining & SLOTS_OF_KIND[kind]).bit_count()
             out.append((kind, copies / total))
         return out
 
@@ -318,7 +335,7 @@ class WizardState(State):
                 if action == game.blind_action:
                     return None
                 return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
-            if 0 <= action < NUM_KINDS and self._playable(self.to_act) & C.slots_of_kind(action):
+            if 0 <= action < NUM_KINDS and self._playable(self.to_act) & SLOTS_OF_KIND[action]:
                 return None
             return self._play_refusal(action)
         if phase == BID:
@@ -347,7 +364,7 @@ class WizardState(State):
             return "the first dealer must be drawn first"
         if not 0 <= action < NUM_KINDS:
             return f"{action!r} is not a card: a deal outcome is a card id 0..{NUM_KINDS - 1}"
-        if not (C.FULL_MASK & ~self.dealt) & C.slots_of_kind(action):
+        if not (C.FULL_MASK & ~self.dealt) & SLOTS_OF_KIND[action]:
             return f"{C.card_text(action)} cannot be dealt: every copy is already dealt this round"
         return None
 
@@ -363,7 +380,7 @@ class WizardState(State):
             return f"it is time to play a card (seat {seat}), not to {self._verb(action)}"
         hand = self.hands[seat]
         name = C.card_text(action)
-        if not hand & C.slots_of_kind(action):
+        if not hand & SLOTS_OF_KIND[action]:
             return f"you do not hold {name}"
         led = self.led
         same = hand & SUIT_MASK[led]
@@ -373,6 +390,9 @@ class WizardState(State):
     def _do(self, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
+            if action == self.game.blind_action:  # clairvoyance: the one card held
+                hand = self.hands[self.to_act]
+                action = KIND_OF_SLOT[(hand & -hand).bit_length() - 1]
             self._play(action)
         elif phase == BID:
             self._bid(action - self.game.bid_base)
@@ -384,19 +404,15 @@ class WizardState(State):
             self.leader = (self.dealer + 1) % self.n
             self.phase = DEAL
         elif phase == DEAL:
-            free = C.slots_of_kind(action) & ~self.dealt
+            free = SLOTS_OF_KIND[action] & ~self.dealt
             slot = free & -free
             self.dealt |= slot
             self.hands[self._deal_target()] |= slot
             self.deal_count += 1
             if self.deal_count == self.round * self.n:
-                if self.round * self.n == C.NUM_SLOTS:
-                    self.trump = -1
-                    self._start_bidding()
-                else:
-                    self.phase = TURN_UP
+                self._deal_done()
         elif phase == TURN_UP:
-            free = C.slots_of_kind(action) & ~self.dealt
+            free = SLOTS_OF_KIND[action] & ~self.dealt
             self.dealt |= free & -free
             self.turned = action
             if action == WIZARD:
@@ -405,6 +421,56 @@ class WizardState(State):
                 return
             self.trump = -1 if action == JESTER else action // C.RANKS
             self._start_bidding()
+
+    def _deal_done(self) -> None:
+        if self.round * self.n == C.NUM_SLOTS:  # every card is dealt: no trump
+            self.trump = -1
+            self._start_bidding()
+        else:
+            self.phase = TURN_UP
+
+    def apply(self, action: int | str) -> None:
+        """As :meth:`State.apply`, with a fast path for card play (the hot loop)."""
+        if self.phase == PLAY and type(action) is int and 0 <= action < NUM_KINDS:
+            hand = self.hands[self.to_act]
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                hand &= SUIT_MASK[led] | SPECIAL_MASK
+            if hand & SLOTS_OF_KIND[action] and (self.round != 1 or self.game.blind_action < 0):
+                self._play(action)
+                self.history.append(action)
+                if self.seed is not None and self.phase <= TURN_UP:
+                    self._resolve_chance()
+                return
+        super().apply(action)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def _resolve_chance(self) -> None:
+        # Deal a whole round in one go (the same cards, in the same order, as one
+        # chance outcome at a time would): half of a match's actions are deals.
+        while self.phase <= TURN_UP:
+            if self.phase == DEAL and self.deal_count == 0:
+                order = self._seeded_order()
+                r, n = self.round, self.n
+                hands, dealt, history = self.hands, self.dealt, self.history
+                for i in range(n):
+                    seat = (self.dealer + 1 + i) % n
+                    for kind in order[i * r : (i + 1) * r]:
+                        free = SLOTS_OF_KIND[kind] & ~dealt
+                        slot = free & -free
+                        dealt |= slot
+                        hands[seat] |= slot
+                        history.append(kind)
+                self.dealt = dealt
+                self.deal_count = r * n
+                self._deal_done()
+                continue
+            outcome = self._seeded_outcome()
+            self._do(outcome)
+            self.history.append(outcome)
 
     def _start_bidding(self) -> None:
         self.phase = BID
@@ -422,10 +488,8 @@ class WizardState(State):
     def _play(self, action: int) -> None:
         seat = self.to_act
         hand = self.hands[seat]
-        if action == self.game.blind_action:
-            action = C.kind_of_slot((hand & -hand).bit_length() - 1)
         if action >= WIZARD:
-            held = hand & C.slots_of_kind(action)
+            held = hand & SLOTS_OF_KIND[action]
             self.hands[seat] = hand ^ (held & -held)
         else:
             self.hands[seat] = hand ^ (1 << action)
@@ -489,20 +553,27 @@ class WizardState(State):
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
             return NUM_KINDS + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+        order = self._seeded_order()
+        return order[self.deal_count if self.phase == DEAL else self.round * self.n]
+
+    def _seeded_order(self) -> list[int]:
+        """This round's chance outcomes as the seed gives them: the deal, then the turn-up.
+
+        One shuffle per round, from the seed and the round number only; each
+        seat's cards are dealt in ascending order so that a record (which lists a
+        seat's cards sorted) replays to the same history.
+        """
         if self._deck is None:
-            # One shuffle per round, from the seed and the round number only; each
-            # seat's cards are then dealt in ascending order so that a record
-            # (which lists a seat's cards sorted) replays to the same history.
             deck = list(range(C.NUM_SLOTS))
             seeded_rng(self.seed or 0, "round", self.round).shuffle(deck)
             r, n = self.round, self.n
             order: list[int] = []
             for i in range(n):
-                order.extend(sorted(C.kind_of_slot(s) for s in deck[i * r : (i + 1) * r]))
+                order.extend(sorted(KIND_OF_SLOT[s] for s in deck[i * r : (i + 1) * r]))
             if r * n < C.NUM_SLOTS:
-                order.append(C.kind_of_slot(deck[r * n]))
+                order.append(KIND_OF_SLOT[deck[r * n]])
             self._deck = order
-        return self._deck[self.deal_count if self.phase == DEAL else self.round * self.n]
+        return self._deck
 
     # -- notation -------------------------------------------------------------------
     def _chance_to_text(self, outcome: int) -> str:
