@@ -157,3 +157,14 @@ def test_console_script_runs(tmp_path: Path) -> None:
     result = subprocess.run([str(exe), "replay", str(tmp_path / "x.atout")], capture_output=True, text=True)
     assert result.returncode == 2
     assert "error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_secret_bids_of_bots_are_not_echoed(tmp_path: Path) -> None:
+    record = tmp_path / "g.atout"
+    args = ["play", "wizard", "-p", "3", "-o", "bids=hidden_until_end", "-o", "first_dealer=0", "--seed", "2"]
+    result = runner.invoke(app, [*args, "--seat", "0", "--save", str(record)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    # Seats 1 and 2 bid before seat 0 (the dealer): their bids are secret.
+    assert "bid ?" in result.output
+    echoed = [line for line in result.output.splitlines() if line.startswith("  heuristic")]
+    assert echoed and all(line.endswith("bid ?") for line in echoed)

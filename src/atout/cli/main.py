@@ -157,8 +157,13 @@ def play(
         else:
             action = seat_bots[actor].choose(state.view(actor))
         text = state.action_to_text(action)
+        index = len(state.history)
         state.apply(action)
         if actor != human:
+            # What the human may know of this move (a secret bid or handicap card
+            # shows as '?'), never the move itself.
+            if state.redacted_history(human)[index] is None:
+                text = " ".join([*text.split()[:-1], "?"])
             out.print(f"  {_escape(seat_names[actor])}: {_escape(text)}")
         _save(path, state, seat_names, tags)
         if state.round != last_round or state.is_terminal:
