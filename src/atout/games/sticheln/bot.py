@@ -1,0 +1,119 @@
+"""A rule-based Sticheln bot: a safe handicap colour, then dump it on others and avoid taking it.
+
+Heuristics (also described in docs/rules/sticheln.md):
+
+* **Handicap choice**: the danger of a colour is the value of its cards held by
+  the others (they may end up in my tricks), divided by the table size, plus
+  the value of the card laid (it counts against me for sure).  The bot picks
+  the least dangerous colour(s) and lays its lowest card there (a 0 is free).
+  Holding many high cards of a colour makes it safe: they are mine to dump.
+* **Play**: a card that is not winning the trick now can never win it later (a
+  later card can only take the trick over), so it is a safe discard.  Each card
+  is scored: a losing card by how good it is to get rid of (my handicap cards,
+  the most valuable first; cards of the current winner's handicap colour hurt
+  him) minus the cost of wasting a strong trump; a winning card by what the
+  trick is worth to me (my own handicap cards in it cost their value), times the
+  chance that nobody after me takes it over, plus a guess for the cards still
+  to come.  With no better idea, lead low: zeros (which never win a trick
+  themselves) and low cards of other colours.
+"""
+
+from __future__ import annotations
+
+from ...core.bot import Bot
+from ...core.game import View
+from .game import trick_winner_index
+from .view import StichelnView
+
+
+class StichelnHeuristicBot(Bot):
+    """Chooses a safe handicap colour; plays to dump it on others and avoid taking it."""
+
+    name = "heuristic"
+
+    def choose(self, view: View) -> int:
+        assert isinstance(view, StichelnView)
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "pain":
+            return self._pain(view)
+        return self._play(view)
+
+    # -- handicap choice ----------------------------------------------------------
+    def _pain(self, view: StichelnView) -> int:
+        game = view.game
+        deck = game.deck
+        base = game.pain_base
+        candidates = [a - base for a in view.legal_actions]
+        hand = view.hand
+        n = game.players
+        top = deck.values - 1
+        total = top * (top + 1) // 2  # the value of a whole colour
+
+        def danger(kind: int) -> float:
+            colour = deck.colour_of[kind]
+            mine = sum(deck.value_of[k] for k in hand if deck.colour_of[k] == colour)
+            return (total - mine) / n + deck.value_of[kind]
+
+        return base + min(candidates, key=lambda k: (danger(k), k))
+
+    # -- card play -------------------------------------------------------------------
+    def _play(self, view: StichelnView) -> int:
+        game = view.game
+        deck = game.deck
+        colour_of, value_of = deck.colour_of, deck.value_of
+        n = game.players
+        my_pain = view.pain_colours(view.seat)
+        trick = [k for _, k in view.trick]
+        seats = [s for s, _ in view.trick]
+        after = n - len(trick) - 1  # players still to play after me
+        top = deck.values - 1
+        zero_sets_lead = game.zero_sets_lead
+        leader_takes = game.options["all_zero_trick"] == "leader_takes"
+
+        def points_for_me(kinds: list[int]) -> float:
+            total = 0.0
+            for k in kinds:
+                if my_pain >> colour_of[k] & 1:
+                    total -= 1 if game.options["gentle"] else value_of[k]
+                else:
+                    total += 1
+            return total
+
+        best_action = -1
+        best_score = float("-inf")
+        for kind in view.legal_actions:
+            cards = [*trick, kind]
+            i = trick_winner_index(colour_of, value_of, cards, zero_sets_lead)
+            if i < 0 and leader_takes:
+                i = 0
+            winning = False if i < 0 else i == len(trick)
+            value = value_of[kind]
+            if winning:
+                # The chance that the n-1-len(trick) later players leave my card on top.
+                strength = value / top if top else 1.0
+                is_trump = bool(trick) and colour_of[kind] != colour_of[trick[0]]
+                keep = strength if is_trump or not trick else strength * 0.5
+                keep = keep**after if after else 1.0
+                worth = points_for_me(cards) + 0.3 * after
+                score = keep * worth
+                if my_pain >> colour_of[kind] & 1:
+                    score -= 0.5 * (value if not game.options["gentle"] else 1)
+                if not trick:  # leading: prefer low, cheap leads
+                    score = -value - (3.0 if my_pain >> colour_of[kind] & 1 and value else 0.0)
+                    if value == 0:
+                        score += 2.0
+            else:
+                score = 0.0
+                if my_pain >> colour_of[kind] & 1:
+                    score += 0.5 * value  # one danger fewer in my hand
+                if i >= 0:
+                    winner = seats[i] if i < len(trick) else view.seat
+                    theirs = view.pain_colours(winner)
+                    if theirs >> colour_of[kind] & 1:
+                        score += 0.3 * value  # a sting for the taker
+                score -= 0.2 * value  # do not waste strong cards for nothing
+            if score > best_score or (score == best_score and kind < best_action):
+                best_action, best_score = kind, score
+        return best_action

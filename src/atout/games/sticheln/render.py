@@ -1,0 +1,139 @@
+"""Sticheln on a terminal: a seat's view as rich renderables, and a plain text dump.
+
+Only the command line imports this module; the rules never do (rich is not a
+dependency of the engine).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import COLOURS, Deck
+
+if TYPE_CHECKING:
+    from .game import StichelnState
+    from .view import StichelnView
+
+_STYLE = ("bold blue", "bold green", "bold red", "bold yellow", "bold dark_orange", "bold magenta")
+
+
+def card_markup(deck: Deck, kind: int) -> str:
+    """A card in rich markup, coloured by its colour (zeros dimmed: they never win)."""
+    style = _STYLE[deck.colour_of[kind]]
+    if deck.value_of[kind] == 0:
+        style += " dim"
+    return f"[{style}]{deck.text(kind)}[/]"
+
+
+def state_text(state: StichelnState) -> str:
+    """The whole state as plain text (debugging; shows every hand and handicap card)."""
+    deck = state.game.deck
+    lines = [
+        f"Sticheln, hand {state.round}/{state.game.num_hands}, dealer {state.dealer}, "
+        f"phase {state.phase_name}, to act {state.current_player}"
+    ]
+    for seat in range(state.n):
+        pains = " ".join(deck.text(k) for k in state.pains[seat]) or "-"
+        lines.append(
+            f"  seat {seat}: {deck.hand_text(state.hands[seat]) or '-'}  pain {pains}"
+            f"{'' if state.revealed else ' (face down)'}  took {state.captured[seat].bit_count()} "
+            f"score {state.scores_[seat]}"
+        )
+    if state.trick:
+        played = zip(state.trick_seats, state.trick, strict=True)
+        lines.append("  trick: " + " ".join(f"{s}:{deck.text(k)}" for s, k in played))
+    return "\n".join(lines)
+
+
+def lead_colour(view: StichelnView) -> int:
+    """The lead colour of the trick in progress, or -1 when none is set yet."""
+    deck = view.game.deck
+    for i, (_, k) in enumerate(view.trick):
+        if view.game.zero_sets_lead and i == 0:
+            return deck.colour_of[k]
+        if deck.value_of[k]:
+            return deck.colour_of[k]
+    return -1
+
+
+def render_view(view: StichelnView, names: list[str]) -> Any:
+    """A rich renderable of what ``view.seat`` sees: handicap cards, trick, hand."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    deck = view.game.deck
+    header = Text.from_markup(
+        f"[bold]Hand {view.round}/{view.rounds}[/] — dealer: {names[view.dealer]} — "
+        f"deck: {deck.colours} colours × 0..{deck.values - 1}"
+    )
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for col in ("seat", "cards", "handicap", "taken", "hand points", "score"):
+        table.add_column(col)
+    taken = [0] * view.game.players
+    captured = [0] * view.game.players
+    for trick, winner in view.tricks:
+        if winner >= 0:
+            taken[winner] += len(trick)
+            for _, k in trick:
+                captured[winner] |= 1 << k
+    for seat in range(view.game.players):
+        pains = view.pains[seat]
+        if pains is None:
+            shown = "face down" if view.pain_laid[seat] else "-"
+        else:
+            shown = " ".join(card_markup(deck, k) for k in pains) or "-"
+            if not view.revealed and pains:
+                shown += " [dim](hidden from others)[/]"
+        marker = "▶ " if view.current_player == seat else "  "
+        # This hand's points so far (laid card included), when the handicap colours are known.
+        points = "?" if pains is None else f"{view.game.hand_score(pains, captured[seat]):+d}"
+        table.add_row(
+            marker + names[seat],
+            str(view.hand_sizes[seat]),
+            shown,
+            str(taken[seat]),
+            points,
+            str(view.scores[seat]),
+        )
+    played = " ".join(f"{names[s]}: {card_markup(deck, k)}" for s, k in view.trick) or "(empty)"
+    parts: list[Any] = [header, table]
+    lead = lead_colour(view)
+    if lead >= 0:
+        note = f"   [dim](led {COLOURS[lead]}: every other colour is trump, zeros never win)[/]"
+    elif view.trick:
+        note = "   [dim](zeros only so far: the first non-zero card sets the lead colour)[/]"
+    else:
+        note = ""
+    parts.append(Text.from_markup(f"Trick: {played}{note}"))
+    if view.tricks:
+        last, winner = view.tricks[-1]
+        cards = " ".join(card_markup(deck, k) for _, k in last)
+        taker = names[winner] if winner >= 0 else "nobody (zeros only, set aside)"
+        parts.append(Text.from_markup(f"[dim]Last trick:[/] {cards} → {taker}"))
+    if view.phase == "pain" and view.current_player == view.seat:
+        parts.append(Text.from_markup("[bold]Choose a handicap card[/] (face down): write e.g. 'pain B3'"))
+    parts.append(
+        Text.from_markup("[bold]Your hand:[/] " + (" ".join(card_markup(deck, k) for k in view.hand) or "-"))
+    )
+    return Group(*parts)
+
+
+def render_sheet(view: StichelnView, names: list[str]) -> Any:
+    """The score sheet: one line per finished hand, handicap card and running total per seat."""
+    from rich.table import Table
+
+    deck = view.game.deck
+    table = Table(title="Score sheet", header_style="bold")
+    table.add_column("hand")
+    for name in names:
+        table.add_column(name, justify="right")
+    totals = [0] * view.game.players
+    for r, (pains, deltas) in enumerate(view.sheet, start=1):
+        cells = []
+        for seat in range(view.game.players):
+            totals[seat] += deltas[seat]
+            laid = " ".join(card_markup(deck, k) for k in pains[seat])
+            cells.append(f"{laid} {deltas[seat]:+d} = {totals[seat]}")
+        table.add_row(str(r), *cells)
+    return table
