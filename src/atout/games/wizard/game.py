@@ -131,7 +131,7 @@ class WizardGame(Game):
             return f"bid {action - self.bid_base}"
         if self.trump_base <= action < self.trump_base + 4:
             return f"trump {C.SUITS[action - self.trump_base]}"
-        if action == self.blind_action:
+        if action == self.blind_action and action >= 0:
             return "play blind"
         raise NotationError(f"{action!r} is not a Wizard action id (0..{self.num_actions - 1})")
 
@@ -156,6 +156,42 @@ class WizardGame(Game):
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
         raise NotationError(f"{text!r} is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'")
+
+    # -- research adapters (layout: docs/rules/wizard.md, "Tensors") -------------
+    def observation_tensor_size(self) -> int:
+        from .tensor import tensor_size
+
+        return tensor_size(self, information_state=False)
+
+    def observation_tensor(self, view: View) -> list[float]:
+        from .tensor import encode
+
+        return encode(self._own_view(view), information_state=False)
+
+    def information_state_tensor_size(self) -> int:
+        from .tensor import tensor_size
+
+        return tensor_size(self, information_state=True)
+
+    def information_state_tensor(self, view: View) -> list[float]:
+        from .tensor import encode
+
+        return encode(self._own_view(view), information_state=True)
+
+    def _own_view(self, view: View) -> WizardView:
+        if not isinstance(view, WizardView) or view.game != self:
+            raise ValueError("a tensor needs a view of this Wizard game")
+        return view
+
+    def max_history_length(self) -> int:
+        # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
+        n = self.players
+        return 1 + sum(2 * r * n + 2 + n for r in range(1, self.num_rounds + 1))
+
+    def score_bounds(self) -> tuple[int, int]:
+        # Per round r a seat scores at best 20 + 10r, at worst -10r.
+        rounds = range(1, self.num_rounds + 1)
+        return -10 * sum(rounds), sum(20 + 10 * r for r in rounds)
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None) -> WizardState:
@@ -212,7 +248,7 @@ class WizardState(State):
         first = game.options["first_dealer"]
         self.phase = FIRST_DEALER if first is None else DEAL
         self.round = 1
-        self.dealer = 0 if first is None else first
+        self.dealer = -1 if first is None else first  # -1: not drawn yet
         self.to_act = CHANCE
         self.scores_ = [0] * n
         #: One line per finished round: (bids, tricks won, score deltas).
@@ -384,7 +420,8 @@ class WizardState(State):
             return f"you do not hold {name}"
         led = self.led
         same = hand & SUIT_MASK[led]
-        return f"you must follow {C.SUITS[led]}: you hold {C.hand_text(same)}"
+        held = ", ".join(C.card_text(k) for k in C.cards_in(same))
+        return f"you must follow {C.SUITS[led]}: you hold {held}"
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:

@@ -1,0 +1,120 @@
+"""Wizard's observation and information-state tensors (layout: docs/rules/wizard.md, "Tensors").
+
+Seats are **relative**: block entry 0 is the viewing seat, 1 the seat on its
+left, and so on, so one policy serves every seat.  Every value lies in [0, 1]
+except the scores, scaled into [-1, 1] by the game's score bounds.  Built from
+the view only: the tensor cannot hold what the seat may not know.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import WizardGame
+    from .view import WizardView
+
+K = C.NUM_KINDS
+#: Phase names in the order of the phase one-hot.
+PHASES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
+
+
+def blocks(game: WizardGame, information_state: bool) -> list[tuple[str, int]]:
+    """The named blocks of the layout, in order, with their sizes."""
+    n, r = game.players, game.full_rounds
+    out = [
+        ("phase", len(PHASES)),
+        ("round", r),
+        ("dealer", n),
+        ("to_act", n),
+        ("hand", K),
+    ]
+    if game.options["clairvoyance"]:
+        out.append(("seen_hands", (n - 1) * K))
+    out += [
+        ("turned", K),
+        ("trump", 5),
+        ("bids", n * (r + 2)),
+        ("tricks_won", n * (r + 1)),
+        ("trick", n * K),
+        ("leader", n),
+        ("scores", n),
+    ]
+    if information_state:
+        out.append(("past_tricks", r * n * K))
+    return out
+
+
+def tensor_size(game: WizardGame, information_state: bool) -> int:
+    return sum(size for _, size in blocks(game, information_state))
+
+
+def _card(tensor: list[float], base: int, kind: int) -> None:
+    # Ordinary cards are unique; Wizards and Jesters come four of a kind.
+    tensor[base + kind] += 1.0 if kind < C.WIZARD else 0.25
+
+
+def encode(view: WizardView, information_state: bool) -> list[float]:
+    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+    game = view.game
+    n, r, me = game.players, game.full_rounds, view.seat
+    tensor = [0.0] * tensor_size(game, information_state)
+
+    def rel(seat: int) -> int:
+        return (seat - me) % n
+
+    at = 0
+    tensor[at + PHASES.index(view.phase)] = 1.0
+    at += len(PHASES)
+    tensor[at + view.round - 1] = 1.0
+    at += r
+    tensor[at + rel(view.dealer)] = 1.0
+    at += n
+    if 0 <= view.current_player < n:
+        tensor[at + rel(view.current_player)] = 1.0
+    at += n
+    for kind in view.hand:
+        _card(tensor, at, kind)
+    at += K
+    if game.options["clairvoyance"]:
+        for seat, hand in enumerate(view.seen_hands or ()):
+            if hand is not None:
+                for kind in hand:
+                    _card(tensor, at + (rel(seat) - 1) * K, kind)
+        at += (n - 1) * K
+    if view.turned is not None:
+        tensor[at + view.turned] = 1.0
+    at += K
+    if view.trump is not None:
+        tensor[at + view.trump] = 1.0
+    elif view.phase in ("bid", "play", "over"):
+        tensor[at + 4] = 1.0  # no trump this round
+    at += 5
+    for seat in range(n):
+        bid = view.bids[seat]
+        if bid is not None:
+            tensor[at + rel(seat) * (r + 2) + bid] = 1.0
+        elif view.has_bid[seat]:
+            tensor[at + rel(seat) * (r + 2) + r + 1] = 1.0  # bid, still secret
+    at += n * (r + 2)
+    for seat, won in enumerate(view.tricks_won):
+        tensor[at + rel(seat) * (r + 1) + won] = 1.0
+    at += n * (r + 1)
+    for seat, kind in view.trick:
+        _card(tensor, at + rel(seat) * K, kind)
+    at += n * K
+    tensor[at + rel(view.leader)] = 1.0
+    at += n
+    low, high = game.score_bounds()
+    scale = float(max(-low, high))
+    for seat, score in enumerate(view.scores):
+        tensor[at + rel(seat)] = score / scale
+    at += n
+    if information_state:
+        for t, (cards, _winner) in enumerate(view.tricks):
+            for seat, kind in cards:
+                _card(tensor, at + (t * n + rel(seat)) * K, kind)
+        at += r * n * K
+    return tensor
