@@ -1,0 +1,130 @@
+"""Le Nain Jaune on a terminal: the board with its boxes and tokens, the run, the hand.
+
+Only the command line imports this module; the rules never do (rich is not a
+dependency of the engine).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import NainJauneState
+    from .view import NainJauneView
+
+_SUIT_STYLE = ("bold", "bold red", "bold red", "bold")
+#: Where each box sits on the drawn board (row, column): the Nain Jaune in the middle.
+_BOARD_LAYOUT = {0: (0, 0), 1: (0, 2), 4: (1, 1), 2: (2, 0), 3: (2, 2)}
+
+
+def card_markup(c: int) -> str:
+    """A card in rich markup: red for diamonds and hearts, gold for the Nain Jaune."""
+    style = "bold yellow" if c == C.BOARD[4] else _SUIT_STYLE[C.suit_of(c)]
+    return f"[{style}]{C.card_symbol(c)}[/]"
+
+
+def state_text(state: NainJauneState) -> str:
+    """The whole state as plain text (debugging; shows every hand)."""
+    need = "free start" if not state.need else f"needs {C.rank_text(state.need)}"
+    lines = [
+        f"Le Nain Jaune, deal {state.round}, dealer {state.dealer}, phase {state.phase_name}, "
+        f"to act {state.current_player}, {need}",
+        "board: " + "  ".join(f"{C.card_text(C.BOARD[b])}={t}" for b, t in enumerate(state.boxes)),
+    ]
+    for seat in range(state.n):
+        lines.append(f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  tokens {state.tokens[seat]}")
+    if state.played:
+        lines.append("  pile: " + " ".join(f"{s}:{C.card_text(c)}" for s, c in state.played))
+    return "\n".join(lines)
+
+
+def render_board(view: NainJauneView) -> Any:
+    """The five boxes as a 3×3 board, each with its card and the tokens on it."""
+    from rich.panel import Panel
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 3))
+    for _ in range(3):
+        grid.add_column(justify="center")
+    cells = [["", "", ""] for _ in range(3)]
+    for box, (row, col) in _BOARD_LAYOUT.items():
+        label = card_markup(C.BOARD[box])
+        if box == 4:
+            label += " [yellow]Nain Jaune[/]"
+        tokens = view.boxes[box]
+        pending = " [blink]claim?[/]" if view.claim_box == box else ""
+        cells[row][col] = f"{label}\n[bold]{tokens}[/] token{'s' if tokens != 1 else ''}{pending}"
+    for line in cells:
+        grid.add_row(*line)
+    return Panel(grid, title="Board", expand=False)
+
+
+def render_view(view: NainJauneView, names: list[str]) -> Any:
+    """A rich renderable of what ``view.seat`` sees: board, players, run, hand."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    header = Text.from_markup(
+        f"[bold]Deal {view.deal}[/] — dealer: {names[view.dealer]} — opener: {names[view.opener]}"
+    )
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for col in ("player", "cards", "tokens", "has shown no"):
+        table.add_column(col)
+    for seat in range(view.game.players):
+        marker = "▶ " if view.current_player == seat else "  "
+        table.add_row(
+            marker + names[seat],
+            str(view.hand_sizes[seat]),
+            str(view.tokens[seat]),
+            C.ranks_text(view.lacks[seat]) or "-",
+        )
+    shown = view.played[-12:]
+    pile = ("… " if len(view.played) > len(shown) else "") + " ".join(card_markup(c) for _, c in shown)
+    pile = pile or "(no card yet)"
+    if view.phase != "play":
+        status = f"[dim]{view.phase}[/]"
+    elif view.need is None:
+        who = names[view.last]
+        status = f"new run: {who} plays any card"
+    else:
+        status = f"next card: any [bold]{C.rank_text(view.need)}[/]"
+    if view.played:
+        seat, c = view.played[-1]
+        pile += f"   [dim](last: {names[seat]} {C.card_symbol(c)})[/]"
+    parts: list[Any] = [
+        header,
+        render_board(view),
+        table,
+        Text.from_markup(f"Pile: {pile}"),
+        Text.from_markup(f"Run: {status}"),
+    ]
+    hand = " ".join(card_markup(c) for c in C.by_rank(list(view.hand))) or "-"
+    parts.append(Text.from_markup(f"[bold]Your hand:[/] {hand}"))
+    return Group(*parts)
+
+
+def render_sheet(view: NainJauneView, names: list[str]) -> Any:
+    """The score sheet: per deal, the winner, what each paid, and the tokens after it."""
+    from rich.table import Table
+
+    table = Table(title="Score sheet (tokens)", header_style="bold")
+    table.add_column("deal")
+    table.add_column("out")
+    for name in names:
+        table.add_column(name, justify="right")
+    table.add_column("board", justify="right")
+    for r in view.sheet:
+        cells = []
+        for seat in range(view.game.players):
+            if seat == r.winner:
+                cell = f"+{sum(r.paid)}"
+            else:
+                cell = f"-{r.paid[seat]}" + (f" -{r.penalties[seat]}▣" if r.penalties[seat] else "")
+            cells.append(f"{cell} = {r.tokens[seat]}")
+        out = names[r.winner] + (" (grand opéra)" if r.grand_opera else "")
+        table.add_row(str(r.deal), out, *cells, str(sum(r.boxes)))
+    table.add_row("now", "", *[str(t) for t in view.tokens], str(sum(view.boxes)))
+    return table

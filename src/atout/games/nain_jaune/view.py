@@ -1,0 +1,144 @@
+"""What one Nain Jaune seat may know: its view, and the redaction of the history.
+
+Public at a real table: the face-up pile, the board and everyone's tokens, how
+many cards each player holds, the run in progress, who said "six sans sept"
+(hence which ranks a player has shown he lacks), the past deals' payments.
+Hidden from a seat: the other hands, the undealt cards (out of play, never
+shown), the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import View
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import DealResult, NainJauneGame, NainJauneState
+
+
+@dataclass(frozen=True, eq=False)
+class NainJauneView(View):
+    """A seat's knowledge.  Cards are card ids (see :mod:`.cards`)."""
+
+    game: NainJauneGame = field(repr=False)
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+    phase: str
+    deal: int
+    dealer: int
+    #: The seat that opened this deal (the dealer's left, or right counterclockwise).
+    opener: int
+    #: This seat's cards, sorted by id.
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    #: Rank the next card must have; None when the next card starts a new run.
+    need: int | None
+    #: The seat that played the latest card (the opener before the first card).
+    last: int
+    #: How many seats, from ``last`` on in the direction of play, have passed on ``need``.
+    asked: int
+    #: Per seat, a 13-bit mask of the ranks play has shown it lacks (bit r - 1).
+    lacks: tuple[int, ...]
+    #: The face-up pile of this deal: (seat, card) in play order.
+    played: tuple[tuple[int, int], ...]
+    #: Box waiting to be claimed by ``last`` (manual_claim), or None.
+    claim_box: int | None
+    #: Tokens on each of the five boxes (10♦, J♣, Q♠, K♥, 7♦).
+    boxes: tuple[int, ...]
+    #: Each seat's tokens.
+    tokens: tuple[int, ...]
+    #: Whether the sequence bonus is still due for the latest card (house rule).
+    bonus_due: bool
+    sheet: tuple[DealResult, ...]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "legal_actions": [self.game.action_to_text(a) for a in self.legal_actions],
+            "phase": self.phase,
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "opener": self.opener,
+            "hand": [C.card_text(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "need": None if self.need is None else C.rank_text(self.need),
+            "last": self.last,
+            "asked": self.asked,
+            "lacks": [C.ranks_text(m).split() for m in self.lacks],
+            "played": [[s, C.card_text(c)] for s, c in self.played],
+            "claim_box": None if self.claim_box is None else C.card_text(C.BOARD[self.claim_box]),
+            "boxes": {C.card_text(C.BOARD[b]): t for b, t in enumerate(self.boxes)},
+            "tokens": list(self.tokens),
+            "bonus_due": self.bonus_due,
+            "sheet": [
+                {
+                    "deal": r.deal,
+                    "winner": r.winner,
+                    "grand_opera": r.grand_opera,
+                    "owed": list(r.owed),
+                    "paid": list(r.paid),
+                    "penalties": list(r.penalties),
+                    "kept": [[C.card_text(C.BOARD[b]) for b in k] for k in r.kept],
+                    "tokens": list(r.tokens),
+                    "boxes": list(r.boxes),
+                }
+                for r in self.sheet
+            ],
+        }
+
+
+def make_view(state: NainJauneState, seat: int) -> NainJauneView:
+    from .game import PHASE_NAMES
+
+    to_act = state.current_player
+    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    return NainJauneView(
+        game=state.game,
+        seat=seat,
+        current_player=to_act,
+        legal_actions=legal,
+        phase=PHASE_NAMES[state.phase],
+        deal=state.round,
+        dealer=state.dealer,
+        opener=state.opener,
+        hand=tuple(C.cards_in(state.hands[seat])),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        need=state.need or None,
+        last=state.last,
+        asked=state.asked,
+        lacks=tuple(state.lacks),
+        played=tuple(state.played),
+        claim_box=None if state.claim_box < 0 else state.claim_box,
+        boxes=tuple(state.boxes),
+        tokens=tuple(state.tokens),
+        bonus_due=state.bonus_due,
+        sheet=tuple(state.sheet),
+    )
+
+
+def redact_history(state: NainJauneState, seat: int) -> list[int | None]:
+    """``state.history`` with the cards dealt to other seats set to None.
+
+    Replays the history on a seedless copy of the game to know, at each step,
+    to whom a card was dealt.  Everything else (the first dealer, every card
+    played) is public.
+    """
+    from .game import DEAL, NainJauneState
+
+    replay = NainJauneState(state.game, None)
+    out: list[int | None] = []
+    for action in state.history:
+        hidden = replay.phase == DEAL and replay._deal_target() != seat
+        out.append(None if hidden else action)
+        replay._do(action)
+    return out
