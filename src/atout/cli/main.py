@@ -143,7 +143,7 @@ def play(
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
     renderer = _renderer(g)
     out.print(f"[bold]{g.title}[/], {g.players} players. Record: {path}")
-    out.print("Type an action as listed (short forms work: 'B7', '2'), 'help' or 'quit'.\n")
+    out.print("Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n")
     _save(path, state, seat_names, tags)
     last_round = state.round
     while not state.is_terminal:
@@ -386,3 +386,5 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 __all__ = ["app"]
+from . import serve as _serve  # noqa: E402,F401
+from . import tournament as _tournament  # noqa: E402,F401
