@@ -1,0 +1,137 @@
+"""Le Malin on a terminal: a seat's view as rich renderables, and a plain text dump.
+
+Only the command line imports this module; the rules never do (rich is not a
+dependency of the engine).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import MalinState
+    from .view import MalinView, TableCard
+
+
+def card_markup(kind: int, value: C.Value | None = None, declared: int | None = None) -> str:
+    """A card in rich markup; Twins and the Wish show their declared value, changed values their new one."""
+    if kind == C.TWIN:
+        text = "[bold cyan]TWIN[/]"
+    elif kind == C.WISH:
+        text = "[bold magenta]WISH[/]"
+    else:
+        number = kind + 1
+        style = "bold red" if number >= 30 else "bold yellow" if number >= 20 else "bold"
+        text = f"[{style}]{number}[/]"
+    if declared is not None and kind >= C.TWIN:
+        text += f"={declared}"
+    if value is not None and declared is not None and value != declared:
+        text += f"[italic red]→{C.value_text(value)}[/]"
+    return text
+
+
+def _table(cards: tuple[TableCard, ...], names: list[str]) -> str:
+    """Cards on the table with their seat numbers (Malheur cards aim at seats: "on 2")."""
+    return " ".join(f"{names[s]} [dim]#{s}[/]: {card_markup(k, v, d)}" for s, k, d, v in cards)
+
+
+def state_text(state: MalinState) -> str:
+    """The whole state as plain text (debugging; shows every hand)."""
+    removed = C.card_text(state.removed) if state.removed >= 0 else "-"
+    lines = [
+        f"Le Malin, hand {state.round}, dealer {state.dealer}, phase {state.phase_name}, "
+        f"to act {state.current_player}, put aside: {removed}",
+    ]
+    for seat in range(state.n):
+        bid = state.bids[seat]
+        mal = " ".join(f"{C.MALHEUR_NAMES[t]}x{c}" for t, c in enumerate(state.mal[seat]) if c)
+        lines.append(
+            f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  bid {bid if bid >= 0 else '-'} "
+            f"won {state.tricks_won[seat]} score {state.scores_[seat]}" + (f"  malheur: {mal}" if mal else "")
+        )
+    if state.trick_seats:
+        lines.append(
+            "  trick: "
+            + " ".join(
+                f"{s}:{C.card_text(k)}={C.value_text(v)}"
+                for s, k, v in zip(state.trick_seats, state.trick_kinds, state.trick_vals, strict=True)
+            )
+        )
+    return "\n".join(lines)
+
+
+def render_view(view: MalinView, names: list[str]) -> Any:
+    """A rich renderable of what ``view.seat`` sees: put-aside card, bids, trick, hand, Malheur cards."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    game = view.game
+    removed = "-" if view.removed is None else card_markup(view.removed)
+    header = Text.from_markup(
+        f"[bold]Hand {view.round}[/] — dealer: {names[view.dealer]} — {view.hand_size} tricks — "
+        f"put aside: {removed}"
+    )
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    columns = ["seat", "cards", "bid", "tricks", "score"]
+    if game.fun:
+        columns.append("malheur")
+    for col in columns:
+        table.add_column(col)
+    for seat in range(game.players):
+        bid = view.bids[seat]
+        marker = "▶ " if view.current_player == seat else "  "
+        row = [
+            f"{marker}{names[seat]} [dim]#{seat}[/]",
+            str(view.hand_sizes[seat]),
+            "-" if bid is None else str(bid),
+            str(view.tricks_won[seat]),
+            str(view.scores[seat]),
+        ]
+        if game.fun:
+            row.append(str(view.malheur_counts[seat]))
+        table.add_row(*row)
+    parts: list[Any] = [header, table, Text.from_markup(f"Trick: {_table(view.trick, names) or '(empty)'}")]
+    if view.tricks:
+        last, winner = view.tricks[-1]
+        parts.append(Text.from_markup(f"[dim]Last trick:[/] {_table(last, names)} → {names[winner]}"))
+    if view.window:
+        parts.append(Text.from_markup(f"[bold magenta]Malheur window[/] ({view.window})"))
+    if view.pending is not None:
+        caster, mtype, targets, _, _ = view.pending
+        aim = ", ".join(names[t] for t in targets)
+        parts.append(
+            Text.from_markup(f"[bold red]{names[caster]} plays {C.MALHEUR_TITLES[mtype]} on {aim}[/]")
+        )
+    if view.phase == "redeclare":
+        parts.append(Text.from_markup("[bold]A card took the Wish's value: choose a new one ('wish 42').[/]"))
+    hand = " ".join(card_markup(k) for k in view.hand) or "-"
+    parts.append(Text.from_markup(f"[bold]Your hand:[/] {hand}"))
+    if game.fun:
+        mine = ", ".join(f"{C.MALHEUR_TITLES[t]}×{c}" for t, c in enumerate(view.malheur) if c) or "none"
+        parts.append(Text.from_markup(f"[bold]Your Malheur cards:[/] {mine}"))
+    return Group(*parts)
+
+
+def render_sheet(view: MalinView, names: list[str]) -> Any:
+    """The score sheet: one line per finished hand, bid/tricks and the running score per seat."""
+    from rich.table import Table
+
+    table = Table(title="Score sheet", header_style="bold")
+    table.add_column("hand")
+    for name in names:
+        table.add_column(name, justify="right")
+    totals = [view.game.options["start_score"]] * view.game.players
+    table.add_row("start", *(str(t) for t in totals))
+    for r, (bids, tricks, penalties) in enumerate(view.sheet, start=1):
+        cells = []
+        for seat in range(view.game.players):
+            totals[seat] -= penalties[seat]
+            if view.game.options["clamp_at_zero"]:
+                totals[seat] = max(totals[seat], 0)
+            ok = "✓" if penalties[seat] == 0 else f"-{penalties[seat]}"
+            cells.append(f"{bids[seat]}/{tricks[seat]} {ok} {totals[seat]}")
+        table.add_row(str(r), *cells)
+    return table

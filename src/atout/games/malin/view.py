@@ -1,0 +1,244 @@
+"""What one Le Malin seat may know: its view, and the redaction of the history.
+
+Public at the table: the card put aside face up, every bid, every card played
+with its declared and current value, trick winners, scores, and (jeu fun) how
+many Malheur cards each seat holds, which ones were played and on whom, the
+discard pile and the size of the Malheur draw pile.  Hidden from a seat: the
+other hands, the card left undealt with 5 players, the other seats' Malheur
+cards (and so the draw pile's make-up), which card Le Malin took (known only
+to the thief and the victim), and the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import NotationError
+from ...core.game import CHANCE, View
+from . import cards as C
+from .cards import Value
+
+if TYPE_CHECKING:
+    from .game import MalinGame, MalinState
+
+#: A card on the table: (seat, card kind, declared value, current value).
+TableCard = tuple[int, int, int, Value]
+
+
+@dataclass(frozen=True, eq=False)
+class MalinView(View):
+    """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`); Malheur cards are counted by type."""
+
+    game: MalinGame = field(repr=False)
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+    phase: str
+    round: int
+    dealer: int
+    #: Cards dealt to each seat this hand (= tricks in the hand).
+    hand_size: int
+    #: The card put aside face up this hand (None before it is drawn).
+    removed: int | None
+    #: This seat's cards, ascending (the Twins twice when both are held).
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    #: Each seat's bid this hand, or None before it bids.
+    bids: tuple[int | None, ...]
+    tricks_won: tuple[int, ...]
+    leader: int
+    #: The trick in progress, in play order.
+    trick: tuple[TableCard, ...]
+    #: Whether the Wish in the trick has had its value changed by a Malheur card.
+    wish_modified: bool
+    #: Finished tricks of this hand: (cards, winner).
+    tricks: tuple[tuple[tuple[TableCard, ...], int], ...]
+    scores: tuple[int, ...]
+    #: Score sheet: one (bids, tricks, penalties) line per finished hand.
+    sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    #: This seat's Malheur cards, counted by type (malin, avocat, 666, belzebuth, fennec).
+    malheur: tuple[int, ...]
+    #: How many Malheur cards each seat holds (public).
+    malheur_counts: tuple[int, ...]
+    malheur_pile: int
+    malheur_discard: tuple[int, ...]
+    #: Malheur cards played this hand: (seat, action id), in order.
+    malheur_log: tuple[tuple[int, int], ...]
+    #: The open Malheur window ("before bidding", "after a card") or "".
+    window: str
+    #: Seats that have passed in the open window since the last Malheur card.
+    passed: tuple[int, ...]
+    #: The Malheur card waiting to resolve: (caster, type, targets, index of the
+    #: target being asked, whether each target was set by L'Avocat du Diable), or None.
+    pending: tuple[int, int, tuple[int, ...], int, tuple[bool, ...]] | None
+    #: Le Malin's victims still to be robbed (one random card per group).
+    steal_groups: tuple[tuple[int, ...], ...]
+    #: Seats still to draw a gained Malheur card, in order.
+    gain_queue: tuple[int, ...]
+    #: The seat whose card was played last in this trick.
+    last_actor: int
+
+    def parse(self, text: str) -> int:
+        """Action id for ``text``, reading a bare number by the phase (see :func:`parse_in_context`)."""
+        return parse_in_context(self.game, text, self.phase, self.trick)
+
+    def to_dict(self) -> dict[str, Any]:
+        def card(k: int | None) -> str | None:
+            return None if k is None else C.card_text(k)
+
+        def table(cards: tuple[TableCard, ...]) -> list[dict[str, Any]]:
+            return [
+                {"seat": s, "card": C.card_text(k), "declared": d, "value": C.value_json(v)}
+                for s, k, d, v in cards
+            ]
+
+        game = self.game
+        return {
+            "game": game.name,
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "hand_size": self.hand_size,
+            "removed": card(self.removed),
+            "hand": [card(k) for k in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "bids": list(self.bids),
+            "tricks_won": list(self.tricks_won),
+            "leader": self.leader,
+            "trick": table(self.trick),
+            "wish_modified": self.wish_modified,
+            "tricks": [{"cards": table(t), "winner": w} for t, w in self.tricks],
+            "scores": list(self.scores),
+            "sheet": [{"bids": list(b), "tricks": list(t), "penalties": list(p)} for b, t, p in self.sheet],
+            "malheur": dict(zip(C.MALHEUR_NAMES, self.malheur, strict=True)),
+            "malheur_counts": list(self.malheur_counts),
+            "malheur_pile": self.malheur_pile,
+            "malheur_discard": dict(zip(C.MALHEUR_NAMES, self.malheur_discard, strict=True)),
+            "malheur_log": [[s, game.action_to_text(a)] for s, a in self.malheur_log],
+            "window": self.window,
+            "passed": list(self.passed),
+            "pending": None
+            if self.pending is None
+            else {
+                "caster": self.pending[0],
+                "card": C.MALHEUR_NAMES[self.pending[1]],
+                "targets": list(self.pending[2]),
+                "asking": self.pending[3],
+                "redirected": list(self.pending[4]),
+            },
+            "steal_groups": [list(g) for g in self.steal_groups],
+            "gain_queue": list(self.gain_queue),
+            "last_actor": self.last_actor,
+        }
+
+
+def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableCard, ...]) -> int:
+    """Parse ``text`` where it is typed: a bare number is a bid while bidding, a new
+    Wish value while re-declaring, and a card otherwise ("wish 12" plays the Wish
+    when it is one's turn to play); a target written with its
+    card ("malheur 666 on 2:19") must name the card that seat has in the trick."""
+    words = text.strip().split()
+    if len(words) == 1 and words[0].lstrip("-").isdigit():
+        if phase == "bid":
+            text = f"bid {words[0]}"
+        elif phase == "redeclare":
+            text = f"wish {words[0]}"
+    elif len(words) == 2 and phase == "play" and words[0].lower() in ("wish", "w"):
+        text = f"play {text}"  # "wish 12" on one's turn to play means playing the Wish
+    action = game.text_to_action(text)
+    for word in text.replace(",", " ").split():
+        seat_text, sep, named = word.partition(":")
+        if not sep:
+            continue
+        seat_text = seat_text.lower().removeprefix("seat")
+        cards = {s: (k, v) for s, k, _, v in trick}
+        if not seat_text.isdigit() or int(seat_text) not in cards:
+            raise NotationError(f"{text!r}: seat {seat_text} has no card in the current trick")
+        kind, value = cards[int(seat_text)]
+        if named.strip().lower() not in (C.card_text(kind).lower(), C.value_text(value).lower()):
+            raise NotationError(
+                f"{text!r}: seat {seat_text}'s card in this trick is "
+                f"{C.card_text(kind)} (worth {C.value_text(value)})"
+            )
+    return action
+
+
+def make_view(state: MalinState, seat: int) -> MalinView:
+    from .game import PHASE_NAMES, WINDOW_NAMES
+
+    to_act = state.current_player
+    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    pending = None
+    if state.p_caster >= 0:
+        pending = (
+            state.p_caster,
+            state.p_type,
+            tuple(state.p_targets),
+            state.p_index,
+            tuple(state.p_redirected),
+        )
+    return MalinView(
+        game=state.game,
+        seat=seat,
+        current_player=to_act,
+        legal_actions=legal,
+        phase=PHASE_NAMES[state.phase],
+        round=state.round,
+        dealer=state.dealer,
+        hand_size=state.game.hand_size,
+        removed=None if state.removed < 0 else state.removed,
+        hand=tuple(C.cards_in(state.hands[seat])),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        bids=tuple(None if b < 0 else b for b in state.bids),
+        tricks_won=tuple(state.tricks_won),
+        leader=state.leader,
+        trick=tuple(
+            zip(state.trick_seats, state.trick_kinds, state.trick_decl, state.trick_vals, strict=True)
+        ),
+        wish_modified=state.wish_mod,
+        tricks=tuple((tuple(zip(s, k, d, v, strict=True)), w) for s, k, d, v, w in state.tricks),
+        scores=tuple(state.scores_),
+        sheet=tuple(state.sheet),
+        malheur=tuple(state.mal[seat]),
+        malheur_counts=tuple(sum(m) for m in state.mal),
+        malheur_pile=sum(state.pile),
+        malheur_discard=tuple(state.discard),
+        malheur_log=tuple(state.mlog),
+        window=WINDOW_NAMES[state.win_kind],
+        passed=tuple(s for s in range(state.n) if state.passed >> s & 1),
+        pending=pending,
+        steal_groups=tuple(state.steal_groups),
+        gain_queue=tuple(state.gain_queue),
+        last_actor=state.last_actor,
+    )
+
+
+def redact_history(state: MalinState, seat: int) -> list[int | None]:
+    """``state.history`` with what ``seat`` may not know replaced by None.
+
+    Hidden: cards dealt to other seats, Malheur cards drawn by other seats, and
+    which card Le Malin took unless ``seat`` is the thief or the victim.  Replays
+    the history on a seedless copy to know who was concerned at each step.
+    """
+    from .game import C_STEAL, DEAL, GAIN, STEAL, MalinState
+
+    replay = MalinState(state.game, None)
+    out: list[int | None] = []
+    for action in state.history:
+        hidden = False
+        if replay.current_player == CHANCE:
+            if replay.phase == DEAL:
+                hidden = replay._deal_target() != seat
+            elif replay.phase == GAIN:
+                hidden = replay.gain_queue[0] != seat
+            elif replay.phase == STEAL:
+                victim = (action - C_STEAL) // C.NUM_MALHEURS
+                hidden = seat not in (victim, replay.p_caster)
+        out.append(None if hidden else action)
+        replay._do(action)
+        replay.history.append(action)
+    return out
