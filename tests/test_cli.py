@@ -168,3 +168,17 @@ def test_secret_bids_of_bots_are_not_echoed(tmp_path: Path) -> None:
     assert "bid ?" in result.output
     echoed = [line for line in result.output.splitlines() if line.startswith("  heuristic")]
     assert echoed and all(line.endswith("bid ?") for line in echoed)
+
+
+def test_game_options_as_flags() -> None:
+    result = runner.invoke(
+        app, ["simulate", "wizard", "-p", "3", "-n", "2", "--json", "--rounds", "2", "--plus-minus-one"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["options"] == "plus_minus_one=true rounds=2"
+    negated = runner.invoke(app, ["simulate", "wizard", "-p", "3", "-n", "1", "--json", "--no-clairvoyance"])
+    assert json.loads(negated.output)["options"] == ""
+    bad = runner.invoke(app, ["simulate", "wizard", "--colour", "red"])
+    assert bad.exit_code == 2 and "no option 'colour'" in bad.output
+    stray = runner.invoke(app, ["simulate", "wizard", "stray"])
+    assert stray.exit_code == 2 and "unexpected argument 'stray'" in stray.output

@@ -24,7 +24,7 @@ from rich.table import Table
 
 from ..bots.factory import available, make_bot
 from ..core.bot import Bot
-from ..core.errors import AtoutError, IllegalAction, NotationError, RecordError
+from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError, RecordError
 from ..core.game import Game, State
 from ..core.options import parse_option_pairs
 from ..core.registry import game_class, load, names
@@ -53,17 +53,40 @@ def _escape(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def _load(game: str, players: int | None, options: list[str] | None) -> Game:
+def _load(game: str, players: int | None, options: list[str] | None, extra: list[str] | None = None) -> Game:
     try:
         cls = game_class(game)
-        count = (
-            players
-            if players is not None
-            else cls.min_players + (1 if cls.max_players > cls.min_players else 0)
-        )
-        return load(game, count, **parse_option_pairs(options or []))
+        default = cls.min_players + (1 if cls.max_players > cls.min_players else 0)
+        given = {**parse_option_pairs(options or []), **_flag_options(extra or [])}
+        return load(game, players if players is not None else default, **given)
     except AtoutError as exc:
         raise fail(str(exc)) from None
+
+
+def _flag_options(args: list[str]) -> dict[str, str]:
+    """Game options written as flags: ``--fun``, ``--rounds 3``, ``--bids=hidden_until_play``.
+
+    Every option of every game is reachable this way without the command line
+    knowing any game: the game validates the names and values.
+    """
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or len(arg) == 2:
+            raise OptionError(f"unexpected argument {arg!r}")
+        name, sep, value = arg[2:].partition("=")
+        if not sep:
+            if i + 1 < len(args) and not args[i + 1].startswith("--"):
+                value = args[i + 1]
+                i += 1
+            elif name.startswith("no-"):
+                name, value = name[3:], "false"
+            else:
+                value = "true"
+        out[name.replace("-", "_")] = value
+        i += 1
+    return out
 
 
 def _renderer(game: Game) -> Any:
@@ -99,8 +122,12 @@ def _default_save_path(game: Game) -> Path:
     return home / "games" / f"{game.name}-{stamp}.atout"
 
 
-@app.command()
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command(context_settings=_EXTRA)
 def play(
+    ctx: typer.Context,
     game: GameArg,
     players: PlayersOpt = None,
     option: OptionOpt = None,
@@ -113,7 +140,10 @@ def play(
     resume: Annotated[Path | None, typer.Option(help="Continue the game in this record file.")] = None,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
 ) -> None:
-    """Play a whole game in the terminal against computer opponents."""
+    """Play a whole game in the terminal against computer opponents.
+
+    Game options may also be given as flags: --fun, --rounds 3, --bids hidden_until_play.
+    """
     if resume is not None:
         try:
             record = load_record(resume)
@@ -128,7 +158,7 @@ def play(
         human = int(record.tags.get("Human", seat))
         seed = record.seed
     else:
-        g = _load(game, players, option)
+        g = _load(game, players, option, ctx.args)
         if seed is None:
             seed = int.from_bytes(os.urandom(6), "big")
         state = g.new_state(seed)
@@ -143,7 +173,9 @@ def play(
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
     renderer = _renderer(g)
     out.print(f"[bold]{g.title}[/], {g.players} players. Record: {path}")
-    out.print("Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n")
+    out.print(
+        "Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n"
+    )
     _save(path, state, seat_names, tags)
     last_round = state.round
     while not state.is_terminal:
@@ -229,8 +261,9 @@ def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int |
         err.print(f"[red]Refused: {_escape(reason)}[/]")
 
 
-@app.command()
+@app.command(context_settings=_EXTRA)
 def simulate(
+    ctx: typer.Context,
     game: GameArg,
     players: PlayersOpt = None,
     option: OptionOpt = None,
@@ -240,8 +273,11 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     save: Annotated[Path | None, typer.Option(help="Directory to write every match's record into.")] = None,
 ) -> None:
-    """Play bots against each other and report mean scores per seat and games/second."""
-    g = _load(game, players, option)
+    """Play bots against each other and report mean scores per seat and games/second.
+
+    Game options may also be given as flags: --plus-minus-one, --rounds 3.
+    """
+    g = _load(game, players, option, ctx.args)
     seat_bots = _make_bots(g, bots, None, seed)
     totals = [[] for _ in range(g.players)]  # type: list[list[int]]
     wins = [0.0] * g.players
