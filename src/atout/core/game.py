@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from .errors import IllegalAction, NotationError, OptionError
 from .options import OptionSpec, validate_options
+from .tensor import GENERIC_TENSOR_SIZE, hashed_tensor
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
 CHANCE = -1
@@ -132,6 +133,41 @@ class Game(ABC):
         With a ``seed``, chance nodes are resolved from it (and recorded); without,
         the state stops at every chance node for the caller to apply an outcome.
         """
+
+    # -- research adapters (optional: every method has a working default) ----------
+    def observation_tensor_size(self) -> int:
+        """Length of :meth:`observation_tensor` for this configuration."""
+        return GENERIC_TENSOR_SIZE
+
+    def observation_tensor(self, view: View) -> list[float]:
+        """What ``view`` shows now, as a fixed-size vector of values in [-1, 1].
+
+        A deterministic function of the view only.  The default hashes the view's
+        JSON form (:mod:`atout.core.tensor`); games override it with a documented
+        layout (the rules page's "Tensors" section).
+        """
+        return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+
+    def information_state_tensor_size(self) -> int:
+        """Length of :meth:`information_state_tensor` for this configuration."""
+        return GENERIC_TENSOR_SIZE
+
+    def information_state_tensor(self, view: View) -> list[float]:
+        """Everything ``view`` knows that bears on the rest of the match, in [-1, 1].
+
+        Unlike the observation (the table now), this may add what the seat has
+        seen earlier (the round's finished tricks, say).  The default is the
+        hashed view, which holds all of it.
+        """
+        return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+
+    def max_history_length(self) -> int | None:
+        """An upper bound on ``len(state.history)`` of a whole match, if known."""
+        return None
+
+    def score_bounds(self) -> tuple[int, int] | None:
+        """Lowest and highest final score a seat can have, if known."""
+        return None
 
     @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
@@ -317,7 +353,6 @@ class State(ABC):
 
     @abstractmethod
     def clone(self) -> State: ...
-
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"

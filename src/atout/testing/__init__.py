@@ -6,6 +6,9 @@ Usage in a test file::
     check_game(atout.load("wizard", players=4), seeds=range(3))
 
 Each check raises ``AssertionError`` naming the game, the seed and what broke.
+
+The research adapters have their own checks in :mod:`atout.testing.adapters`
+(they need the optional libraries: ``pip install atout[pettingzoo,openspiel]``).
 """
 
 from .conformance import (
@@ -17,6 +20,7 @@ from .conformance import (
     check_random_play,
     check_record_round_trip,
 )
+from .tensors import check_tensors
 
 __all__ = [
     "check_chance_explicit",
@@ -26,4 +30,5 @@ __all__ = [
     "check_no_leak",
     "check_random_play",
     "check_record_round_trip",
+    "check_tensors",
 ]

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from ..core.errors import IllegalAction, NotationError
 from ..core.game import CHANCE, TERMINAL, Game, State
 from ..records import Record, parse_record
+from .tensors import check_tensors
 
 MAX_STEPS = 200_000
 
@@ -242,3 +243,4 @@ def check_game(game: Game, seeds: Iterable[int] = (0, 1)) -> None:
         check_record_round_trip(game, seed)
         check_no_leak(game, seed)
         check_clone_independence(game, seed)
+        check_tensors(game, seed)

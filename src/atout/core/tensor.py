@@ -1,0 +1,76 @@
+"""The generic tensor encoding every game gets until it ships its own.
+
+Research adapters (PettingZoo, Gymnasium, OpenSpiel) need a fixed-size vector
+for every seat's view.  A game with a hand-made layout overrides
+:meth:`Game.observation_tensor` (Wizard does, see ``games/wizard/tensor.py``);
+every other game falls back on *feature hashing* of ``view.to_dict()``: each
+leaf of the JSON view, named by its path (``bids.2=1``, ``hand.0="B7"``),
+sets one of :data:`GENERIC_TENSOR_SIZE` cells to 1.  Why hashing: it is the only
+fixed-size encoding that works for any view shape (lists grow with the round,
+games differ), it is derived from the view only (so it cannot leak what the
+seat may not know), and it is a stable function of the view: equal views give
+equal tensors in every process (BLAKE2, not Python's salted ``hash``).  The
+price is collisions between features that share a cell; learning code copes,
+and a game that wants an exact layout writes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Any
+
+#: Length of the generic (hashed) observation and information-state tensors.
+GENERIC_TENSOR_SIZE = 2048
+
+
+@lru_cache(maxsize=1 << 16)
+def _cell(feature: str, size: int) -> int:
+    digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") % size
+
+
+def _scalar(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return _JSON_WORDS[value]
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+_JSON_WORDS = {None: "null", True: "true", False: "false"}
+_CONTAINERS = (dict, list, tuple)
+
+
+def _leaves(value: Any, path: str, out: list[str]) -> None:
+    # Scalars are formatted in place, containers recursed into: a view has a
+    # few hundred leaves and this runs once per observation.
+    if isinstance(value, dict):
+        items: Any = value.items()
+        prefix = f"{path}." if path else ""
+    else:
+        if not value:
+            out.append(f"{path}=[]")
+            return
+        items = enumerate(value)
+        prefix = f"{path}."
+    for key, item in items:
+        if isinstance(item, _CONTAINERS):
+            _leaves(item, f"{prefix}{key}", out)
+        else:
+            out.append(f"{prefix}{key}={_scalar(item)}")
+
+
+def view_features(data: dict[str, Any]) -> list[str]:
+    """The named leaves of a view's JSON form: ``path=value`` strings."""
+    out: list[str] = []
+    _leaves(data, "", out)
+    return out
+
+
+def hashed_tensor(data: dict[str, Any], size: int = GENERIC_TENSOR_SIZE) -> list[float]:
+    """Feature-hashed 0/1 vector of ``size`` cells for a JSON-ready dict."""
+    tensor = [0.0] * size
+    for feature in view_features(data):
+        tensor[_cell(feature, size)] = 1.0
+    return tensor

@@ -1,0 +1,164 @@
+"""PettingZoo AEC environments for every atout game.
+
+One agent per seat (``player_0`` ...), acting in the engine's turn order.
+Observations are ``{"observation": float32 tensor in [-1, 1], "action_mask":
+int8 mask}``; the mask is all zero for an agent that is not to act.  Chance is
+resolved by the atout seed: ``reset(seed=s)`` plays the deals of
+``game.new_state(s)``.  An illegal action raises :class:`atout.IllegalAction`
+and changes nothing (PettingZoo's "terminate on illegal move" would hide a bug
+in the learner's masking).  Layouts and rewards: docs/research.md.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from ..core.game import Game
+from ..core.registry import game_class
+from .arrays import float32_array
+from .common import (
+    REWARDS,
+    TENSORS,
+    RoundRewards,
+    SeedStream,
+    check_choice,
+    observation_vector,
+    split_options,
+    tensor_size,
+)
+
+ADAPTER_SETTINGS = ("tensor", "reward", "max_cycles", "render_mode")
+
+ObsType = dict[str, np.ndarray[Any, Any]]
+
+
+class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """An atout match as a PettingZoo AEC environment.
+
+    ``tensor``: ``"information_state"`` (default; for Wizard it adds the
+    round's finished tricks) or ``"observation"``.  ``reward``: ``"round"``
+    (default: each seat's score change when a round ends), ``"match"`` (final
+    scores at the end) or ``"win"``.  ``max_cycles``: truncate after that many
+    cycles of the table (``max_cycles * players`` agent steps); None plays the
+    whole match.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "atout_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: Game,
+        tensor: str = "information_state",
+        reward: str = "round",
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.tensor = check_choice("tensor", tensor, TENSORS)
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
+            raise ValueError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
+        self.max_cycles = max_cycles
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(game.players)]
+        self.agents: list[str] = []
+        size = tensor_size(game, self.tensor)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
+        self._seeds = SeedStream()
+        self.state = game.new_state(0)
+        self._steps = 0
+        self._rewards = RoundRewards(self.state, reward)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def __str__(self) -> str:
+        return f"atout_{self.game.name}"
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match; ``seed`` draws its deals (``game.new_state(seed)``)."""
+        self.state = self.game.new_state(self._seeds.next(seed))
+        self._rewards = RoundRewards(self.state, self.reward_mode)
+        self._steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def observe(self, agent: str) -> ObsType:
+        seat = self.possible_agents.index(agent)
+        view = self.state.view(seat)
+        mask = np.zeros(self.game.num_actions, np.int8)
+        mask[list(view.legal_actions)] = 1
+        return {
+            "observation": float32_array(observation_vector(self.game, view, self.tensor)),
+            "action_mask": mask,
+        }
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for agents whose match is over")
+        self.state.apply(operator.index(action))  # IllegalAction leaves everything as it was
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        due = self._rewards.collect(self.state)
+        if due is not None:
+            for seat, value in enumerate(due):
+                self.rewards[self.possible_agents[seat]] = value
+        if self.state.is_terminal:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos = {a: {"scores": self.state.scores()} for a in self.agents}
+        else:
+            if self.max_cycles is not None and self._steps >= self.max_cycles * self.game.players:
+                self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[self.state.current_player]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return str(self.state)
+
+    def close(self) -> None:
+        return None
+
+
+def make_env(name: str, players: int, **kwargs: Any) -> OrderEnforcingWrapper:
+    """``pettingzoo_env(name, players, **settings_and_options)``: the wrapped environment."""
+    options = split_options(game_class(name), kwargs, ADAPTER_SETTINGS)
+    settings = {k: v for k, v in kwargs.items() if k in ADAPTER_SETTINGS}
+    game = game_class(name)(players, **options)
+    return OrderEnforcingWrapper(AtoutAECEnv(game, **settings))

@@ -1,0 +1,116 @@
+"""What the adapters share: seeding, round rewards, the observation vector.
+
+Nothing here imports an optional library: the PettingZoo, Gymnasium and
+OpenSpiel adapters differ only in the shape their ecosystem expects.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.game import Game, State, View
+
+#: Which tensor an environment observes.
+TENSORS = ("information_state", "observation")
+#: How an environment pays its rewards.
+REWARDS = ("round", "match", "win")
+
+
+def check_choice(what: str, value: str, allowed: tuple[str, ...]) -> str:
+    """Refuse an adapter setting outside ``allowed`` with the list of choices."""
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def split_options(
+    game_cls: type[Game], kwargs: Mapping[str, Any], adapter: tuple[str, ...]
+) -> dict[str, Any]:
+    """The keyword arguments that are game options; unknown names are refused."""
+    options = {k: v for k, v in kwargs.items() if k not in adapter}
+    known = {s.name for s in game_cls.option_specs}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(
+            f"unknown argument(s) {', '.join(unknown)} for {game_cls.name}: "
+            f"adapter settings are {', '.join(adapter)}; game options are {', '.join(sorted(known)) or 'none'}"
+        )
+    return options
+
+
+class SeedStream:
+    """Seeds for successive resets, Gymnasium-style.
+
+    ``next(s)`` returns ``s`` itself, so ``reset(seed=s)`` plays exactly the
+    match of ``game.new_state(s)`` (same deals, chance resolved by atout);
+    ``next(None)`` continues a stream determined by the last explicit seed, so
+    a seeded environment reset many times stays reproducible.  Never seeded,
+    the stream starts from the operating system's entropy.
+    """
+
+    def __init__(self) -> None:
+        self._rng: random.Random | None = None
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+                raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+            self._rng = random.Random(f"atout-env-resets:{seed}")
+            return seed
+        if self._rng is None:
+            self._rng = random.Random()
+        return self._rng.getrandbits(63)
+
+
+class RoundRewards:
+    """Rewards paid when a round ends and when the match ends.
+
+    ``round``: each seat's score change over the round just finished (summed
+    over a match, the final score minus the starting one, which is zero in
+    most games); ``match``: the final scores, once, at the
+    end; ``win``: 1 shared among the winners at the end.  Generic: a round ends
+    when ``state.round`` changes, and the match when the state is terminal.
+    """
+
+    def __init__(self, state: State, mode: str) -> None:
+        self.mode = check_choice("reward", mode, REWARDS)
+        self.paid = state.scores()
+        self.round = state.round
+        self.done = state.is_terminal
+
+    def collect(self, state: State) -> list[float] | None:
+        """The rewards due after the action just applied, or None."""
+        if self.done:
+            return None
+        ended = state.is_terminal
+        if state.round == self.round and not ended:
+            return None
+        self.round = state.round
+        self.done = ended
+        n = state.game.players
+        if self.mode == "round":
+            scores = state.scores()
+            delta = [float(s - p) for s, p in zip(scores, self.paid, strict=True)]
+            self.paid = scores
+            return delta
+        if not ended:
+            return None
+        if self.mode == "match":
+            return [float(s) for s in state.scores()]
+        winners = state.winners()
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
+
+
+def observation_vector(game: Game, view: View, tensor: str) -> list[float]:
+    """The chosen tensor of ``view`` (``information_state`` or ``observation``)."""
+    if tensor == "observation":
+        return game.observation_tensor(view)
+    return game.information_state_tensor(view)
+
+
+def tensor_size(game: Game, tensor: str) -> int:
+    if tensor == "observation":
+        return game.observation_tensor_size()
+    return game.information_state_tensor_size()
