@@ -1,0 +1,392 @@
+"""The ASGI application: pages, a small JSON API and one WebSocket per seat.
+
+Routes::
+
+    GET  /                         the home page (games, creation form)
+    GET  /table/{id}#key=...       a seat's table page (the key stays in the fragment:
+                                   it never reaches a log or a Referer header)
+    GET  /rules/{game}             docs/rules/<game>.md rendered to HTML
+    GET  /api/games                the games, their options (Game.option_specs) and bots
+    POST /api/tables               create a table: returns each human seat's key and link
+    POST /api/tables/{id}/seat     {key} → the seat's message (same as the socket's)
+    POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
+    POST /api/tables/{id}/replay   {key, step} → the seat's view after `step` actions
+    POST /api/tables/{id}/leave    {key, bot} → a bot takes the seat; the key stops working
+    WS   /ws/{id}                  first message {"type": "join", "key": ...}, then
+                                   {"type": "act", "action": "play B7", "n": 12},
+                                   {"type": "name", "name": "Ann"}, {"type": "ping"}
+
+Keys travel in request bodies and socket messages, never in URLs.  Every
+error is a JSON ``{"type": "error", "code", "message"}``; nothing a client
+sends can produce a stack trace in a response.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from html import escape as html_escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..bots.factory import available
+from ..core.errors import AtoutError, UnknownGame
+from ..core.registry import game_class
+from .storage import Storage, default_url
+from .tables import SeatSpec, TableError, TableManager, game_catalogue
+
+log = logging.getLogger("atout.server")
+
+#: Largest socket message or request body accepted (bytes).
+MAX_MESSAGE = 4096
+#: Per-connection rate limit: a bucket of BURST messages refilled at RATE per second.
+RATE = 10.0
+BURST = 30
+LANGUAGES = ("en", "fr")
+
+STATIC = resources.files("atout.server") / "static"
+#: docs/rules in a source checkout (the package does not ship the docs directory).
+RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+def pick_language(request: Request) -> str:
+    """``lang`` cookie first, then the first supported language of Accept-Language."""
+    cookie = request.cookies.get("lang")
+    if cookie in LANGUAGES:
+        return cookie
+    header = request.headers.get("accept-language", "")
+    weighted: list[tuple[float, str]] = []
+    for part in header.split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        lang = tag.strip().lower()[:2]
+        if lang in LANGUAGES:
+            weighted.append((q, lang))
+    weighted.sort(key=lambda p: -p[0])
+    return weighted[0][1] if weighted else "en"
+
+
+def rules_file(game: str, lang: str) -> Path | None:
+    """docs/rules/<game>.<lang>.md, else <game>.md, else the one file whose name has
+    the game's name as a word (``le-malin.md`` for ``malin``)."""
+    for name in (f"{game}.{lang}.md", f"{game}.md"):
+        if (RULES_DIR / name).is_file():
+            return RULES_DIR / name
+    if not RULES_DIR.is_dir():
+        return None
+    candidates = [p for p in RULES_DIR.glob("*.md") if game in p.name.split(".")[0].split("-")]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def error(code: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+_STATUS = {"not_found": 404, "bad_key": 403}
+
+
+class RateLimiter:
+    """A token bucket: BURST messages at once, RATE per second sustained."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def create_app(
+    db: str | None = None,
+    bot_delay: float | None = None,
+    rate: float = RATE,
+    burst: int = BURST,
+) -> Starlette:
+    """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``)."""
+    storage = Storage(db or default_url())
+    if bot_delay is None:
+        bot_delay = float(os.environ.get("ATOUT_BOT_DELAY", "0.8"))
+    manager = TableManager(storage, bot_delay=bot_delay)
+
+    def page(name: str, request: Request) -> HTMLResponse:
+        lang = pick_language(request)
+        html = (STATIC / name).read_text(encoding="utf-8").replace("{{lang}}", lang)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"})
+
+    async def home(request: Request) -> Response:
+        return page("index.html", request)
+
+    async def table_page(request: Request) -> Response:
+        return page("table.html", request)
+
+    async def rules(request: Request) -> Response:
+        name = request.path_params["game"]
+        try:
+            cls = game_class(name)
+        except UnknownGame as exc:
+            return error("not_found", str(exc), 404)
+        lang = pick_language(request)
+        path = rules_file(cls.name, lang)
+        if path is None:
+            return PlainTextResponse(f"The rules of {cls.title} are not written yet.", status_code=404)
+        doc_lang = lang if path.name.endswith(f".{lang}.md") else "en"
+        body = (
+            MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
+        )
+        html = (
+            f'<!doctype html><html lang="{doc_lang}"><head><meta charset="utf-8"><title>{html_escape(cls.title)}</title>'
+            '<link rel="stylesheet" href="/static/app.css"></head>'
+            f'<body class="rules"><p><a href="/">atout</a></p>{body}</body></html>'
+        )
+        return HTMLResponse(html)
+
+    async def api_games(request: Request) -> Response:
+        games = game_catalogue()
+        for g in games:
+            g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
+        return JSONResponse({"games": games})
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        too_large = TableError("too_large", f"a request is at most {MAX_MESSAGE} bytes")
+        body = b""
+        async for chunk in request.stream():  # stop reading as soon as the limit is passed
+            body += chunk
+            if len(body) > MAX_MESSAGE:
+                raise too_large
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            raise TableError("bad_request", "the request is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise TableError("bad_request", "the request must be a JSON object")
+        return data
+
+    async def create_table(request: Request) -> Response:
+        data = await read_json(request)
+        game = data.get("game")
+        players = data.get("players")
+        options = data.get("options") or {}
+        seats = data.get("seats")
+        if not isinstance(game, str) or not isinstance(players, int) or isinstance(players, bool):
+            raise TableError("bad_request", "give a game name and a number of players")
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise TableError("bad_request", "options must be an object of name: value")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise TableError("bad_request", "seats must be a list of {name, bot} objects")
+        specs = []
+        for s in seats:
+            bot = s.get("bot")
+            name = s.get("name", "")
+            if (bot is not None and not isinstance(bot, str)) or not isinstance(name, str):
+                raise TableError("bad_request", "a seat is {name: text, bot: null or a bot name}")
+            specs.append(SeatSpec(name=name, bot=bot or None))
+        table_id, keys = await manager.create(game, players, options, specs)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse(
+            {
+                "table": table_id,
+                "seats": [
+                    {"seat": seat, "key": key, "url": f"{base}/table/{table_id}#key={key}"}
+                    for seat, key in sorted(keys.items())
+                ],
+            }
+        )
+
+    async def seat_request(request: Request) -> tuple[Any, int, dict[str, Any]]:
+        data = await read_json(request)
+        table = await manager.get(request.path_params["table"])
+        seat = manager.seat_for_key(table, data.get("key"))
+        return table, seat, data
+
+    async def seat_state(request: Request) -> Response:
+        table, seat, _ = await seat_request(request)
+        return JSONResponse(table.message(seat))
+
+    async def record(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        full = table.state.is_terminal and bool(data.get("full", True))
+        rec = manager.record(table, None if full else seat)
+        as_json = data.get("format") == "json"
+        suffix = "json" if as_json else "atout"
+        who = "" if full else f"-seat{seat}"
+        return Response(
+            rec.to_json() if as_json else rec.to_text(),
+            media_type="application/json" if as_json else "text/plain; charset=utf-8",
+            headers={
+                "Content-Disposition": f'attachment; filename="{table.game.name}-{table.id}{who}.{suffix}"'
+            },
+        )
+
+    async def replay(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        step = data.get("step")
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= table.n:
+            raise TableError("bad_request", f"step must be 0..{table.n}")
+        # Before the end a seat replays its own past views; afterwards any seat's.
+        who = data.get("as_seat", seat)
+        if who != seat and not table.state.is_terminal:
+            raise TableError("forbidden", "other seats' views are shown once the game is over")
+        if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < table.game.players:
+            raise TableError("bad_request", "as_seat must be a seat number")
+        state = manager.state_at(table, step)
+        view = state.view(who)
+        return JSONResponse(
+            {"step": step, "steps": table.n, "seat": who, "view": view.to_dict(), "over": state.is_terminal}
+        )
+
+    async def leave(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        bots = available(table.game)
+        bot = data.get("bot") or ("normal" if "normal" in bots else bots[-1])
+        if not isinstance(bot, str):
+            raise TableError("bad_request", "bot must be a bot name")
+        await manager.replace_with_bot(table, seat, bot)
+        return JSONResponse({"ok": True})
+
+    async def socket(ws: WebSocket) -> None:
+        await ws.accept()
+        limiter = RateLimiter(rate, burst)
+        table = None
+        seat = -1
+
+        async def send(message: dict[str, Any]) -> None:
+            if ws.application_state == WebSocketState.CONNECTED:
+                await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+        async def refuse(code: str, message: str) -> None:
+            await send({"type": "error", "code": code, "message": message})
+
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if not limiter.allow():
+                    await refuse("rate_limited", "too many messages: slow down")
+                    continue
+                if not isinstance(text, str):
+                    await refuse("bad_request", "messages are JSON text frames")
+                    continue
+                if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+                    await refuse("too_large", f"a message is at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    await refuse("bad_request", "a message must be a JSON object")
+                    continue
+                if not isinstance(data, dict):
+                    await refuse("bad_request", "a message must be a JSON object")
+                    continue
+                kind = data.get("type")
+                try:
+                    if kind == "join":
+                        if table is not None:
+                            raise TableError("bad_request", "this connection has already joined a seat")
+                        candidate = await manager.get(ws.path_params["table"])
+                        seat = manager.seat_for_key(candidate, data.get("key"))
+                        table = candidate
+                        await manager.attach(table, seat, send)
+                    elif kind == "act":
+                        if table is None:
+                            raise TableError("not_joined", "join a seat with its key first")
+                        await manager.act(table, seat, data.get("action"), data.get("n"))
+                    elif kind == "name":
+                        if table is None:
+                            raise TableError("not_joined", "join a seat with its key first")
+                        await manager.rename(table, seat, data.get("name"))
+                    elif kind == "ping":
+                        await send({"type": "pong"})
+                    else:
+                        raise TableError("bad_request", "unknown message type: use join, act, name or ping")
+                except TableError as exc:
+                    await refuse(exc.code, exc.message)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("socket error")
+            with contextlib.suppress(Exception):
+                await refuse("internal", "internal error")
+                await ws.close(code=1011)
+        finally:
+            if table is not None:
+                manager.detach(table, seat, send)
+
+    async def table_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TableError)
+        return error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+
+    async def atout_error(request: Request, exc: Exception) -> Response:
+        return error("bad_request", str(exc), 400)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return error("http", str(exc.detail), exc.status_code)
+
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        log.exception("internal error on %s", request.url.path, exc_info=exc)
+        return error("internal", "internal error", 500)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            storage.close()
+
+    app = Starlette(
+        debug=False,
+        routes=[
+            Route("/", home),
+            Route("/table/{table}", table_page),
+            Route("/rules/{game}", rules),
+            Route("/api/games", api_games),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table}/seat", seat_state, methods=["POST"]),
+            Route("/api/tables/{table}/record", record, methods=["POST"]),
+            Route("/api/tables/{table}/replay", replay, methods=["POST"]),
+            Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+            WebSocketRoute("/ws/{table}", socket),
+            Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+        ],
+        exception_handlers={
+            TableError: table_error,
+            AtoutError: atout_error,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.storage = storage
+    return app

@@ -1,0 +1,231 @@
+"""Durable storage of tables: SQLAlchemy 2 over SQLite (default) or PostgreSQL.
+
+What is stored is the least that rebuilds a table exactly: the game, its
+options, the secret seed, the seats (bot name or the SHA-256 of the human
+seat's key, never the key itself) and the list of player actions in order.
+Chance needs no storage: a seeded state draws its deals from the seed, so
+``game.new_state(seed)`` followed by the stored actions is the table.
+
+An action is appended in its own transaction, and ``(table_id, idx)`` is the
+primary key: a second writer racing for the same position fails instead of
+forking the history.  The server tells nobody about an action before
+:meth:`Storage.append_action` has returned, so a crash (even SIGKILL) can
+lose only actions nobody has seen.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "atout_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    #: Non-default options as texts (``Game.options_text`` pairs).
+    options: Mapped[dict[str, str]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
+    finished: Mapped[bool] = mapped_column(default=False)
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "atout_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("atout_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    #: Bot name for a bot seat, ``None`` for a human seat.
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: SHA-256 (hex) of the seat's key; ``None`` for a bot seat.
+    key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    __tablename__ = "atout_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("atout_tables.id"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    bot: str | None
+    key_hash: str | None
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as read back: everything needed to rebuild it."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, str]
+    seed: int
+    seats: list[SeatInfo]
+    actions: list[int]
+    finished: bool
+
+
+class ConflictError(Exception):
+    """Another writer already stored an action at this position."""
+
+
+def default_url(path: str | None = None) -> str:
+    """The database URL: ``ATOUT_DATABASE_URL``, else a SQLite file under ``$ATOUT_HOME``."""
+    env = os.environ.get(DEFAULT_DB_ENV)
+    if env:
+        return env
+    if path is None:
+        home = os.environ.get("ATOUT_HOME") or os.path.join(os.path.expanduser("~"), ".atout")
+        os.makedirs(home, exist_ok=True)
+        path = os.path.join(home, "tables.sqlite3")
+    return f"sqlite:///{path}"
+
+
+def url_for(db: str) -> str:
+    """Accept a URL or a plain file path (taken as a SQLite file)."""
+    if "://" in db:
+        if db.startswith("postgresql://"):  # use psycopg 3, the driver we ship
+            return "postgresql+psycopg://" + db[len("postgresql://") :]
+        return db
+    return f"sqlite:///{db}"
+
+
+class Storage:
+    """The tables' database.  Thread-safe (one session per call)."""
+
+    def __init__(self, url: str) -> None:
+        url = url_for(url)
+        self.url = url
+        if url.startswith("sqlite"):
+            self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_table(
+        self,
+        table_id: str,
+        game: str,
+        players: int,
+        options: dict[str, str],
+        seed: int,
+        seats: list[SeatInfo],
+    ) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = TableRow(
+                id=table_id,
+                game=game,
+                players=players,
+                options=options,
+                seed=seed,
+                created=_dt.datetime.now(_dt.UTC),
+                finished=False,
+            )
+            row.seats = [SeatRow(seat=s.seat, name=s.name, bot=s.bot, key_hash=s.key_hash) for s in seats]
+            session.add(row)
+
+    def append_action(self, table_id: str, idx: int, seat: int, action: int, finished: bool) -> None:
+        """Store action number ``idx``; commits before returning.  :class:`ConflictError` on a race."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(ActionRow(table_id=table_id, idx=idx, action=action, seat=seat))
+                if finished:
+                    session.execute(update(TableRow).where(TableRow.id == table_id).values(finished=True))
+        except IntegrityError:
+            raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
+
+    def set_seat(self, table_id: str, seat: int, bot: str | None, key_hash: str | None) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatRow, (table_id, seat))
+            if row is None:
+                raise KeyError(seat)
+            row.bot = bot
+            row.key_hash = key_hash
+
+    def set_name(self, table_id: str, seat: int, name: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatRow, (table_id, seat))
+            if row is None:
+                raise KeyError(seat)
+            row.name = name
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            actions = session.scalars(
+                select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.idx)
+            ).all()
+            return StoredTable(
+                id=row.id,
+                game=row.game,
+                players=row.players,
+                options=dict(row.options),
+                seed=row.seed,
+                seats=[SeatInfo(s.seat, s.name, s.bot, s.key_hash) for s in row.seats],
+                actions=list(actions),
+                finished=row.finished,
+            )
+
+    def unfinished_ids(self) -> list[str]:
+        with Session(self.engine) as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.finished.is_(False))).all())
+
+    def seat_for_key(self, table_id: str, key_hash: str) -> int | None:
+        with Session(self.engine) as session:
+            seat = session.scalar(
+                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.key_hash == key_hash)
+            )
+            return seat
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers do not block the writer; a commit survives a killed process."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

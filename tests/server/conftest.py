@@ -1,0 +1,152 @@
+"""Fixtures for the web table: an app on a temporary SQLite file, socket helpers,
+and a real ``atout serve`` process for the browser and crash tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Starlette 1.x suggests httpx2 for its test client; httpx works and is what we ship.
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from starlette.testclient import TestClient  # noqa: E402
+
+from atout.core.registry import game_class, names  # noqa: E402
+from atout.server import create_app  # noqa: E402
+
+#: Options that make a game short, applied to every game that has them.
+SHORT_OPTIONS: dict[str, Any] = {"rounds": 2, "hands": 1, "max_deals": 1, "start_score": 6}
+
+
+def short_options(game: str) -> dict[str, Any]:
+    specs = {s.name for s in game_class(game).option_specs}
+    return {k: v for k, v in SHORT_OPTIONS.items() if k in specs}
+
+
+def game_names() -> list[str]:
+    return names()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "tables.sqlite3")
+
+
+@pytest.fixture
+def client(db_path: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path, bot_delay=0)) as c:
+        yield c
+
+
+def create_table(
+    client: TestClient,
+    game: str = "wizard",
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    bots: dict[int, str] | None = None,
+) -> tuple[str, dict[int, str]]:
+    """Create a table (humans everywhere but ``bots``); returns its id and seat keys."""
+    cls = game_class(game)
+    n = players or cls.min_players
+    bots = bots or {}
+    seats = [{"name": f"P{i}", "bot": bots.get(i)} for i in range(n)]
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": game,
+            "players": n,
+            "options": short_options(game) if options is None else options,
+            "seats": seats,
+        },
+    )
+    assert r.status_code == 200, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["key"] for s in data["seats"]}
+
+
+def send(ws: Any, data: Any) -> None:
+    ws.send_text(data if isinstance(data, str) else json.dumps(data))
+
+
+def join(ws: Any, key: str) -> dict[str, Any]:
+    send(ws, {"type": "join", "key": key})
+    msg: dict[str, Any] = ws.receive_json()
+    return msg
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``atout serve`` in a subprocess on a loopback port (restartable on the same port)."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+        self.log = db + ".log"
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
+            "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("ATOUT_DATABASE_URL", None)
+        # The server's output goes to a file: a pipe nobody reads could fill up and block it.
+        with open(self.log, "a") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.output()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError(f"the server did not start: {self.output()}")
+        assert f"http://127.0.0.1:{self.port}/" in self.output()
+
+    def output(self) -> str:
+        return Path(self.log).read_text(errors="replace") if Path(self.log).exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(str(tmp_path / "served.sqlite3"), bot_delay=0.05)
+    srv.start()
+    yield srv
+    srv.stop()
+    print(srv.output()[-5000:])  # shown by pytest when the test failed

@@ -1,0 +1,134 @@
+"""The HTTP side of the web table: pages, the game catalogue, table creation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from atout.core.registry import game_class
+
+from .conftest import create_table, game_names
+
+
+def test_home_and_static_pages(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    assert '<html lang="en">' in r.text
+    for path in ("/static/common.js", "/static/home.js", "/static/table.js", "/static/app.css"):
+        assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize(
+    ("header", "cookie", "lang"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.8", None, "fr"),
+        ("en-US,en;q=0.9,fr;q=0.8", None, "en"),
+        ("de-DE,de;q=0.9", None, "en"),
+        ("de;q=1, fr;q=0.5", None, "fr"),
+        ("fr-FR", "en", "en"),
+        ("", "fr", "fr"),
+    ],
+)
+def test_language_follows_accept_language_then_cookie(
+    client: TestClient, header: str, cookie: str | None, lang: str
+) -> None:
+    if cookie:
+        client.cookies.set("lang", cookie)
+    r = client.get("/table/abc", headers={"Accept-Language": header})
+    assert f'<html lang="{lang}">' in r.text
+
+
+def test_dictionaries_have_the_same_keys(client: TestClient) -> None:
+    en = client.get("/static/i18n/en.json").json()
+    fr = client.get("/static/i18n/fr.json").json()
+    assert en.keys() == fr.keys()
+    assert en["your_turn"] != fr["your_turn"]
+
+
+def test_catalogue_lists_every_game_with_its_options(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert set(games) == set(game_names())
+    for name, g in games.items():
+        cls = game_class(name)
+        assert g["title"] == cls.title and g["summary"] == cls.summary
+        assert [o["name"] for o in g["options"]] == [s.name for s in cls.option_specs]
+        assert "random" in g["bots"]
+    assert games["wizard"]["renderer"] is True
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_rules_page(client: TestClient, game: str) -> None:
+    r = client.get(f"/rules/{game}")
+    assert r.status_code == 200, f"docs/rules has no rules for {game}"
+    assert "<h1>" in r.text and "<script" not in r.text
+
+
+def test_rules_of_an_unknown_game(client: TestClient) -> None:
+    r = client.get("/rules/chess")
+    assert r.status_code == 404 and "unknown game" in r.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess", "players": 4, "seats": []}, "unknown game"),
+        ({"game": "wizard", "players": 9, "seats": []}, "3 to 6 players"),
+        ({"game": "wizard", "players": "4", "seats": []}, "number of players"),
+        ({"game": "wizard", "players": 3, "seats": [{}, {}]}, "give 3 seats"),
+        ({"game": "wizard", "players": 3, "options": {"rounds": 99}, "seats": [{}] * 3}, "rounds"),
+        ({"game": "wizard", "players": 3, "options": {"colour": "x"}, "seats": [{}] * 3}, "no option"),
+        ({"game": "wizard", "players": 3, "options": [1], "seats": [{}] * 3}, "options must be"),
+        ({"game": "wizard", "players": 3, "seats": [{"bot": "genius"}, {}, {}]}, "no bot 'genius'"),
+        ({"game": "wizard", "players": 3, "seats": [{"bot": "cmd:rm -rf /"}, {}, {}]}, "no bot"),
+        ({"game": "wizard", "players": 3, "seats": [{"bot": 3}, {}, {}]}, "a seat is"),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_creation_refuses_bad_requests(client: TestClient, body: Any, message: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400
+    data = r.json()
+    assert data["type"] == "error" and message in data["message"]
+    assert "Traceback" not in r.text
+
+
+def test_creation_refuses_malformed_and_oversized_bodies(client: TestClient) -> None:
+    r = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    r = client.post("/api/tables", content=b'{"x": "' + b"a" * 10000 + b'"}')
+    assert r.status_code == 400 and r.json()["code"] == "too_large"
+
+
+def test_creation_gives_one_secret_key_per_human_seat(client: TestClient) -> None:
+    table, keys = create_table(client, "wizard", 4, bots={1: "random", 3: "heuristic"})
+    assert sorted(keys) == [0, 2]
+    assert keys[0] != keys[2] and len(keys[0]) >= 32
+    state = client.post(f"/api/tables/{table}/seat", json={"key": keys[2]}).json()
+    assert state["seat"] == 2
+    assert [s["bot"] for s in state["seats"]] == [None, "random", None, "heuristic"]
+    # The key is never stored: the database holds only its hash.
+    storage = client.app.state.storage  # type: ignore[attr-defined]
+    stored = storage.load(table)
+    assert all(keys[s] not in str(stored) for s in keys)
+
+
+def test_seat_endpoints_refuse_wrong_keys(client: TestClient) -> None:
+    table, keys = create_table(client)
+    _, other_keys = create_table(client)
+    for key in ("", "forged-key", other_keys[0], None, 12, "x" * 300):
+        r = client.post(f"/api/tables/{table}/seat", json={"key": key})
+        assert r.status_code == 403, key
+        assert r.json()["code"] == "bad_key"
+    r = client.post("/api/tables/nosuchtable/seat", json={"key": keys[0]})
+    assert r.status_code == 404
+    r = client.post("/api/tables/../../etc/seat", json={"key": keys[0]})
+    assert r.status_code == 404
+
+
+def test_unknown_paths_get_json_errors(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json()["type"] == "error"
+    r = client.get("/api/tables")
+    assert r.status_code == 405
