@@ -86,15 +86,21 @@ def pick_language(request: Request) -> str:
 
 
 def rules_file(game: str, lang: str) -> Path | None:
-    """docs/rules/<game>.<lang>.md, else <game>.md, else the one file whose name has
-    the game's name as a word (``le-malin.md`` for ``malin``)."""
-    for name in (f"{game}.{lang}.md", f"{game}.md"):
-        if (RULES_DIR / name).is_file():
-            return RULES_DIR / name
+    """The rules of ``game`` in ``lang``, else in English (the file without a language).
+
+    A game's rules are ``docs/rules/<base>.md`` (English) and ``<base>.<lang>.md``,
+    where ``<base>`` is the game's name or contains it as a word (``le-malin`` for
+    ``malin``).
+    """
     if not RULES_DIR.is_dir():
         return None
-    candidates = [p for p in RULES_DIR.glob("*.md") if game in p.name.split(".")[0].split("-")]
-    return candidates[0] if len(candidates) == 1 else None
+    by_lang: dict[str, Path] = {}
+    for path in RULES_DIR.glob("*.md"):
+        parts = path.name.split(".")
+        base = parts[0]
+        if base == game or game in base.split("-"):
+            by_lang[parts[1] if len(parts) == 3 else ""] = path
+    return by_lang.get(lang) or by_lang.get("")
 
 
 def error(code: str, message: str, status: int = 400) -> JSONResponse:
