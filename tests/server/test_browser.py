@@ -58,7 +58,9 @@ def page(browser: Browser) -> Iterator[Page]:
     assert errors == [], "JavaScript errors on the page"
 
 
-def new_table(server: Server, game: str, humans: int, players: int | None = None) -> list[str]:
+def new_table(
+    server: Server, game: str, humans: int, players: int | None = None, options: dict[str, Any] | None = None
+) -> list[str]:
     """Create a table through the API: the first ``humans`` seats human, bots elsewhere."""
     n = players or game_class(game).min_players
     seats: list[dict[str, Any]] = [
@@ -67,7 +69,12 @@ def new_table(server: Server, game: str, humans: int, players: int | None = None
     ]
     r = httpx.post(
         f"{server.url}/api/tables",
-        json={"game": game, "players": n, "options": short_options(game), "seats": seats},
+        json={
+            "game": game,
+            "players": n,
+            "options": {**short_options(game), **(options or {})},
+            "seats": seats,
+        },
     )
     assert r.status_code == 200, r.text
     return [s["url"] for s in r.json()["seats"]]
@@ -183,6 +190,29 @@ def test_two_browsers_share_a_table(server: Server, browser: Browser) -> None:
     finally:
         for c in contexts:
             c.close()
+
+
+#: Each game's own renderer (static/games/<game>.js): extra options, and an element it draws.
+RENDERERS: dict[str, tuple[dict[str, Any], str, int]] = {
+    "malin": ({"fun": True}, ".malin-table .removed .card", 1),
+    "sticheln": ({}, "table.seats td.pains", 3),
+    "nain-jaune": ({}, "svg.nj-board .nj-box", 5),
+}
+
+
+@pytest.mark.parametrize("game", sorted(RENDERERS))
+def test_a_game_has_its_own_table(server: Server, page: Page, game: str) -> None:
+    options, selector, count = RENDERERS[game]
+    urls = new_table(server, game, humans=1, options=options)
+    page.goto(urls[0])
+    page.wait_for_selector("#board[data-n]")
+    play_to_the_end(page, 0, stop_after=2)
+    wait_my_turn_or_end(page, 0)
+    page.wait_for_selector(f"#board {selector}")
+    assert page.locator(f"#board {selector}").count() == count
+    assert page.locator("#board .generic").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{game}-table.png"), full_page=True)
 
 
 def test_a_reload_restores_the_table(server: Server, page: Page) -> None:
