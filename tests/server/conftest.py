@@ -44,7 +44,11 @@ def db_path(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_path: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path, bot_delay=0)) as c:
+    # Whole games are played here as fast as the machine allows (a Malin seat may
+    # answer dozens of reaction windows a second): the per-connection rate limit
+    # would make them depend on the machine's speed.  It has its own test
+    # (test_socket.py::test_rate_limit_per_connection) with its own app.
+    with TestClient(create_app(db_path, bot_delay=0, rate=1000.0, burst=1000)) as c:
         yield c
 
 
