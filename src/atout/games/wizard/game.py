@@ -29,6 +29,7 @@ from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZA
 
 SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
 KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
+_BLUE, _GREEN, _RED, _YELLOW = C.SUIT_KINDS
 
 # Phases of a round.
 FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
@@ -265,14 +266,15 @@ class WizardState(State):
         self.trump = -1
         self.bids = [-1] * n
         self.tricks_won = [0] * n
-        self.trick: list[int] = []  # card kinds of the trick in progress
-        self.trick_seats: list[int] = []
+        #: Card kinds of the trick in progress, played by leader, leader + 1, ...
+        self.trick: list[int] = []
         self.leader = (self.dealer + 1) % n
         self.led = LED_NONE
         self.win_seat = -1
         self.win_kind = -1
-        #: Finished tricks of this round: (seats in play order, kinds, winner).
-        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        #: Finished tricks of this round: (leader, kinds in play order, winner).
+        #: The kinds lists are never changed once stored (clones share them).
+        self.tricks: list[tuple[int, list[int], int]] = []
         #: Suits each seat has shown it lacks this round (bitmask of suits).
         self.voids = [0] * n
         self._deck = None
@@ -315,12 +317,17 @@ class WizardState(State):
             led = self.led
             if led >= 0 and hand & SUIT_MASK[led]:
                 hand &= SUIT_MASK[led] | SPECIAL_MASK
-            out: list[int] = []
-            tables = C.SUIT_KINDS
-            for s in range(4):
-                bits = (hand >> (13 * s)) & 0x1FFF
-                if bits:
-                    out += tables[s][bits]
+            # Unrolled over the four suits: this is the innermost loop of playouts.
+            out = list(_BLUE[hand & 0x1FFF])
+            bits = (hand >> 13) & 0x1FFF
+            if bits:
+                out += _GREEN[bits]
+            bits = (hand >> 26) & 0x1FFF
+            if bits:
+                out += _RED[bits]
+            bits = (hand >> 39) & 0x1FFF
+            if bits:
+                out += _YELLOW[bits]
             if hand & WIZARD_MASK:
                 out.append(WIZARD)
             if hand & JESTER_MASK:
@@ -555,15 +562,13 @@ class WizardState(State):
             elif action != JESTER:
                 self.led = action // 13
         trick.append(action)
-        self.trick_seats.append(seat)
         if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
         winner = self.win_seat
-        self.tricks.append((tuple(self.trick_seats), tuple(trick), winner))
+        self.tricks.append((self.leader, trick, winner))
         self.tricks_won[winner] += 1
         self.trick = []
-        self.trick_seats = []
         self.led = LED_NONE
         self.win_seat = self.win_kind = -1
         self.leader = self.to_act = winner
@@ -678,7 +683,6 @@ class WizardState(State):
         new.bids = self.bids.copy()
         new.tricks_won = self.tricks_won.copy()
         new.trick = self.trick.copy()
-        new.trick_seats = self.trick_seats.copy()
         new.leader = self.leader
         new.led = self.led
         new.win_seat = self.win_seat

@@ -44,7 +44,7 @@ def state_text(state: WizardState) -> str:
     if state.trick:
         lines.append(
             "  trick: "
-            + " ".join(f"{s}:{C.card_text(k)}" for s, k in zip(state.trick_seats, state.trick, strict=True))
+            + " ".join(f"{(state.leader + i) % state.n}:{C.card_text(k)}" for i, k in enumerate(state.trick))
         )
     return "\n".join(lines)
 

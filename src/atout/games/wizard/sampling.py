@@ -107,7 +107,7 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
         for s, b in enumerate(view.bids)
     ]
     state.tricks_won = list(view.tricks_won)
-    state.tricks = [(tuple(s for s, _ in t), tuple(k for _, k in t), w) for t, w in view.tricks]
+    state.tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
     state.voids = voids
     state.leader = view.leader
     state.to_act = view.leader if phase == PLAY else view.current_player

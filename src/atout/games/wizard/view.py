@@ -124,8 +124,10 @@ def make_view(state: WizardState, seat: int) -> WizardView:
         has_bid=tuple(b >= 0 for b in state.bids),
         tricks_won=tuple(state.tricks_won),
         leader=state.leader,
-        trick=tuple(zip(state.trick_seats, state.trick, strict=True)),
-        tricks=tuple((tuple(zip(seats, kinds, strict=True)), w) for seats, kinds, w in state.tricks),
+        trick=tuple(((state.leader + i) % n, k) for i, k in enumerate(state.trick)),
+        tricks=tuple(
+            (tuple(((lead + i) % n, k) for i, k in enumerate(kinds)), w) for lead, kinds, w in state.tricks
+        ),
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
     )
