@@ -1,8 +1,17 @@
 """Bots by name: ``make_bot("heuristic", game, seed=1)``.
 
-Names: ``random`` (any game), a game's own levels (``game.bots``, e.g.
-``heuristic``), and ``cmd:<command line>`` for an external program speaking the
-JSON-lines protocol of docs/bots.md.
+Names, the same for every game:
+
+* ``random`` — uniform over the legal actions;
+* a game's own bots (``game.bots``, e.g. ``heuristic``);
+* the difficulty levels players pick from, mapped onto those
+  (:data:`LEVELS`): ``easy``, ``normal``, ``hard``, ``expert``;
+* ``search`` or ``search:N`` — the generic search bot with N playouts per decision
+  (``search:N:flat``: the same budget spread evenly over the actions, for experiments);
+* ``cmd:<command line>`` — an external program speaking the JSON-lines
+  protocol of docs/bots.md.
+
+Levels are defined once here, over the interface: no game is special-cased.
 """
 
 from __future__ import annotations
@@ -14,14 +23,46 @@ from ..core.errors import OptionError
 from ..core.game import Game
 from .random import RandomBot
 
+#: Playouts per decision of the search levels (docs/bots.md has their measured
+#: decision times: hard ≤ 0.3 s median, expert ≤ 1 s median on a 2-core machine).
+HARD_PLAYOUTS = 160
+EXPERT_PLAYOUTS = 600
+#: Wall-clock safety caps of the search levels (seconds): players never wait longer.
+#: They rarely bind (only on the biggest decisions of a loaded machine), and a
+#: decision they cut short is no longer exactly reproducible from the seed.
+HARD_CAP = 1.0
+EXPERT_CAP = 2.5
+#: Share of the "easy" level's decisions taken at random instead of by the heuristic.
+EASY_NOISE = 0.4
+
+#: Difficulty levels for players, and what each one is.
+LEVELS: dict[str, str] = {
+    "easy": f"the game's heuristic, playing at random {EASY_NOISE:.0%} of the time",
+    "normal": "the game's heuristic",
+    "hard": f"search: {HARD_PLAYOUTS} heuristic playouts per decision over sampled worlds (≤ {HARD_CAP:g} s)",
+    "expert": f"search: {EXPERT_PLAYOUTS} heuristic playouts per decision over sampled worlds (≤ {EXPERT_CAP:g} s)",
+}
+
 
 def available(game: Game) -> list[str]:
-    """Bot names usable with ``game`` (besides ``cmd:...``)."""
-    return ["random", *game.bots]
+    """Bot names usable with ``game`` (besides ``cmd:...`` and ``search:N``)."""
+    return ["random", *game.bots, *LEVELS, "search"]
+
+
+def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:
+    path = game.bots.get(name)
+    if path is None:
+        return None
+    module, _, attr = path.partition(":")
+    cls: type[Bot] = getattr(importlib.import_module(module), attr)
+    return cls(seed)
 
 
 def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     """A fresh bot for ``game`` from its name; unknown names list the known ones."""
+    from .noisy import NoisyBot
+    from .search import SearchBot
+
     name = spec.strip()
     if name == "random":
         return RandomBot(seed)
@@ -29,10 +70,28 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         from .external import ExternalBot
 
         return ExternalBot(name[4:], seed=seed)
-    path = game.bots.get(name)
-    if path is None:
-        known = ", ".join([*available(game), "cmd:<program>"])
-        raise OptionError(f"no bot {spec!r} for {game.name}; choose from: {known}")
-    module, _, attr = path.partition(":")
-    cls: type[Bot] = getattr(importlib.import_module(module), attr)
-    return cls(seed)
+    bot = _game_bot(name, game, seed)
+    if bot is not None:
+        return bot
+    if name == "normal":
+        normal = _game_bot("heuristic", game, seed) or RandomBot(seed)
+        normal.name = name
+        return normal
+    if name == "easy":
+        return NoisyBot(make_bot("normal", game, seed), EASY_NOISE, seed, name="easy")
+    if name in ("hard", "expert", "search") or name.startswith("search:"):
+        playouts = {"hard": HARD_PLAYOUTS, "expert": EXPERT_PLAYOUTS}.get(name, HARD_PLAYOUTS)
+        cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
+        flat = name.endswith(":flat")
+        if name.startswith("search:"):
+            try:
+                playouts = int(name[7:].removesuffix(":flat"))
+            except ValueError:
+                raise OptionError(f"{spec!r}: write search:N (or search:N:flat) with N playouts") from None
+            if playouts < 1:
+                raise OptionError(f"{spec!r}: the number of playouts must be at least 1")
+        bot = SearchBot(seed, playouts=playouts, time_limit=cap, flat=flat)
+        bot.name = name
+        return bot
+    known = ", ".join([*available(game), "search:N", "cmd:<program>"])
+    raise OptionError(f"no bot {spec!r} for {game.name}; choose from: {known}")

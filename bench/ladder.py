@@ -1,0 +1,91 @@
+"""The bot ladder's measured table (docs/bots.md): each rung against copies of the rung below.
+
+For each game, three tournaments on duplicate deals with seat rotation (the
+tournament tool's own runner): ``normal`` (the heuristic) against three
+``random``, ``hard`` against three ``normal``, ``expert`` against three
+``hard``.  Prints one markdown row per comparison: the candidate's margin per
+round (its score minus the mean of the other seats, with the 95% interval over
+deals), its win share, contracts made (candidate / field, games with bids),
+and the candidate's decision time (decisions with a choice, p50 / p99).
+
+Run (this regenerates the table of docs/bots.md):
+``.venv/bin/python bench/ladder.py --games wizard --players 4 --deals 500 --search-deals 500 --jobs 2``.
+Search rungs cost minutes per deal on a busy 2-core machine: ``--search-deals`` lowers their count,
+``--minutes`` stops a rung early (the deals played are a prefix of the schedule: the same
+results as ``atout tournament ... --deals <that many>`` with the same seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import atout
+from atout.core.registry import game_class, names
+from atout.tournament import MatchOutcome, run_local, schedule, summarize
+
+RUNGS = (("normal", "random"), ("hard", "normal"), ("expert", "hard"))
+
+
+def fmt_ms(value: float | None) -> str:
+    return "—" if value is None else f"{value * 1000:.0f}" if value >= 0.01 else f"{value * 1000:.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(names()))
+    parser.add_argument("--players", type=int, default=4, help="seats (clamped to each game's range)")
+    parser.add_argument("--deals", type=int, default=500, help="deals for normal vs random")
+    parser.add_argument("--search-deals", type=int, default=100, help="deals for the search rungs")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rungs", default="0,1,2", help="which comparisons (0: normal/random, 1, 2)")
+    parser.add_argument("--minutes", type=float, default=0, help="stop a rung after this long (0: never)")
+    parser.add_argument("--verbose", action="store_true", help="print the running margin after each chunk")
+    args = parser.parse_args()
+    print(
+        "| game | candidate vs field | deals × rotations | margin / round (95% CI) | wins | made (cand. / field) | cand. ms p50 / p99 |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name in args.games.split(","):
+        cls = game_class(name)
+        game = atout.load(name, min(max(args.players, cls.min_players), cls.max_players))
+        for index in (int(i) for i in args.rungs.split(",")):
+            candidate, field = RUNGS[index]
+            deals = args.deals if index == 0 else args.search_deals
+            start = time.perf_counter()
+            outcomes: list[MatchOutcome] = []
+            chunk = max(1, args.jobs)
+            for first in range(0, deals, chunk):
+                if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+                    deals = first  # out of time: the deals played so far (a prefix of the schedule)
+                    break
+                size = min(chunk, deals - first)
+                specs = schedule(game, [candidate, field], size, args.seed + index, first_deal=first)
+                try:
+                    outcomes += run_local(specs, args.jobs)
+                except KeyboardInterrupt:  # Ctrl-C (or kill -INT): report the deals finished so far
+                    deals = first
+                    break
+                if args.verbose:
+                    m = {b.bot: b for b in summarize(outcomes)}[candidate].margin_per_round
+                    print(f"<!-- {first + size} deals: {m.mean:+.2f} ± {m.ci95 or 0:.2f} -->", flush=True)
+            by_bot = {b.bot: b for b in summarize(outcomes)}
+            c, f = by_bot[candidate], by_bot[field]
+            m = c.margin_per_round
+            made = "—" if c.contracts_made is None else f"{c.contracts_made:.0%} / {f.contracts_made:.0%}"
+            print(
+                f"| {name} ({game.players}p) | {candidate} vs {field} | {deals} × {game.players} | "
+                f"{m.mean:+.2f} ± {m.ci95 or 0:.2f} | {c.win_share.mean:.1%} | {made} | "
+                f"{fmt_ms(c.decision_times['p50'])} / {fmt_ms(c.decision_times['p99'])} |",
+                flush=True,
+            )
+            aborted = sum(o.error is not None for o in outcomes)
+            note = f", {aborted} aborted" if aborted else ""
+            print(
+                f"<!-- {name} {candidate}/{field}: {time.perf_counter() - start:.0f} s{note} -->", flush=True
+            )
+
+
+if __name__ == "__main__":
+    main()
