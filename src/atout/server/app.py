@@ -6,7 +6,8 @@ Routes::
     GET  /table/{id}#key=...       a seat's table page (the key stays in the fragment:
                                    it never reaches a log or a Referer header)
     GET  /rules/{game}             docs/rules/<game>.md rendered to HTML
-    GET  /api/games                the games, their options (Game.option_specs) and bots
+    GET  /api/games[?lang=fr]      the games, their options (Game.option_specs) and bots,
+                                   described in the page's language (static/i18n/games.<lang>.json)
     POST /api/tables               create a table: returns each human seat's key and link
     POST /api/tables/{id}/seat     {key} → the seat's message (same as the socket's)
     POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
@@ -103,6 +104,39 @@ def rules_file(game: str, lang: str) -> Path | None:
     return by_lang.get(lang) or by_lang.get("")
 
 
+def game_texts(lang: str) -> dict[str, Any]:
+    """static/i18n/games.<lang>.json: the games' summaries, option helps, choice labels and
+    bot level helps in ``lang`` ({} for English, the source of truth in the Game classes)."""
+    path = STATIC / "i18n" / f"games.{lang}.json"
+    if lang not in LANGUAGES or not path.is_file():
+        return {}
+    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return texts
+
+
+def localize_catalogue(games: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """``games`` (from game_catalogue) with its texts in ``lang``; a missing text stays English.
+
+    Option names and choice values are untouched (they are what the program accepts); a
+    translated option with choices gains ``choice_labels``: {value: label}.
+    """
+    texts = game_texts(lang)
+    if not texts:
+        return games
+    bots = texts.get("bots", {})
+    for g in games:
+        game = texts.get("games", {}).get(g["name"], {})
+        g["summary"] = game.get("summary") or g["summary"]
+        g["bot_help"] = {b: bots.get(b) or h for b, h in g["bot_help"].items()}
+        for o in g["options"]:
+            option = game.get("options", {}).get(o["name"], {})
+            o["help"] = option.get("help") or o["help"]
+            if o["choices"] is not None:
+                labels = option.get("choices", {})
+                o["choice_labels"] = {str(c): labels.get(str(c)) or str(c) for c in o["choices"]}
+    return games
+
+
 def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
 
@@ -174,10 +208,11 @@ def create_app(
         return HTMLResponse(html)
 
     async def api_games(request: Request) -> Response:
-        games = game_catalogue()
+        lang = request.query_params.get("lang", "")
+        games = localize_catalogue(game_catalogue(), lang if lang in LANGUAGES else pick_language(request))
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
-        return JSONResponse({"games": games})
+        return JSONResponse({"games": games}, headers={"Vary": "Accept-Language, Cookie"})
 
     async def read_json(request: Request) -> dict[str, Any]:
         too_large = TableError("too_large", f"a request is at most {MAX_MESSAGE} bytes")

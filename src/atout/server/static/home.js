@@ -4,7 +4,7 @@
 
 (async () => {
   await atout.loadLang();
-  const { games } = await (await fetch("/api/games")).json();
+  const { games } = await (await fetch(`/api/games?lang=${atout.lang}`)).json();
   const $ = (id) => document.getElementById(id);
   for (const g of games) {
     $("games").append(atout.el("div", { class: "game-card", "data-game": g.name },
@@ -28,6 +28,12 @@
         g.bots.map((b) => atout.el("option", { value: b, title: g.bot_help[b] || null, selected: i > 0 && b === g.default_bot }, `${atout.t("bot")}: ${b}`))))));
   }
 
+  /* A choice as shown: its value, after its label in the page's language when there is one. */
+  function choiceLabel(o, c) {
+    const label = o.choice_labels && o.choice_labels[String(c)];
+    return label && label !== String(c) ? `${label} (${c})` : String(c);
+  }
+
   function optionRows() {
     const g = current();
     $("options").replaceChildren(...g.options.map((o) => {
@@ -37,7 +43,7 @@
           atout.el("option", { value: "false", selected: !o.default }, atout.t("no")),
           atout.el("option", { value: "true", selected: !!o.default }, atout.t("yes")));
       } else if (o.choices) {
-        input = atout.el("select", { name: `opt_${o.name}` }, o.choices.map((c) => atout.el("option", { value: String(c), selected: c === o.default }, String(c))));
+        input = atout.el("select", { name: `opt_${o.name}` }, o.choices.map((c) => atout.el("option", { value: String(c), selected: c === o.default }, choiceLabel(o, c))));
       } else {
         input = atout.el("input", {
           name: `opt_${o.name}`, type: o.kind === "int" ? "number" : "text",

@@ -1,0 +1,192 @@
+"""The games' texts in French: summaries, option helps, choice labels and bot level helps.
+
+English stays the source of truth (the Game classes' ``summary`` and ``option_specs``,
+``atout.bots.factory.LEVELS``); static/i18n/games.fr.json holds the French, keyed by game
+and option name, and GET /api/games serves it to a French reader.  Adding an option to a
+game without its French text fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from atout.bots.factory import LEVELS
+from atout.core.options import OptionSpec
+from atout.core.registry import game_class, names
+from atout.server.app import STATIC
+from atout.server.tables import game_catalogue
+
+from .conftest import Server, game_names
+
+FRENCH = json.loads((STATIC / "i18n" / "games.fr.json").read_text(encoding="utf-8"))
+#: Ways a reader asks for French: query parameter, Accept-Language, cookie.
+FRENCH_REQUESTS = [
+    ({"lang": "fr"}, {}, None),
+    ({}, {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8"}, None),
+    ({}, {"Accept-Language": "en-US,en;q=0.9"}, "fr"),
+]
+
+
+def numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+", text))
+
+
+def french_game(game: str) -> dict[str, Any]:
+    texts: dict[str, Any] = FRENCH["games"].get(game, {})
+    return texts
+
+
+def test_registered_games_are_the_translated_ones() -> None:
+    assert set(FRENCH["games"]) == set(names()), "games.fr.json must describe exactly the registered games"
+
+
+def missing_french(game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
+    """What games.fr.json lacks (or describes wrongly) for ``game``'s summary and options."""
+    cls = game_class(game)
+    texts = french_game(game)
+    problems = []
+    summary = texts.get("summary", "")
+    if not summary.strip() or summary == cls.summary:
+        problems.append(f"no French summary for {game}")
+    elif not numbers(cls.summary) <= numbers(summary):
+        problems.append(f"{game}: the French summary lost a number")
+    options = texts.get("options", {})
+    specs = cls.option_specs if specs is None else specs
+    for spec in specs:
+        entry = options.get(spec.name, {})
+        help_fr = entry.get("help", "")
+        if not help_fr.strip() or help_fr == spec.help:
+            problems.append(f"no French help for {game} option {spec.name}")
+        elif not numbers(spec.help) <= numbers(help_fr):
+            problems.append(f"{game} option {spec.name}: the French help lost a number")
+        labels = entry.get("choices", {})
+        values = [str(c) for c in spec.choices or ()]
+        problems += [
+            f"no French label for choice {v} of {game} option {spec.name}"
+            for v in values
+            if not labels.get(v)
+        ]
+        problems += [f"{game} option {spec.name} has no choice {v}" for v in labels if v not in values]
+    problems += [f"{game} has no option {name}" for name in options if name not in {s.name for s in specs}]
+    return problems
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_option_of_every_game_has_french_texts(game: str) -> None:
+    assert missing_french(game) == [], "complete src/atout/server/static/i18n/games.fr.json"
+
+
+def test_a_new_option_without_french_text_is_caught() -> None:
+    specs = game_class("wizard").option_specs
+    extra = OptionSpec("new_rule", str, "a", "A rule added later.", choices=("a", "b"))
+    assert missing_french("wizard", (*specs, extra)) == [
+        "no French help for wizard option new_rule",
+        "no French label for choice a of wizard option new_rule",
+        "no French label for choice b of wizard option new_rule",
+    ]
+    assert missing_french("wizard", specs[1:]) == [f"wizard has no option {specs[0].name}"]
+
+
+def test_every_bot_level_has_a_french_help() -> None:
+    assert set(FRENCH["bots"]) == set(LEVELS)
+    for level, english in LEVELS.items():
+        french = FRENCH["bots"][level]
+        assert french.strip() and french != english, f"no French help for the {level} bot"
+        assert numbers(english) <= numbers(french), f"the {level} bot's French help lost a number"
+
+
+@pytest.mark.parametrize(("params", "headers", "cookie"), FRENCH_REQUESTS)
+def test_the_french_catalogue_shows_the_french_texts(
+    client: TestClient, params: dict[str, str], headers: dict[str, str], cookie: str | None
+) -> None:
+    if cookie:
+        client.cookies.set("lang", cookie)
+    r = client.get("/api/games", params=params, headers=headers)
+    assert r.status_code == 200
+    assert "Accept-Language" in r.headers["vary"]
+    english = {g["name"]: g for g in game_catalogue()}
+    for g in r.json()["games"]:
+        en = english[g["name"]]
+        texts = french_game(g["name"])
+        assert g["summary"] == texts["summary"]
+        assert g["title"] == en["title"]
+        assert set(g["bot_help"]) == set(en["bot_help"]) and set(g["bot_help"]) >= {"easy", "normal"}
+        for level, help_fr in g["bot_help"].items():
+            assert help_fr == FRENCH["bots"][level]
+        assert [o["name"] for o in g["options"]] == [o["name"] for o in en["options"]]
+        for o, o_en in zip(g["options"], en["options"], strict=True):
+            entry = texts["options"][o["name"]]
+            assert o["help"] == entry["help"]
+            # What the program accepts is untouched; only the descriptions change.
+            assert {k: v for k, v in o.items() if k not in ("help", "choice_labels")} == {
+                k: v for k, v in o_en.items() if k != "help"
+            }
+            if o["choices"] is None:
+                assert "choice_labels" not in o
+            else:
+                assert o["choice_labels"] == {str(c): entry["choices"][str(c)] for c in o["choices"]}
+
+
+@pytest.mark.parametrize(
+    ("params", "headers"),
+    [({}, {}), ({"lang": "en"}, {"Accept-Language": "fr"}), ({}, {"Accept-Language": "en-US,en;q=0.9"})],
+)
+def test_the_english_catalogue_is_unchanged(
+    client: TestClient, params: dict[str, str], headers: dict[str, str]
+) -> None:
+    games = client.get("/api/games", params=params, headers=headers).json()["games"]
+    for g in games:
+        g.pop("renderer")
+    assert games == game_catalogue()
+    for g in games:
+        assert g["summary"] == game_class(g["name"]).summary
+        assert [o["help"] for o in g["options"]] == [s.help for s in game_class(g["name"]).option_specs]
+        assert all(g["bot_help"][b] == LEVELS[b] for b in g["bot_help"])
+
+
+def test_an_unknown_lang_parameter_falls_back_to_the_reader_s_language(client: TestClient) -> None:
+    r = client.get("/api/games", params={"lang": "../fr"}, headers={"Accept-Language": "fr"})
+    assert r.json()["games"][0]["summary"] == french_game(r.json()["games"][0]["name"])["summary"]
+    r = client.get("/api/games", params={"lang": "de"})
+    assert r.json()["games"][0]["summary"] == game_class(r.json()["games"][0]["name"]).summary
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/usr/bin/chromium"), reason="needs chromium (apt-get install chromium)"
+)
+def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    wizard = french_game("wizard")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_context(locale="fr-FR").new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(server.url + "/")
+            page.wait_for_selector("#options .option", state="attached")
+            assert page.inner_text(".game-card[data-game=wizard] p >> nth=0") == wizard["summary"]
+            page.select_option("#game", "wizard")
+            helps = page.locator("#options small").all_inner_texts()
+            assert helps == [wizard["options"][s.name]["help"] for s in game_class("wizard").option_specs]
+            bids = page.locator("select[name=opt_bids] option")
+            assert bids.evaluate_all("os => os.map(o => o.value)") == [
+                "open",
+                "hidden_until_play",
+                "hidden_until_end",
+            ]
+            assert bids.first.inner_text() == f"{wizard['options']['bids']['choices']['open']} (open)"
+            title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
+            assert title == FRENCH["bots"]["normal"]
+            assert errors == []
+        finally:
+            browser.close()
