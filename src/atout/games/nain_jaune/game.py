@@ -228,6 +228,32 @@ class NainJauneGame(Game):
             raise NotationError(f"{text!r}: {exc}") from None
         raise NotationError(f"{text!r} is not a Nain Jaune action: write 'play 7D', 'pass' or 'claim'")
 
+    # -- research adapters (layout: docs/rules/nain-jaune.md, "Tensors") ----------
+    def observation_tensor_size(self) -> int:
+        from .tensor import tensor_size
+
+        return tensor_size(self, information_state=False)
+
+    def observation_tensor(self, view: View) -> list[float]:
+        from .tensor import encode
+
+        return encode(self._own_view(view), information_state=False)
+
+    def information_state_tensor_size(self) -> int:
+        from .tensor import tensor_size
+
+        return tensor_size(self, information_state=True)
+
+    def information_state_tensor(self, view: View) -> list[float]:
+        from .tensor import encode
+
+        return encode(self._own_view(view), information_state=True)
+
+    def _own_view(self, view: View) -> NainJauneView:
+        if not isinstance(view, NainJauneView) or view.game != self:
+            raise ValueError("a tensor needs a view of this Nain Jaune game")
+        return view
+
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None) -> NainJauneState:
         state = NainJauneState(self, seed)

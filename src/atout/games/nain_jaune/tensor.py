@@ -1,0 +1,132 @@
+"""Le Nain Jaune's observation and information-state tensors (layout: docs/rules/nain-jaune.md, "Tensors").
+
+Seats are **relative** and follow the direction of play: block entry 0 is the
+viewing seat, 1 the next seat to play after it (its left, clockwise; its right
+with ``direction="counterclockwise"``), and so on, so one policy serves every
+seat and both directions.  Every value lies in [0, 1]: token counts are
+divided by the tokens in play (players × ``start_tokens``, a constant of the
+match: stakes, payments and penalties only move tokens around), the deal
+number is squashed.  Built from the view only: the tensor cannot hold what
+the seat may not know.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import cards as C
+from .game import CLAIM, PASS
+
+if TYPE_CHECKING:
+    from .game import NainJauneGame
+    from .view import NainJauneView
+
+K = C.NUM_CARDS
+R = C.RANKS
+#: Phase names in the order of the phase one-hot.
+PHASES = ("first-dealer", "deal", "play", "over")
+
+
+def blocks(game: NainJauneGame, information_state: bool) -> list[tuple[str, int]]:
+    """The named blocks of the layout, in order, with their sizes."""
+    n = game.players
+    out = [
+        ("phase", len(PHASES)),
+        ("deal", 2),
+        ("dealer", n),
+        ("opener", n),
+        ("to_act", n),
+        ("hand", K),
+        ("hand_sizes", n),
+        ("need", R + 1),
+        ("last", n),
+        ("asked", n),
+        ("pile", K),
+        ("lacks", n * R),
+        ("claim_box", 5),
+        ("decision", 2),
+        ("bonus_due", 1),
+        ("boxes", 5),
+        ("tokens", n),
+    ]
+    if information_state:
+        out += [("played_by", n * K), ("pile_order", K)]
+    return out
+
+
+def tensor_size(game: NainJauneGame, information_state: bool) -> int:
+    return sum(size for _, size in blocks(game, information_state))
+
+
+def encode(view: NainJauneView, information_state: bool) -> list[float]:
+    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+    game = view.game
+    n, me, step = game.players, view.seat, game.step
+    tensor = [0.0] * tensor_size(game, information_state)
+
+    def rel(seat: int) -> int:
+        return ((seat - me) * step) % n
+
+    at = 0
+    tensor[at + PHASES.index(view.phase)] = 1.0
+    at += len(PHASES)
+    tensor[at] = 1.0 - 1.0 / view.deal
+    limit = game.options["max_deals"]
+    if limit is not None:
+        tensor[at + 1] = min(view.deal, limit) / limit
+    at += 2
+    tensor[at + rel(view.dealer)] = 1.0
+    at += n
+    tensor[at + rel(view.opener)] = 1.0
+    at += n
+    if 0 <= view.current_player < n:
+        tensor[at + rel(view.current_player)] = 1.0
+    at += n
+    for c in view.hand:
+        tensor[at + c] = 1.0
+    at += K
+    for seat, size in enumerate(view.hand_sizes):
+        tensor[at + rel(seat)] = size / game.hand_size
+    at += n
+    if view.need is not None:
+        tensor[at + view.need - 1] = 1.0
+    elif view.phase == "play":
+        tensor[at + R] = 1.0  # the next card starts a new run
+    at += R + 1
+    tensor[at + rel(view.last)] = 1.0
+    at += n
+    tensor[at + view.asked] = 1.0
+    at += n
+    for _seat, c in view.played:
+        tensor[at + c] = 1.0
+    at += K
+    for seat, mask in enumerate(view.lacks):
+        base = at + rel(seat) * R
+        for r in range(R):
+            if mask >> r & 1:
+                tensor[base + r] = 1.0
+    at += n * R
+    if view.claim_box is not None:
+        tensor[at + view.claim_box] = 1.0
+    at += 5
+    legal = view.legal_actions
+    tensor[at] = 1.0 if PASS in legal else 0.0
+    tensor[at + 1] = 1.0 if CLAIM in legal else 0.0
+    at += 2
+    tensor[at] = 1.0 if view.bonus_due else 0.0
+    at += 1
+    total = float(n * game.options["start_tokens"])
+    for box, tokens in enumerate(view.boxes):
+        tensor[at + box] = tokens / total
+    at += 5
+    for seat, tokens in enumerate(view.tokens):
+        tensor[at + rel(seat)] = tokens / total
+    at += n
+    if information_state:
+        for seat, c in view.played:
+            tensor[at + rel(seat) * K + c] = 1.0
+        at += n * K
+        for i, (_seat, c) in enumerate(view.played):
+            tensor[at + c] = (i + 1) / K
+        at += K
+    return tensor
