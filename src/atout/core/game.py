@@ -27,6 +27,7 @@ Design decisions that every game inherits:
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -63,6 +64,10 @@ class Game(ABC):
     #: Import path of the module drawing a view on a terminal (``render_view``,
     #: ``render_sheet``); the rules never import it.
     renderer: ClassVar[str] = ""
+    #: Import path of the module with this game's own tensor layout
+    #: (``tensor_size(game, information_state)``, ``encode(view, information_state)``);
+    #: empty: the generic hashed encoding.
+    tensors: ClassVar[str] = ""
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -135,22 +140,39 @@ class Game(ABC):
         """
 
     # -- research adapters (optional: every method has a working default) ----------
+    def _tensor_layout(self) -> Any:
+        return importlib.import_module(self.tensors) if self.tensors else None
+
+    def _tensor_view(self, view: View) -> View:
+        if not isinstance(view, View) or view.game != self:
+            raise ValueError(f"a tensor needs a view of this {self.title} game")
+        return view
+
     def observation_tensor_size(self) -> int:
         """Length of :meth:`observation_tensor` for this configuration."""
-        return GENERIC_TENSOR_SIZE
+        layout = self._tensor_layout()
+        return (
+            GENERIC_TENSOR_SIZE if layout is None else int(layout.tensor_size(self, information_state=False))
+        )
 
     def observation_tensor(self, view: View) -> list[float]:
         """What ``view`` shows now, as a fixed-size vector of values in [-1, 1].
 
         A deterministic function of the view only.  The default hashes the view's
         JSON form (:mod:`atout.core.tensor`); games override it with a documented
-        layout (the rules page's "Tensors" section).
+        layout (the rules page's "Tensors" section) named by :attr:`tensors`.
         """
-        return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+        layout = self._tensor_layout()
+        if layout is None:
+            return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+        return list(layout.encode(self._tensor_view(view), information_state=False))
 
     def information_state_tensor_size(self) -> int:
         """Length of :meth:`information_state_tensor` for this configuration."""
-        return GENERIC_TENSOR_SIZE
+        layout = self._tensor_layout()
+        return (
+            GENERIC_TENSOR_SIZE if layout is None else int(layout.tensor_size(self, information_state=True))
+        )
 
     def information_state_tensor(self, view: View) -> list[float]:
         """Everything ``view`` knows that bears on the rest of the match, in [-1, 1].
@@ -159,7 +181,10 @@ class Game(ABC):
         seen earlier (the round's finished tricks, say).  The default is the
         hashed view, which holds all of it.
         """
-        return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+        layout = self._tensor_layout()
+        if layout is None:
+            return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
+        return list(layout.encode(self._tensor_view(view), information_state=True))
 
     def max_history_length(self) -> int | None:
         """An upper bound on ``len(state.history)`` of a whole match, if known."""

@@ -1,9 +1,9 @@
 """The generic tensor encoding every game gets until it ships its own.
 
 Research adapters (PettingZoo, Gymnasium, OpenSpiel) need a fixed-size vector
-for every seat's view.  A game with a hand-made layout overrides
-:meth:`Game.observation_tensor` (Wizard does, see ``games/wizard/tensor.py``);
-every other game falls back on *feature hashing* of ``view.to_dict()``: each
+for every seat's view.  A game with a hand-made layout names its module in
+:attr:`Game.tensors` (all four built-in games do, e.g. ``games/wizard/tensor.py``);
+any other game falls back on *feature hashing* of ``view.to_dict()``: each
 leaf of the JSON view, named by its path (``bids.2=1``, ``hand.0="B7"``),
 sets one of :data:`GENERIC_TENSOR_SIZE` cells to 1.  Why hashing: it is the only
 fixed-size encoding that works for any view shape (lists grow with the round,

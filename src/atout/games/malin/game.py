@@ -93,6 +93,7 @@ class MalinGame(Game):
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.malin.bot:MalinHeuristicBot"}
     renderer = "atout.games.malin.render"
+    tensors = "atout.games.malin.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "start_score",
@@ -353,32 +354,6 @@ class MalinGame(Game):
         trick; 0 with clamp_at_zero) and the starting capital (points are only lost)."""
         low = 0 if self.options["clamp_at_zero"] else 1 - self.hand_size
         return low, self.options["start_score"]
-
-    # -- research adapters (layout: docs/rules/le-malin.md, "Tensors") ---------
-    def observation_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=False)
-
-    def observation_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=False)
-
-    def information_state_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=True)
-
-    def information_state_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=True)
-
-    def _own_view(self, view: View) -> MalinView:
-        if not isinstance(view, MalinView) or view.game != self:
-            raise ValueError("a tensor needs a view of this Le Malin game")
-        return view
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None) -> MalinState:

@@ -80,6 +80,7 @@ class NainJauneGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.nain_jaune.bot:NainJauneHeuristicBot"}
     renderer = "atout.games.nain_jaune.render"
+    tensors = "atout.games.nain_jaune.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "stuck_rule",
@@ -227,32 +228,6 @@ class NainJauneGame(Game):
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
         raise NotationError(f"{text!r} is not a Nain Jaune action: write 'play 7D', 'pass' or 'claim'")
-
-    # -- research adapters (layout: docs/rules/nain-jaune.md, "Tensors") ----------
-    def observation_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=False)
-
-    def observation_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=False)
-
-    def information_state_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=True)
-
-    def information_state_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=True)
-
-    def _own_view(self, view: View) -> NainJauneView:
-        if not isinstance(view, NainJauneView) or view.game != self:
-            raise ValueError("a tensor needs a view of this Nain Jaune game")
-        return view
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None) -> NainJauneState:

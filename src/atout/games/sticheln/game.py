@@ -87,6 +87,7 @@ class StichelnGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.sticheln.bot:StichelnHeuristicBot"}
     renderer = "atout.games.sticheln.render"
+    tensors = "atout.games.sticheln.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
@@ -228,32 +229,6 @@ class StichelnGame(Game):
         for k in deck.kinds_in(bad):
             total -= value_of[k]
         return total
-
-    # -- research adapters (layout: docs/rules/sticheln.md, "Tensors") -----------
-    def observation_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=False)
-
-    def observation_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=False)
-
-    def information_state_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=True)
-
-    def information_state_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=True)
-
-    def _own_view(self, view: View) -> StichelnView:
-        if not isinstance(view, StichelnView) or view.game != self:
-            raise ValueError("a tensor needs a view of this Sticheln game")
-        return view
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None) -> StichelnState:

@@ -53,6 +53,7 @@ class WizardGame(Game):
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
     renderer = "atout.games.wizard.render"
+    tensors = "atout.games.wizard.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -157,32 +158,6 @@ class WizardGame(Game):
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
         raise NotationError(f"{text!r} is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'")
-
-    # -- research adapters (layout: docs/rules/wizard.md, "Tensors") -------------
-    def observation_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=False)
-
-    def observation_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=False)
-
-    def information_state_tensor_size(self) -> int:
-        from .tensor import tensor_size
-
-        return tensor_size(self, information_state=True)
-
-    def information_state_tensor(self, view: View) -> list[float]:
-        from .tensor import encode
-
-        return encode(self._own_view(view), information_state=True)
-
-    def _own_view(self, view: View) -> WizardView:
-        if not isinstance(view, WizardView) or view.game != self:
-            raise ValueError("a tensor needs a view of this Wizard game")
-        return view
 
     def max_history_length(self) -> int:
         # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
