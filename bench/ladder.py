@@ -41,6 +41,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rungs", default="0,1,2", help="which comparisons (0: normal/random, 1, 2)")
     parser.add_argument("--minutes", type=float, default=0, help="stop a rung after this long (0: never)")
+    parser.add_argument(
+        "--compare",
+        default="",
+        help="one ad-hoc comparison instead of the rungs: CANDIDATE,FIELD (search deals)",
+    )
     parser.add_argument("--verbose", action="store_true", help="print the running margin after each chunk")
     args = parser.parse_args()
     print(
@@ -50,8 +55,11 @@ def main() -> None:
     for name in args.games.split(","):
         cls = game_class(name)
         game = atout.load(name, min(max(args.players, cls.min_players), cls.max_players))
-        for index in (int(i) for i in args.rungs.split(",")):
-            candidate, field = RUNGS[index]
+        rungs = [(int(i), *RUNGS[int(i)]) for i in args.rungs.split(",")]
+        if args.compare:
+            candidate, field = args.compare.split(",")
+            rungs = [(len(RUNGS), candidate, field)]
+        for index, candidate, field in rungs:
             deals = args.deals if index == 0 else args.search_deals
             start = time.perf_counter()
             outcomes: list[MatchOutcome] = []

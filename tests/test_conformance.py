@@ -17,6 +17,7 @@ from atout.testing import (
     check_no_leak,
     check_random_play,
     check_record_round_trip,
+    check_sample_round,
 )
 
 
@@ -65,3 +66,13 @@ def test_determinism_records_clones(name: str, players: int, options: dict[str, 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
 def test_views_do_not_leak(name: str, players: int, options: dict[str, Any]) -> None:
     check_no_leak(atout.load(name, players, **options), seed=21)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_round_worlds_replay_to_the_view(name: str, players: int, options: dict[str, Any]) -> None:
+    check_sample_round(atout.load(name, players, **options), seed=22)
+
+
+def test_round_worlds_are_checked_where_offered() -> None:
+    # Wizard offers sample_round: the check must really replay worlds there.
+    assert check_sample_round(atout.load("wizard", 4), seed=3) > 50

@@ -82,15 +82,20 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     if name in ("hard", "expert", "search") or name.startswith("search:"):
         playouts = {"hard": HARD_PLAYOUTS, "expert": EXPERT_PLAYOUTS}.get(name, HARD_PLAYOUTS)
         cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
-        flat = name.endswith(":flat")
+        flat, inference = False, name == "expert"
         if name.startswith("search:"):
+            number, *flags = name[7:].split(":")
             try:
-                playouts = int(name[7:].removesuffix(":flat"))
+                playouts = int(number)
             except ValueError:
-                raise OptionError(f"{spec!r}: write search:N (or search:N:flat) with N playouts") from None
+                raise OptionError(f"{spec!r}: write search:N[:flat][:infer] with N playouts") from None
             if playouts < 1:
                 raise OptionError(f"{spec!r}: the number of playouts must be at least 1")
-        bot = SearchBot(seed, playouts=playouts, time_limit=cap, flat=flat)
+            unknown = set(flags) - {"flat", "infer"}
+            if unknown:
+                raise OptionError(f"{spec!r}: unknown flag {sorted(unknown)[0]!r} (flags: flat, infer)")
+            flat, inference = "flat" in flags, "infer" in flags
+        bot = SearchBot(seed, playouts=playouts, time_limit=cap, flat=flat, inference=inference)
         bot.name = name
         return bot
     known = ", ".join([*available(game), "search:N", "cmd:<program>"])

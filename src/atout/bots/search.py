@@ -40,11 +40,16 @@ from __future__ import annotations
 import importlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
 from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
 from .random import RandomBot
+
+#: Inference: the seat model's tremble, candidates weighed per batch, and worlds kept per batch.
+INFERENCE_EPSILON = 0.3
+INFERENCE_POOL = 24
+INFERENCE_KEEP = 8
 
 
 def policy_bot(game: Game, seed: int | None) -> Bot:
@@ -69,6 +74,8 @@ class SearchBot(Bot):
         min_worlds: int = 4,
         time_limit: float | None = None,
         flat: bool = False,
+        inference: bool = False,
+        epsilon: float = INFERENCE_EPSILON,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1:
@@ -78,6 +85,10 @@ class SearchBot(Bot):
         self.time_limit = time_limit
         #: Flat allocation (every action on the same worlds) instead of sequential halving.
         self.flat = flat
+        #: Weigh worlds by how likely the other seats were to act as they did (see _weighted_world).
+        self.inference = inference
+        #: The seat model's "tremble": the share of its actions taken uniformly at random.
+        self.epsilon = epsilon
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
         self._policies: list[Bot] = []
@@ -115,10 +126,11 @@ class SearchBot(Bot):
         """Every legal action on the same ``playouts / len(legal)`` worlds."""
         legal = view.legal_actions
         worlds = max(self.min_worlds, self.playouts // len(legal))
+        draw = self._world_source(view)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(worlds):
-            world = view.game.sample_state(view, self.rng)
+            world = draw()
             for action in legal:
                 totals[action] += self._playout(world, action, view.seat)
             self.simulations += len(legal)
@@ -135,6 +147,7 @@ class SearchBot(Bot):
         Returns the surviving actions' sums.
         """
         survivors = list(view.legal_actions)
+        draw = self._world_source(view)
         slices = max(1, math.ceil(math.log2(len(survivors))))
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         totals = dict.fromkeys(survivors, 0.0)
@@ -145,7 +158,7 @@ class SearchBot(Bot):
                 add, first = max(add, self.min_worlds), False
             late = False
             for _ in range(add):
-                world = view.game.sample_state(view, self.rng)
+                world = draw()
                 for action in survivors:
                     totals[action] += self._playout(world, action, view.seat)
                 self.simulations += len(survivors)
@@ -157,6 +170,59 @@ class SearchBot(Bot):
                 return {a: totals[a] for a in survivors}
             survivors.sort(key=lambda a: -totals[a])
             survivors = survivors[: (len(survivors) + 1) // 2]
+
+    def _world_source(self, view: View) -> Callable[[], State]:
+        """A function drawing the next world to search.
+
+        Without inference, worlds come straight from ``sample_state``.  With it,
+        candidates from ``sample_round`` are weighed by :meth:`_weighted_world`
+        in batches of :data:`INFERENCE_POOL` and :data:`INFERENCE_KEEP` of them
+        are drawn in proportion to their weights (importance resampling: a
+        replay costs a fraction of the playouts a kept world then gets, so it
+        pays to spend the playouts on likely worlds rather than weight them).
+        """
+        game, rng = view.game, self.rng
+        if not self.inference:
+            return lambda: game.sample_state(view, rng)
+        kept: list[State] = []
+
+        def draw() -> State:
+            if not kept:
+                first = self._weighted_world(view)
+                if first is None:  # not offered here: plain worlds
+                    return game.sample_state(view, rng)
+                batch = [first, *(self._weighted_world(view) or first for _ in range(INFERENCE_POOL - 1))]
+                top = max(w for _, w in batch)
+                weights = [math.exp(w - top) for _, w in batch]
+                kept.extend(rng.choices([s for s, _ in batch], weights, k=INFERENCE_KEEP))
+            return kept.pop()
+
+        return draw
+
+    def _weighted_world(self, view: View) -> tuple[State, float] | None:
+        """A world from ``sample_round`` replayed to now, with its log-weight.
+
+        Policy-based inference (Rebstock et al. 2019): each action another seat
+        took this round counts with the probability the seat model (the game's
+        heuristic, trembling with probability ``epsilon``) gives it in the
+        world: a seat that bid high is likelier to hold the high cards.
+        """
+        got = view.game.sample_round(view, self.rng)
+        if got is None:
+            return None
+        state, actions = got
+        log_weight = 0.0
+        eps = self.epsilon
+        for action in actions:
+            actor = state.current_player
+            if actor >= 0 and actor != view.seat:
+                legal = state.legal_actions()
+                if len(legal) > 1:
+                    guess = self._policies[actor].choose(state.view(actor))
+                    p = eps / len(legal) + (1.0 - eps if guess == action else 0.0)
+                    log_weight += math.log(p)
+            state.apply(action)
+        return state, log_weight
 
     def _playout(self, world: State, action: int, seat: int) -> float:
         state = world.clone()

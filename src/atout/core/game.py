@@ -194,6 +194,20 @@ class Game(ABC):
         """Lowest and highest final score a seat can have, if known."""
         return None
 
+    def sample_round(self, view: View, rng: random.Random) -> tuple[State, list[int]] | None:
+        """A world as it stood at the first decision of ``view``'s round, and the actions since.
+
+        Optional (the default, ``None``, means "not offered"); search bots use it
+        for **inference**: replaying the round's actions in the world and asking
+        how likely a model of each seat was to play what it did weighs the world
+        by what the other seats' bids and plays reveal.  Hidden cards are drawn
+        as :meth:`sample_state` draws them, the cards played since put back in
+        the hands that played them; actions the viewer did not see (a secret
+        bid, say) are drawn too.  Replaying the actions (chance outcomes
+        included) must reach a state whose ``view(view.seat)`` equals ``view``.
+        """
+        return None
+
     @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view`` (for search bots).

@@ -19,6 +19,7 @@ from .conformance import (
     check_no_leak,
     check_random_play,
     check_record_round_trip,
+    check_sample_round,
 )
 from .tensors import check_tensors
 
@@ -30,5 +31,6 @@ __all__ = [
     "check_no_leak",
     "check_random_play",
     "check_record_round_trip",
+    "check_sample_round",
     "check_tensors",
 ]

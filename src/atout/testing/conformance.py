@@ -218,6 +218,45 @@ def check_no_leak(game: Game, seed: int, samples: int = 3, every: int = 5) -> No
         step += 1
 
 
+def check_sample_round(game: Game, seed: int, samples: int = 2, every: int = 3) -> int:
+    """Replaying a ``sample_round`` world's actions reaches the viewer's own view.
+
+    Games that do not offer ``sample_round`` pass trivially.  A world that
+    replays to a different view would make inference weigh the wrong history;
+    one that cannot be replayed at all (an illegal action) fails here with the
+    step.  Returns how many worlds were checked.
+    """
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    step = checked = 0
+    while not state.is_terminal:
+        actor = state.current_player
+        if step % every == 0:
+            view = state.view(actor)
+            for _ in range(samples):
+                got = game.sample_round(view, rng)
+                if got is None:
+                    break
+                world, actions = got
+                assert not world.is_terminal, f"{_where(game, seed, step)}: a round world is over"
+                for i, action in enumerate(actions):
+                    reason = world.illegal_reason(action) if world.current_player >= 0 else None
+                    assert reason is None, (
+                        f"{_where(game, seed, step)}: replaying round action {i} "
+                        f"({world.action_to_text(action)}) is refused: {reason}"
+                    )
+                    world.apply(action)
+                other = world.view(actor)
+                assert other.to_dict() == view.to_dict(), (
+                    f"{_where(game, seed, step)}: a replayed round world gives seat {actor} another view:\n"
+                    f"{json.dumps(view.to_dict(), sort_keys=True)}\n{json.dumps(other.to_dict(), sort_keys=True)}"
+                )
+                checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+        step += 1
+    return checked
+
+
 def check_clone_independence(game: Game, seed: int) -> None:
     """A clone evolves on its own: playing on it leaves the original untouched."""
     rng = random.Random(seed)
@@ -242,5 +281,6 @@ def check_game(game: Game, seeds: Iterable[int] = (0, 1)) -> None:
         check_determinism(game, seed)
         check_record_round_trip(game, seed)
         check_no_leak(game, seed)
+        check_sample_round(game, seed)
         check_clone_independence(game, seed)
         check_tensors(game, seed)

@@ -176,6 +176,13 @@ class WizardGame(Game):
             state._resolve_chance()
         return state
 
+    def sample_round(self, view: View, rng: random.Random) -> tuple[WizardState, list[int]] | None:
+        from .sampling import sample_round
+
+        if not isinstance(view, WizardView) or view.game != self:
+            raise ValueError("sample_round needs a view of this Wizard game")
+        return sample_round(self, view, rng)
+
     def sample_state(self, view: View, rng: random.Random) -> WizardState:
         from .sampling import sample_world
 

@@ -145,3 +145,58 @@ def _assign(
         if ok:
             return out
     raise ValueError("no deal is consistent with this view (the voids leave no room)")
+
+
+def sample_round(
+    game: WizardGame, view: WizardView, rng: random.Random
+) -> tuple[WizardState, list[int]] | None:
+    """A world at the first decision of the view's round, and the round's actions since.
+
+    The hidden cards come from :func:`sample_world`; the cards played this round
+    go back into the hands that played them, and the round restarts at its
+    trump choice or first bid.  Secret bids are the world's drawn ones.  Rounds
+    under clairvoyance (round 1 of that variant) are not offered: every card
+    but one's own is seen there, so there is nothing to infer.
+    """
+    from .game import BID, TRUMP, WizardState
+
+    if view.seen_hands is not None:
+        return None
+    world = sample_world(game, view, rng)
+    n = game.players
+    hands = list(world.hands)
+    # Dealt slots in no hand: the cards played this round, and the turned-up card.
+    loose = world.dealt
+    for h in hands:
+        loose &= ~h
+    actions: list[int] = []
+    if view.turned == C.WIZARD and view.trump is not None:
+        actions.append(game.trump_base + view.trump)
+    for i in range(n):
+        seat = (view.dealer + 1 + i) % n
+        if view.has_bid[seat]:
+            actions.append(game.bid_base + world.bids[seat])
+    for trick in [t for t, _ in view.tricks] + [view.trick]:
+        for seat, kind in trick:
+            free = C.slots_of_kind(kind) & loose
+            slot = free & -free
+            loose ^= slot
+            hands[seat] |= slot
+            actions.append(kind)
+
+    state = WizardState(game, None)
+    state.round = view.round
+    state.dealer = view.dealer
+    state._new_round()
+    state.scores_ = list(view.scores)
+    state.sheet = list(view.sheet)
+    state.hands = hands
+    state.dealt = world.dealt
+    state.deal_count = view.round * n
+    state.turned = -1 if view.turned is None else view.turned
+    if view.turned == C.WIZARD:
+        state.phase, state.to_act = TRUMP, view.dealer
+    else:
+        state.trump = world.trump
+        state.phase, state.to_act = BID, (view.dealer + 1) % n
+    return state, actions
