@@ -82,7 +82,7 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     if name in ("hard", "expert", "search") or name.startswith("search:"):
         playouts = {"hard": HARD_PLAYOUTS, "expert": EXPERT_PLAYOUTS}.get(name, HARD_PLAYOUTS)
         cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
-        flat, inference = False, name == "expert"
+        flat, inference = False, False
         if name.startswith("search:"):
             number, *flags = name[7:].split(":")
             try:

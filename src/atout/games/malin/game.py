@@ -362,6 +362,13 @@ class MalinGame(Game):
             state._resolve_chance()
         return state
 
+    def sample_round(self, view: View, rng: random.Random) -> tuple[MalinState, list[int]] | None:
+        from .sampling import sample_round
+
+        if not isinstance(view, MalinView) or view.game != self:
+            raise ValueError("sample_round needs a view of this Le Malin game")
+        return sample_round(self, view, rng)
+
     def sample_state(self, view: View, rng: random.Random) -> MalinState:
         from .sampling import sample_world
 

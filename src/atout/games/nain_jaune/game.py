@@ -236,6 +236,18 @@ class NainJauneGame(Game):
             state._resolve_chance()
         return state
 
+    def sample_round(self, view: View, rng: random.Random) -> tuple[NainJauneState, list[int]] | None:
+        """A world at the deal's opening free start, and every play, pass and claim since.
+
+        Policy-based inference replays it (see :mod:`.sampling`); a deal is the
+        round, there is no chance event within its play.
+        """
+        from .sampling import sample_round
+
+        if not isinstance(view, NainJauneView) or view.game != self:
+            raise ValueError("sample_round needs a view of this Nain Jaune game")
+        return sample_round(self, view, rng)
+
     def sample_state(self, view: View, rng: random.Random) -> NainJauneState:
         from .sampling import sample_world
 

@@ -15,6 +15,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import cards as C
+from .cards import BOX_STAKES
 
 if TYPE_CHECKING:
     from .game import NainJauneGame, NainJauneState
@@ -125,3 +126,191 @@ def _assign(
         if ok:
             return out
     raise ValueError("no deal is consistent with this view (the revealed gaps leave no room)")
+
+
+def sample_round(
+    game: NainJauneGame, view: NainJauneView, rng: random.Random
+) -> tuple[NainJauneState, list[int]] | None:
+    """A world at the first decision of the view's deal, and the deal's actions since.
+
+    The hidden cards come from :func:`sample_world` (the talon stays out of
+    play); the cards played this deal go back into the hands that played them,
+    and the deal restarts at the opener's free start, with the tokens and the
+    board as the stakes left them (read off the score sheet).  Every action of
+    a deal is public, but a view keeps only the face-up pile, not the passes
+    and claims between its cards, so those are rebuilt by stepping a copy of
+    the world through the rules (see :func:`_round_actions`); that copy also
+    checks that the actions reach the view.
+
+    ``None`` in one case, where the view does not hold enough of the order to
+    rebuild it: with both ``voluntary_stop`` and ``sequence_bonus``, a seat
+    that plays rank *r* right after its own card of rank *r* - 1 may have done
+    so at once, or after the whole table passed round to a new run (which pays
+    the run's bonus).  The tokens say how many such restarts each seat made;
+    they are drawn among the seat's candidate cards, and when that cannot
+    match the view (a seat too poor to pay the bonus) no world is offered.
+    """
+    world = sample_world(game, view, rng)
+    start = _round_start(game, view, world.hands)
+    replay = start.clone()
+    actions, candidates = _round_actions(replay, view, frozenset())
+    if _reached(replay, view):
+        return start, actions
+    if not (game.voluntary and game.options["sequence_bonus"]):
+        raise ValueError("view is inconsistent: its deal cannot be replayed to it")
+    restarts = _draw_restarts(game, view, replay.tokens, candidates, rng)
+    if restarts is None:
+        return None
+    replay = start.clone()
+    actions, _ = _round_actions(replay, view, restarts)
+    return (start, actions) if _reached(replay, view) else None
+
+
+def _round_start(game: NainJauneGame, view: NainJauneView, hands: list[int]) -> NainJauneState:
+    """The deal at its first decision: all cards dealt, the opener to start a run."""
+    from .game import PLAY, NainJauneState
+
+    n = game.players
+    start_hands = list(hands)
+    for seat, c in view.played:
+        start_hands[seat] |= 1 << c
+    if view.sheet:
+        tokens = list(view.sheet[-1].tokens)
+        boxes = list(view.sheet[-1].boxes)
+    else:
+        tokens = [game.options["start_tokens"]] * n
+        boxes = [0] * 5
+    # The stakes of this deal, as NainJauneState._start_deal puts them.
+    unit = game.options["stake_unit"]
+    tokens = [t - game.stake for t in tokens]
+    boxes = [b + stake * unit * n for b, stake in zip(boxes, BOX_STAKES, strict=True)]
+
+    state = NainJauneState(game, None)
+    state.round = view.deal
+    state.dealer = view.dealer
+    state._clear_deal()
+    state.opener = view.opener
+    state.last = view.opener
+    state.phase = PLAY
+    state.to_act = view.opener
+    state.hands = start_hands
+    dealt = 0
+    for h in start_hands:
+        dealt |= h
+    state.dealt = dealt
+    state.deal_count = game.hand_size * n
+    state.tokens = tokens
+    state.boxes = boxes
+    state.sheet = list(view.sheet)
+    return state
+
+
+def _round_actions(
+    state: NainJauneState, view: NainJauneView, restarts: frozenset[int]
+) -> tuple[list[int], dict[int, list[int]]]:
+    """Step ``state`` (the deal's start) through the view's pile; return the actions applied.
+
+    The pile fixes the cards and who played them; the rest follows the rules:
+    a box waiting to be claimed (``manual_claim``) was claimed exactly when it
+    is empty in the view (stakes always refill a box before a deal, and only a
+    claim empties it during one), otherwise the same seat let it go by playing
+    on, or by passing; with ``voluntary_stop`` the seats asked before the one
+    who played the next card passed, the fewest passes that make the card
+    legal.  The pile index of each card in ``restarts`` is instead played only
+    once the whole table has passed round to a new run.  Also returns, per
+    seat, the pile indices where that seat continued its own run at once with
+    the bonus still due: the places such a restart could have happened.
+    """
+    from .game import CLAIM, PASS
+
+    n = state.n
+    limit = (C.KING + 1) * n + 2  # more actions than that between two cards: no way through
+    actions: list[int] = []
+    candidates: dict[int, list[int]] = {s: [] for s in range(n)}
+
+    def act(action: int) -> None:
+        reason = state.illegal_reason(action)
+        if reason is not None:
+            raise ValueError(f"view is inconsistent: its deal cannot be replayed ({reason})")
+        state._do(action)
+        actions.append(action)
+
+    def settle_claim() -> None:
+        box = state.claim_box
+        act(CLAIM if view.boxes[box] == 0 else PASS)
+
+    for i, (seat, c) in enumerate(view.played):
+        for _ in range(limit):
+            if state.claim_box >= 0 and view.boxes[state.claim_box] == 0:
+                settle_claim()
+                continue
+            if state.to_act == seat and state.is_legal(c) and not (i in restarts and state.need):
+                if (
+                    state.claim_box < 0
+                    and state.last == seat
+                    and state.asked == 0
+                    and state.need == C.rank_of(c)
+                    and state.bonus_due
+                ):
+                    candidates[seat].append(i)
+                act(c)
+                break
+            act(PASS)
+        else:
+            raise ValueError("view is inconsistent: a card of its pile can never be played")
+    if view.claim_box is None:
+        target = (view.need or 0, view.asked, view.last)
+        for _ in range(limit):
+            if state.claim_box >= 0:
+                settle_claim()
+            elif (state.need, state.asked, state.last) != target:
+                act(PASS)
+            else:
+                break
+    return actions, candidates
+
+
+def _reached(state: NainJauneState, view: NainJauneView) -> bool:
+    """Whether ``state`` shows the viewer what ``view`` does (the fields a replay can change)."""
+    return (
+        state.to_act == view.current_player
+        and state.need == (view.need or 0)
+        and state.last == view.last
+        and state.asked == view.asked
+        and state.claim_box == (-1 if view.claim_box is None else view.claim_box)
+        and state.bonus_due == view.bonus_due
+        and tuple(state.tokens) == view.tokens
+        and tuple(state.boxes) == view.boxes
+        and tuple(state.lacks) == view.lacks
+        and state.hands[view.seat] == C.mask_of(view.hand)
+    )
+
+
+def _draw_restarts(
+    game: NainJauneGame,
+    view: NainJauneView,
+    tokens: list[int],
+    candidates: dict[int, list[int]],
+    rng: random.Random,
+) -> frozenset[int] | None:
+    """Which own-run continuations were restarts, to pay the bonuses the view's tokens show.
+
+    A restart pays the sequence bonus: its seat gets 1 token from each of the
+    ``n - 1`` others.  With ``f[s]`` restarts by seat ``s`` and ``F`` in all,
+    seat ``s`` ends ``n * f[s] - F`` tokens above the replay without them, so
+    the differences fix ``f`` up to the same count for every seat; the fewest
+    restarts are drawn (uniformly among the seat's candidates).
+    """
+    n = game.players
+    diff = [v - t for v, t in zip(view.tokens, tokens, strict=True)]
+    if sum(diff) != 0 or any((d - diff[0]) % n for d in diff):
+        return None
+    total = max(-d for d in diff)
+    total += (-(diff[0] + total)) % n
+    chosen: list[int] = []
+    for seat in range(n):
+        count = (diff[seat] + total) // n
+        if count > len(candidates[seat]):
+            return None
+        chosen.extend(rng.sample(candidates[seat], count))
+    return frozenset(chosen)

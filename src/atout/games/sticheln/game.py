@@ -237,6 +237,14 @@ class StichelnGame(Game):
             state._resolve_chance()
         return state
 
+    def sample_round(self, view: View, rng: random.Random) -> tuple[StichelnState, list[int]] | None:
+        """See :func:`.sampling.sample_round`: offered at every decision."""
+        from .sampling import sample_round
+
+        if not isinstance(view, StichelnView) or view.game != self:
+            raise ValueError("sample_round needs a view of this Sticheln game")
+        return sample_round(self, view, rng)
+
     def sample_state(self, view: View, rng: random.Random) -> StichelnState:
         from .sampling import sample_world
 

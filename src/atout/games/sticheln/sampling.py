@@ -6,6 +6,10 @@ the other seats' hands (their public sizes), their still-hidden handicap cards
 (as many as each has laid, two of different colours under Sticheln méchant)
 and, at 7-8 players, the cards left out of the deal.  The draw is uniform over
 consistent deals (up to the rare méchant single-colour corner, redrawn).
+
+:func:`sample_round` rewinds such a world to its hand's first handicap choice
+for policy-based inference (the heuristic bot keeps no memory between calls,
+so it can be asked about every replayed decision).
 """
 
 from __future__ import annotations
@@ -102,3 +106,53 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
     state.trick_seats = [s for s, _ in view.trick]
     state.to_act = view.current_player
     return state
+
+
+def sample_round(
+    game: StichelnGame, view: StichelnView, rng: random.Random
+) -> tuple[StichelnState, list[int]]:
+    """A world at the first decision of the view's hand, and the hand's actions since.
+
+    Policy-based inference (``bots/search.py``) replays a world's actions and
+    asks the heuristic what each other seat would have done, so the world must
+    start where the hand's first choice is made: right after the deal, at the
+    first handicap card (the deal itself is all chance, and has no choice to
+    weigh).  The hidden cards come from :func:`sample_world`, so the draw is
+    exactly that of ``sample_state``; the cards laid and played this hand go
+    back into the hands they came from.  Handicap cards the viewer has not seen
+    face up are the world's drawn ones, so each is a card that world gives its
+    seat.  Every view at a decision is offered (never ``None``): Sticheln has
+    no clairvoyant round, and play reveals nothing beyond the cards played.
+    """
+    from .game import PAIN, StichelnState
+
+    world = sample_world(game, view, rng)
+    n = game.players
+    first = (view.dealer + 1) % n
+    hands = list(world.hands)
+    actions: list[int] = []
+    # Handicap cards in the order laid: pain_count per seat, seat by seat from the
+    # dealer's left, as far as the view has got (pain_laid counts them publicly).
+    for i in range(n):
+        seat = (first + i) % n
+        for kind in world.pains[seat][: view.pain_laid[seat]]:
+            hands[seat] |= 1 << kind
+            actions.append(game.pain_base + kind)
+    # Played cards are public: every finished trick, then the trick in progress.
+    for trick in [t for t, _ in view.tricks] + [view.trick]:
+        for seat, kind in trick:
+            hands[seat] |= 1 << kind
+            actions.append(kind)
+
+    state = StichelnState(game, None)
+    state.round = view.round
+    state.dealer = view.dealer
+    state._new_hand()  # leader, empty tricks and handicap cards, from the dealer
+    state.phase = PAIN
+    state.to_act = first
+    state.scores_ = list(view.scores)
+    state.sheet = list(view.sheet)
+    state.hands = hands
+    state.dealt = world.dealt
+    state.deal_count = world.deal_count
+    return state, actions
