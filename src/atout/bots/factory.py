@@ -25,8 +25,8 @@ from .random import RandomBot
 
 #: Playouts per decision of the search levels (docs/bots.md has their measured
 #: decision times: hard ≤ 0.3 s median, expert ≤ 1 s median on a 2-core machine).
-HARD_PLAYOUTS = 160
-EXPERT_PLAYOUTS = 600
+HARD_PLAYOUTS = 40
+EXPERT_PLAYOUTS = 400
 #: Wall-clock safety caps of the search levels (seconds): players never wait longer.
 #: They rarely bind (only on the biggest decisions of a loaded machine), and a
 #: decision they cut short is no longer exactly reproducible from the seed.

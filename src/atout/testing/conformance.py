@@ -34,7 +34,8 @@ def check_random_play(game: Game, seed: int, probe_every: int = 7) -> State:
     One actor at a time; legal actions sorted, unique, in range and agreeing with
     the mask; every listed action text parses back to its id; an action that is
     not legal is refused with :class:`IllegalAction` and changes nothing; views
-    are JSON-ready and carry ``legal_actions`` only for the seat to act.
+    are JSON-ready and carry ``legal_actions`` only for the seat to act; final
+    scores lie within ``score_bounds()`` when the game states them.
     """
     rng = random.Random(seed)
     state = game.new_state(seed)
@@ -45,6 +46,12 @@ def check_random_play(game: Game, seed: int, probe_every: int = 7) -> State:
             assert actor == TERMINAL, where
             assert state.legal_actions() == [], f"{where}: legal actions after the end"
             assert state.winners(), f"{where}: no winner at the end"
+            bounds = game.score_bounds()
+            if bounds is not None:
+                low, high = bounds
+                assert all(low <= x <= high for x in state.scores()), (
+                    f"{where}: final scores {state.scores()} outside score_bounds() {bounds}"
+                )
             return state
         assert actor != CHANCE, f"{where}: a seeded state stopped at chance"
         assert 0 <= actor < game.players, f"{where}: current_player {actor}"

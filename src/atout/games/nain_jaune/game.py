@@ -236,6 +236,11 @@ class NainJauneGame(Game):
             state._resolve_chance()
         return state
 
+    def score_bounds(self) -> tuple[int, int]:
+        """Tokens are conserved and a player pays at most what he holds: a seat ends
+        with between none and every token of the table."""
+        return 0, self.players * self.options["start_tokens"]
+
     def sample_round(self, view: View, rng: random.Random) -> tuple[NainJauneState, list[int]] | None:
         """A world at the deal's opening free start, and every play, pass and claim since.
 

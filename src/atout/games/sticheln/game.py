@@ -237,6 +237,13 @@ class StichelnGame(Game):
             state._resolve_chance()
         return state
 
+    def score_bounds(self) -> tuple[int, int]:
+        """Each hand moves a seat's score by at most :func:`.tensor.hand_bound` either way."""
+        from .tensor import hand_bound
+
+        bound = self.num_hands * hand_bound(self)
+        return -bound, bound
+
     def sample_round(self, view: View, rng: random.Random) -> tuple[StichelnState, list[int]] | None:
         """See :func:`.sampling.sample_round`: offered at every decision."""
         from .sampling import sample_round
