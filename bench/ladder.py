@@ -11,14 +11,19 @@ and the candidate's decision time (decisions with a choice, p50 / p99).
 Run (this regenerates the table of docs/bots.md):
 ``.venv/bin/python bench/ladder.py --games wizard --players 4 --deals 500 --search-deals 500 --jobs 2``.
 Search rungs cost minutes per deal on a busy 2-core machine: ``--search-deals`` lowers their count,
-``--minutes`` stops a rung early (the deals played are a prefix of the schedule: the same
-results as ``atout tournament ... --deals <that many>`` with the same seed).
+``--minutes`` stops a rung early, and so does SIGINT or SIGTERM (the deals played are a prefix of
+the schedule: the same results as ``atout tournament ... --deals <that many>`` with the same seed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import signal
 import time
+from dataclasses import asdict
+from pathlib import Path
+from types import FrameType
 
 import atout
 from atout.core.registry import game_class, names
@@ -31,7 +36,32 @@ def fmt_ms(value: float | None) -> str:
     return "—" if value is None else f"{value * 1000:.0f}" if value >= 0.01 else f"{value * 1000:.2f}"
 
 
+def load_log(path: Path, deals: int) -> list[MatchOutcome]:
+    """The matches of a log's first complete deals (at most ``deals``): a prefix of the schedule."""
+    if not path.exists():
+        return []
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    by_deal: dict[int, list[MatchOutcome]] = {}
+    for row in rows:
+        row["seats"] = tuple(row["seats"])
+        if row["contracts"] is not None:
+            row["contracts"] = [tuple(c) for c in row["contracts"]]
+        by_deal.setdefault(row["deal"], []).append(MatchOutcome(**row))
+    out: list[MatchOutcome] = []
+    for deal in range(deals):
+        matches = by_deal.get(deal, [])
+        if not matches or len(matches) != len(matches[0].seats):
+            break  # a missing or partial deal ends the prefix
+        out += matches
+    return out
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM too: background jobs ignore SIGINT
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(names()))
     parser.add_argument("--players", type=int, default=4, help="seats (clamped to each game's range)")
@@ -45,6 +75,11 @@ def main() -> None:
         "--compare",
         default="",
         help="one ad-hoc comparison instead of the rungs: CANDIDATE,FIELD (search deals)",
+    )
+    parser.add_argument(
+        "--log",
+        default="",
+        help="directory of JSON-lines match logs: finished deals are kept there and a rerun resumes after them",
     )
     parser.add_argument("--verbose", action="store_true", help="print the running margin after each chunk")
     args = parser.parse_args()
@@ -62,19 +97,30 @@ def main() -> None:
         for index, candidate, field in rungs:
             deals = args.deals if index == 0 else args.search_deals
             start = time.perf_counter()
+            seed = args.seed + index
+            log = None
             outcomes: list[MatchOutcome] = []
+            if args.log:
+                safe = f"{name}-{candidate}-vs-{field}-{game.players}p-seed{seed}".replace(":", "_")
+                log = Path(args.log) / f"{safe}.jsonl"
+                outcomes = load_log(log, deals)
             chunk = max(1, args.jobs)
-            for first in range(0, deals, chunk):
+            for first in range(len({o.deal for o in outcomes}), deals, chunk):
                 if args.minutes and time.perf_counter() - start > 60 * args.minutes:
                     deals = first  # out of time: the deals played so far (a prefix of the schedule)
                     break
                 size = min(chunk, deals - first)
-                specs = schedule(game, [candidate, field], size, args.seed + index, first_deal=first)
+                specs = schedule(game, [candidate, field], size, seed, first_deal=first)
                 try:
-                    outcomes += run_local(specs, args.jobs)
+                    played = run_local(specs, args.jobs)
                 except KeyboardInterrupt:  # Ctrl-C (or kill -INT): report the deals finished so far
                     deals = first
                     break
+                outcomes += played
+                if log is not None:
+                    log.parent.mkdir(parents=True, exist_ok=True)
+                    with log.open("a") as out:
+                        out.writelines(json.dumps(asdict(o)) + "\n" for o in played)
                 if args.verbose:
                     m = {b.bot: b for b in summarize(outcomes)}[candidate].margin_per_round
                     print(f"<!-- {first + size} deals: {m.mean:+.2f} ± {m.ci95 or 0:.2f} -->", flush=True)
