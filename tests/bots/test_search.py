@@ -135,3 +135,15 @@ def test_halving_spends_most_of_the_budget_on_the_best_actions() -> None:
     bot.choose(view)
     # Slices of 400 / log2(k) playouts each: about the budget, never k times it.
     assert 300 <= bot.simulations <= 400 + 2 * k
+
+
+def test_rivalry_weighs_the_other_seats_gains() -> None:
+    from atout.bots.search import _gain
+
+    # Seat 0 gains 20; the others gain 30, 0 and -30 (mean 0) or 30, 30, 30 (mean 30).
+    assert _gain([0, 0, 0, 0], [20, 30, 0, -30], 0) == 20
+    assert _gain([0, 0, 0, 0], [20, 30, 30, 30], 0) == -10
+    assert _gain([0, 0, 0, 0], [20, 30, 30, 30], 0, rivalry=0.0) == 20
+    own = make_bot("search:30:own", atout.load("wizard", 4), seed=1)
+    assert isinstance(own, SearchBot) and own.rivalry == 0.0
+    assert make_bot("expert", atout.load("wizard", 4)).rivalry == 1.0  # type: ignore[attr-defined]

@@ -82,20 +82,27 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     if name in ("hard", "expert", "search") or name.startswith("search:"):
         playouts = {"hard": HARD_PLAYOUTS, "expert": EXPERT_PLAYOUTS}.get(name, HARD_PLAYOUTS)
         cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
-        flat, inference = False, False
+        flat, inference, own = False, False, False
         if name.startswith("search:"):
             number, *flags = name[7:].split(":")
             try:
                 playouts = int(number)
             except ValueError:
-                raise OptionError(f"{spec!r}: write search:N[:flat][:infer] with N playouts") from None
+                raise OptionError(f"{spec!r}: write search:N[:flat][:infer][:own] with N playouts") from None
             if playouts < 1:
                 raise OptionError(f"{spec!r}: the number of playouts must be at least 1")
-            unknown = set(flags) - {"flat", "infer"}
+            unknown = set(flags) - {"flat", "infer", "own"}
             if unknown:
-                raise OptionError(f"{spec!r}: unknown flag {sorted(unknown)[0]!r} (flags: flat, infer)")
-            flat, inference = "flat" in flags, "infer" in flags
-        bot = SearchBot(seed, playouts=playouts, time_limit=cap, flat=flat, inference=inference)
+                raise OptionError(f"{spec!r}: unknown flag {sorted(unknown)[0]!r} (flags: flat, infer, own)")
+            flat, inference, own = "flat" in flags, "infer" in flags, "own" in flags
+        bot = SearchBot(
+            seed,
+            playouts=playouts,
+            time_limit=cap,
+            flat=flat,
+            inference=inference,
+            rivalry=0.0 if own else 1.0,
+        )
         bot.name = name
         return bot
     known = ", ".join([*available(game), "search:N", "cmd:<program>"])

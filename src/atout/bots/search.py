@@ -76,6 +76,7 @@ class SearchBot(Bot):
         flat: bool = False,
         inference: bool = False,
         epsilon: float = INFERENCE_EPSILON,
+        rivalry: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1:
@@ -89,6 +90,9 @@ class SearchBot(Bot):
         self.inference = inference
         #: The seat model's "tremble": the share of its actions taken uniformly at random.
         self.epsilon = epsilon
+        #: Weight of the other seats' mean gain in a playout's score: 1 plays for the
+        #: margin over the table (setting opponents counts), 0 for the seat's own score.
+        self.rivalry = rivalry
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
         self._policies: list[Bot] = []
@@ -243,11 +247,11 @@ class SearchBot(Bot):
                 state.apply(legal[0])
             else:
                 state.apply(policies[actor].choose(state.view(actor)))
-        return _gain(before, state.scores(), seat)
+        return _gain(before, state.scores(), seat, self.rivalry)
 
 
-def _gain(before: Sequence[int], after: Sequence[int], seat: int) -> float:
-    """The seat's score gain minus the mean gain of the others."""
+def _gain(before: Sequence[int], after: Sequence[int], seat: int, rivalry: float = 1.0) -> float:
+    """The seat's score gain minus ``rivalry`` times the mean gain of the others."""
     gains = [a - b for a, b in zip(after, before, strict=True)]
     others = (sum(gains) - gains[seat]) / (len(gains) - 1) if len(gains) > 1 else 0.0
-    return gains[seat] - others
+    return gains[seat] - rivalry * others
