@@ -189,11 +189,16 @@ class SearchBot(Bot):
         if not self.inference:
             return lambda: game.sample_state(view, rng)
         kept: list[State] = []
+        offered = True
 
         def draw() -> State:
+            nonlocal offered
+            if not offered:
+                return game.sample_state(view, rng)
             if not kept:
                 first = self._weighted_world(view)
-                if first is None:  # not offered here: plain worlds
+                if first is None:  # not offered here: plain worlds for the rest of this decision
+                    offered = False
                     return game.sample_state(view, rng)
                 batch = [first, *(self._weighted_world(view) or first for _ in range(INFERENCE_POOL - 1))]
                 top = max(w for _, w in batch)
