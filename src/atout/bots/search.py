@@ -7,6 +7,14 @@ part, so a search that spends every playout on the decision at hand beats a
 tree that spreads them over later decisions it will search again anyway when
 it gets there.  Its measured strength is in docs/bots.md.
 
+The playout policy is the search's model of every seat, itself included: the
+closer it plays to the real opponents, the better the search.  The heuristic
+is a good model of heuristic players and a poor one of search players (it
+takes every trick it can while it needs some, where they often duck and keep
+their sure winners), so the expert level plays its playouts with the game's
+model of strong play, fitted to the search bot's own decisions, where the game
+has one.
+
 One decision:
 
 1. sample ``worlds`` full states consistent with the view
@@ -15,7 +23,9 @@ One decision:
 2. in every world, try every legal action — bids, trump and handicap choices
    included, they are actions like any other — and play the rest of the
    **round** with a fast policy (each game's heuristic, the same for every
-   seat), resolving chance nodes with :func:`atout.core.game.sample_chance`;
+   seat; with ``model=True`` the game's model of strong play when it offers
+   one, ``game.playout_model``), resolving chance nodes with
+   :func:`atout.core.game.sample_chance`;
 3. score a playout by the seat's gain over the round minus the mean gain of
    the other seats (what wins matches), and answer the action with the best
    mean over the worlds.
@@ -52,9 +62,10 @@ INFERENCE_POOL = 24
 INFERENCE_KEEP = 8
 
 
-def policy_bot(game: Game, seed: int | None) -> Bot:
-    """The fast playout policy: the game's heuristic, or random when it has none."""
-    path = game.bots.get("heuristic")
+def policy_bot(game: Game, seed: int | None, model: bool = False) -> Bot:
+    """The fast playout policy: the game's model of strong play when asked for and
+    offered (``game.playout_model``), else its heuristic, else random."""
+    path = (game.playout_model if model else None) or game.bots.get("heuristic")
     if path is None:
         return RandomBot(seed)
     module, _, attr = path.partition(":")
@@ -77,6 +88,7 @@ class SearchBot(Bot):
         inference: bool = False,
         epsilon: float = INFERENCE_EPSILON,
         rivalry: float = 1.0,
+        model: bool = False,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1:
@@ -93,6 +105,9 @@ class SearchBot(Bot):
         #: Weight of the other seats' mean gain in a playout's score: 1 plays for the
         #: margin over the table (setting opponents counts), 0 for the seat's own score.
         self.rivalry = rivalry
+        #: Play the playouts with the game's model of strong play (``game.playout_model``)
+        #: when it has one, instead of its heuristic: a better model of strong opponents.
+        self.model = model
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
         self._policies: list[Bot] = []
@@ -105,7 +120,7 @@ class SearchBot(Bot):
         self.game = game
         self._policies = []
         for s in range(game.players):
-            bot = policy_bot(game, self.rng.getrandbits(32))
+            bot = policy_bot(game, self.rng.getrandbits(32), self.model)
             bot.start(game, s)
             self._policies.append(bot)
 

@@ -61,6 +61,10 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: This game's own bots by level name, as import paths ("heuristic": "pkg.mod:Class").
     bots: ClassVar[dict[str, str]] = {}
+    #: Optional import path ("pkg.mod:Class") of a fast *model of strong play*:
+    #: the policy search bots may play their playouts with instead of the
+    #: heuristic, because the heuristic is a poor model of strong opponents.
+    playout_model: ClassVar[str | None] = None
     #: Import path of the module drawing a view on a terminal (``render_view``,
     #: ``render_sheet``); the rules never import it.
     renderer: ClassVar[str] = ""

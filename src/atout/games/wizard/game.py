@@ -52,6 +52,7 @@ class WizardGame(Game):
     min_players = 3
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
+    playout_model = "atout.games.wizard.playout:WizardPlayoutBot"
     renderer = "atout.games.wizard.render"
     tensors = "atout.games.wizard.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
