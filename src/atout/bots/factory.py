@@ -66,13 +66,16 @@ def available(game: Game) -> list[str]:
     return ["random", *game.bots, *LEVELS, "search"]
 
 
-def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:
-    path = game.bots.get(name)
-    if path is None:
-        return None
+def bot_from_path(path: str, seed: int | None) -> Bot:
+    """A bot from an import path ``"pkg.mod:Class"`` (how games name their bots and models)."""
     module, _, attr = path.partition(":")
     cls: type[Bot] = getattr(importlib.import_module(module), attr)
     return cls(seed)
+
+
+def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:
+    path = game.bots.get(name)
+    return None if path is None else bot_from_path(path, seed)
 
 
 def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:

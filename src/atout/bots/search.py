@@ -47,13 +47,13 @@ the price of reproducibility when it binds.
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
 from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
+from .factory import bot_from_path
 from .random import RandomBot
 
 #: Inference: the seat model's tremble, candidates weighed per batch, and worlds kept per batch.
@@ -66,11 +66,7 @@ def policy_bot(game: Game, seed: int | None, model: bool = False) -> Bot:
     """The fast playout policy: the game's model of strong play when asked for and
     offered (``game.playout_model``), else its heuristic, else random."""
     path = (game.playout_model if model else None) or game.bots.get("heuristic")
-    if path is None:
-        return RandomBot(seed)
-    module, _, attr = path.partition(":")
-    cls: type[Bot] = getattr(importlib.import_module(module), attr)
-    return cls(seed)
+    return RandomBot(seed) if path is None else bot_from_path(path, seed)
 
 
 class SearchBot(Bot):
