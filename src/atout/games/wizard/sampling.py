@@ -121,20 +121,33 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
 def _assign(
     pool: list[int], need: dict[int, int], stack: int, voids: list[int], rng: random.Random
 ) -> dict[int, list[int]]:
-    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1)."""
+    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1).
+
+    Slots some seat may not hold (a suit it showed void in) are placed first,
+    the most constrained first, each to an open seat drawn in proportion to its
+    room; the unconstrained rest are then shuffled into the room left, which
+    deals them uniformly at a fraction of the cost (most slots, most of the time).
+    """
+    void_suits = 0
+    for v in voids:
+        void_suits |= v
+    constrained: list[tuple[int, float, int, list[int]]] = []
+    free: list[int] = []
+    seats_all = [*need, -1]
+    for slot in pool:
+        suit = C.suit_of(C.kind_of_slot(slot))
+        if suit < 0 or not void_suits >> suit & 1:
+            free.append(slot)
+            continue
+        seats = [s for s in seats_all if s == -1 or not voids[s] >> suit & 1]
+        constrained.append((len(seats), rng.random(), slot, seats))
+    constrained.sort()
     for _ in range(_ATTEMPTS):
         room = dict(need)
         room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
-        options = []
-        for slot in pool:
-            kind = C.kind_of_slot(slot)
-            suit = C.suit_of(kind)
-            seats = [s for s in room if s == -1 or suit < 0 or not voids[s] >> suit & 1]
-            options.append((len(seats), rng.random(), slot, seats))
-        options.sort()
         ok = True
-        for _, _, slot, seats in options:
+        for _, _, slot, seats in constrained:
             open_seats = [s for s in seats if room[s] > 0]
             if not open_seats:
                 ok = False
@@ -143,6 +156,11 @@ def _assign(
             room[seat] -= 1
             out[seat].append(slot)
         if ok:
+            rng.shuffle(free)
+            at = 0
+            for seat, left in room.items():
+                out[seat].extend(free[at : at + left])
+                at += left
             return out
     raise ValueError("no deal is consistent with this view (the voids leave no room)")
 
