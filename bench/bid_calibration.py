@@ -4,7 +4,7 @@ For every bid the candidate makes, the playouts it ran for the bid it chose
 say how often it would make it (``playouts``); the match then says whether it
 did (``table``).  A playout self-model much worse at steering its trick count
 than the searcher really is shows as ``playouts`` far below ``table``: the bids
-are then chosen under the wrong odds (what ``search:N:steer`` addresses).
+are then chosen under the wrong odds (docs/bots.md has the measurements).
 
 Run: ``.venv/bin/python bench/bid_calibration.py [--bot search:800:model] [--matches 2]``;
 the candidate sits in each seat in turn against ``--field`` (default ``hard``).

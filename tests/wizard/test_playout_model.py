@@ -5,30 +5,18 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 import atout
 from atout.bots import make_bot
 from atout.bots.factory import EXPERT_MODEL_PLAYOUTS, EXPERT_PLAYOUTS
-from atout.games.wizard import cards as C
 from atout.games.wizard.bot import WizardHeuristicBot, strength, would_win
-from atout.games.wizard.game import WizardState
-from atout.games.wizard.playout import (
-    HEURISTIC_WEIGHT,
-    WizardPlayoutBot,
-    kind,
-    kinds,
-    situation,
-    sure_winners,
-    unwanted,
-)
+from atout.games.wizard.playout import HEURISTIC_WEIGHT, WizardPlayoutBot, kind, kinds, situation
 from atout.games.wizard.playout_table import COUNTS
 from atout.games.wizard.view import WizardView
 from atout.match import play_match
 
 from .helpers import bid_all, deal, goto_round, new_state, play
 
-SITUATION = re.compile(r"^(n\+[0-3]s?|n0[1-3]|nX)\|(lead|(mid|last)(!\|some|\|(all|some|none)))$")
+SITUATION = re.compile(r"^(n\+[0-3]|n0[1-3]|nX)\|(lead|(mid|last)\|(all|some|none))$")
 KIND = re.compile(r"^(lead|win|duck)_(max|mid|min)$")
 #: Which kinds of play a situation allows, by its last field.
 REACH = {"lead": {"lead"}, "all": {"win"}, "none": {"duck"}, "some": {"win", "duck"}}
@@ -52,29 +40,6 @@ def test_situation_and_kinds_of_a_worked_example() -> None:
     b9, b2 = view.parse("play B9"), view.parse("play B2")
     assert {kind(view, b9), kind(view, b2)} == {"win_max", "duck_max"}
     assert sorted(view.legal_actions) == sorted([b9, b2])
-
-
-def holding_sure_winners(lead: str) -> WizardView:
-    """Seat 1 needs two of four tricks, holds a Wizard and the top trump; seat 0 (bid 0) leads ``lead``."""
-    state = new_state(4, dealer=0)
-    goto_round(state, 4)
-    deal(state, {0: "B5 G2 Y12 R3", 1: "Z Y13 Y11 B2", 2: "B7 B8 G5 G6", 3: "G7 N R2 G1"}, turn="Y1")
-    bid_all(state, {0: 0, 1: 2, 2: 1, 3: 0})
-    play(state, lead)
-    view = state.view(1)
-    assert isinstance(view, WizardView)
-    return view
-
-
-def test_sure_winners_count_wizards_and_trumps_nothing_hidden_beats() -> None:
-    blue = holding_sure_winners("B5")
-    assert sure_winners(blue) == 2  # Z and Y13: yellow 12 is still out, so yellow 11 is not sure
-    assert unwanted(blue)  # seat 0 bid nothing: ducking hands it a trick too many
-    assert situation(blue) == "n+2s|mid!|some"  # Z wins, B2 (forced to follow blue) ducks
-    yellow = holding_sure_winners("Y12")
-    assert sure_winners(yellow) == 3  # yellow 12 is on the table: yellow 11 is now the second-best trump
-    assert situation(yellow) == "n+2s|mid!|some"
-    assert not unwanted(following_with_tricks_to_spare())  # the leader bid 1 and has none yet
 
 
 def test_the_model_ducks_where_strong_players_do_and_the_heuristic_never_does() -> None:
@@ -117,8 +82,8 @@ def test_situations_and_kinds_agree_on_random_decisions() -> None:
             if view.phase == "play" and len(view.legal_actions) > 1:
                 where = situation(view)
                 assert SITUATION.match(where), where
+                assert situation(view, kinds(view)) == where  # the playout's one-pass call agrees
                 reach = where.rsplit("|", 1)[-1]
-                assert ("!" in where) == (reach == "some" and unwanted(view)), where
                 prefixes = {kind(view, c).split("_")[0] for c in view.legal_actions}
                 assert prefixes == REACH[reach], (where, prefixes)
                 seen += 1
@@ -185,63 +150,3 @@ def test_kinds_partition_the_legal_cards_by_power() -> None:
                         or tag == "lead"
                     )
             state.apply(rng.choice(view.legal_actions))
-
-
-def steering_position(bids: dict[int, int], *played: str) -> WizardState:
-    """Round 4, yellow trumps; seat 0 leads.  Seat 1 holds Z Y13 B9 B2; seat 3 holds the last blue."""
-    state = new_state(4, dealer=0)
-    goto_round(state, 4)
-    deal(state, {0: "B5 G2 Y12 R3", 1: "Z Y13 B9 B2", 2: "G8 G9 R5 R6", 3: "B10 N R2 G1"}, turn="Y1")
-    bid_all(state, bids)
-    play(state, *played)
-    return state
-
-
-def test_steering_takes_a_needed_trick_with_the_weakest_card_nobody_after_can_beat() -> None:
-    steer = WizardPlayoutBot(1)
-    state = steering_position({0: 1, 1: 2, 2: 0, 3: 1}, "B5")
-    # Seat 1 must follow blue (Z, B9 or B2).  Blue 9 wins now, but seat 3 still holds blue 10:
-    # the Wizard is the only card nobody after can top.
-    assert state.action_to_text(steer.choose_world(state, 1)) == "play Z"  # type: ignore[arg-type]
-    # Seat 3's blue 10 gone from the deal, blue 9 is safe: it is the weakest sure winner.
-    state = steering_position({0: 1, 1: 2, 2: 0, 3: 1}, "B5")
-    state.hands[3] &= ~(1 << C.parse_card("B10"))
-    state.hands[3] |= 1 << C.parse_card("R13")
-    assert state.action_to_text(steer.choose_world(state, 1)) == "play B9"  # type: ignore[arg-type]
-
-
-def test_steering_sheds_a_trick_it_does_not_want_with_its_strongest_loser() -> None:
-    steer = WizardPlayoutBot(1)
-    state = steering_position({0: 1, 1: 0, 2: 0, 3: 1}, "B5", "B2", "G8", "B10")  # seat 3 took trick 1
-    play(state, "N", "R3")  # seat 3 leads a Jester, seat 0's red 3 sets the suit
-    # Seat 1 (bid 0) holds Z Y13 B9, no red: the Wizard and the trump would win, blue 9 loses.
-    assert state.action_to_text(steer.choose_world(state, 1)) == "play B9"  # type: ignore[arg-type]
-
-
-def test_steering_leaves_unclear_turns_to_the_model() -> None:
-    steer = WizardPlayoutBot(1)
-    state = steering_position({0: 1, 1: 0, 2: 0, 3: 1}, "B5", "B2", "G8", "B10")
-    assert state.current_player == 3
-    assert steer.choose_world(state, 3) is None  # leading with its bid made: no clear-cut lead
-    bidding = steering_position({0: 1, 1: 0, 2: 0, 3: 1})
-    assert steer.choose_world(bidding, 0) is None  # card play only: bids stay the model's
-
-
-def test_search_steers_its_own_seat_only_and_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[int] = []
-    original = WizardPlayoutBot.choose_world
-
-    def spy(self: WizardPlayoutBot, state: WizardState, seat: int) -> int | None:
-        asked.append(seat)
-        return original(self, state, seat)
-
-    monkeypatch.setattr(WizardPlayoutBot, "choose_world", spy)
-    state = steering_position({0: 1, 1: 2, 2: 0, 3: 1}, "B5")
-    for spec, steered in (("search:16:model", False), ("search:16:model:steer", True)):
-        asked.clear()
-        bot = make_bot(spec, state.game, seed=3)
-        bot.start(state.game, 1)
-        assert bot.choose(state.view(1)) in state.legal_actions()
-        assert set(asked) == ({1} if steered else set())
-    assert make_bot("expert", state.game).steer  # type: ignore[attr-defined]
-    assert not make_bot("hard", state.game).steer  # type: ignore[attr-defined]

@@ -43,9 +43,8 @@ EXPERT_MODEL_PLAYOUTS = 800
 HARD_CAP = 1.0
 EXPERT_CAP = 2.5
 #: Flags of ``search:N:<flag>...`` (see :class:`~atout.bots.search.SearchBot`): even
-#: allocation, inference, own score only, playouts with the game's model of strong play,
-#: the seat's own turns in playouts steered with perfect information (``choose_world``).
-SEARCH_FLAGS = ("flat", "infer", "own", "model", "steer")
+#: allocation, inference, own score only, playouts with the game's model of strong play.
+SEARCH_FLAGS = ("flat", "infer", "own", "model")
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
 EASY_NOISE = 0.4
 
@@ -104,14 +103,14 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         expert = EXPERT_MODEL_PLAYOUTS if game.playout_model else EXPERT_PLAYOUTS
         playouts = {"hard": HARD_PLAYOUTS, "expert": expert}.get(name, HARD_PLAYOUTS)
         cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
-        flat, inference, own, model, steer = False, False, False, name == "expert", name == "expert"
+        flat, inference, own, model = False, False, False, name == "expert"
         if name.startswith("search:"):
             number, *flags = name[7:].split(":")
             try:
                 playouts = int(number)
             except ValueError:
                 raise OptionError(
-                    f"{spec!r}: write search:N[:flat][:infer][:own][:model][:steer] with N playouts"
+                    f"{spec!r}: write search:N[:flat][:infer][:own][:model] with N playouts"
                 ) from None
             if playouts < 1:
                 raise OptionError(f"{spec!r}: the number of playouts must be at least 1")
@@ -120,7 +119,7 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
                 raise OptionError(
                     f"{spec!r}: unknown flag {sorted(unknown)[0]!r} (flags: {', '.join(SEARCH_FLAGS)})"
                 )
-            flat, inference, own, model, steer = (flag in flags for flag in SEARCH_FLAGS)
+            flat, inference, own, model = (flag in flags for flag in SEARCH_FLAGS)
         bot = SearchBot(
             seed,
             playouts=playouts,
@@ -129,7 +128,6 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
             inference=inference,
             rivalry=0.0 if own else 1.0,
             model=model,
-            steer=steer,
         )
         bot.name = name
         return bot

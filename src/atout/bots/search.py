@@ -25,9 +25,7 @@ One decision:
    **round** with a fast policy (each game's heuristic, the same for every
    seat; with ``model=True`` the game's model of strong play when it offers
    one, ``game.playout_model``), resolving chance nodes with
-   :func:`atout.core.game.sample_chance`; with ``steer=True`` the seat's own
-   turns are played by the policy's perfect-information ``choose_world`` when
-   it has one (see :meth:`SearchBot._play_out`);
+   :func:`atout.core.game.sample_chance`;
 3. score a playout by the seat's gain over the round minus the mean gain of
    the other seats (what wins matches), and answer the action with the best
    mean over the worlds.
@@ -87,7 +85,6 @@ class SearchBot(Bot):
         epsilon: float = INFERENCE_EPSILON,
         rivalry: float = 1.0,
         model: bool = False,
-        steer: bool = False,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1:
@@ -107,9 +104,6 @@ class SearchBot(Bot):
         #: Play the playouts with the game's model of strong play (``game.playout_model``)
         #: when it has one, instead of its heuristic: a better model of strong opponents.
         self.model = model
-        #: Play the seat's own turns in playouts with its policy's perfect-information
-        #: ``choose_world`` where the policy offers one (see :meth:`_play_out`).
-        self.steer = steer
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
         self._policies: list[Bot] = []
@@ -255,23 +249,14 @@ class SearchBot(Bot):
         return _gain(before, self._play_out(world, action, seat).scores(), seat, self.rivalry)
 
     def _play_out(self, world: State, action: int, seat: int) -> State:
-        """A copy of ``world`` after ``action`` and the rest of the round.
-
-        With ``steer``, the seat's own turns go first to its policy's
-        ``choose_world(state, seat)`` (an optional method: perfect-information
-        play inside the sampled world, ``None`` when it has no clear-cut answer).
-        Why: the searcher will search each of its own decisions, so it steers
-        its trick count far better than a playout policy does; a self-model
-        that sees the world's cards is closer to that than a noisy imitation.
-        PIMC makes the same assumption with a double-dummy solver.  The other
-        seats keep the view-based policy.
-        """
+        """A copy of ``world`` after ``action`` and the rest of the round, every seat
+        played by its policy (separate from the scoring so diagnostics such as
+        bench/bid_calibration.py can read the round's end)."""
         state = world.clone()
         start_round = state.round
         state.apply(action)
         policies = self._policies
         rng = self.rng
-        steer = getattr(policies[seat], "choose_world", None) if self.steer else None
         while True:
             actor = state.current_player
             if actor == TERMINAL or state.round != start_round:
@@ -279,11 +264,6 @@ class SearchBot(Bot):
             if actor == CHANCE:
                 state.apply(sample_chance(state, rng))
                 continue
-            if actor == seat and steer is not None:
-                chosen = steer(state, seat)
-                if chosen is not None:
-                    state.apply(chosen)
-                    continue
             legal = state.legal_actions()
             if len(legal) == 1:  # forced: no need to build a view for the policy
                 state.apply(legal[0])

@@ -38,21 +38,11 @@ def would_win(kind: int, trick: tuple[tuple[int, int], ...], trump: int | None) 
     """Whether ``kind`` added to ``trick`` would be winning it right now."""
     win = -1
     for _, k in trick:
-        win = k if beats(k, win, trump) else win
-    return beats(kind, win, trump) if trick else True
+        win = k if _beats(k, win, trump) else win
+    return _beats(kind, win, trump) if trick else True
 
 
-def winning_seat(trick: tuple[tuple[int, int], ...], trump: int | None) -> int:
-    """The seat whose card wins ``trick`` (not empty) so far."""
-    seat, win = -1, -1
-    for s, k in trick:
-        if beats(k, win, trump):
-            seat, win = s, k
-    return seat
-
-
-def beats(kind: int, win: int, trump: int | None) -> bool:
-    """Whether ``kind`` played onto a trick that ``win`` is winning takes it over (``win`` -1: empty trick)."""
+def _beats(kind: int, win: int, trump: int | None) -> bool:
     if win == -1:
         return True
     if win == C.WIZARD or kind == C.JESTER:
