@@ -17,7 +17,7 @@ from collections import defaultdict
 
 import atout
 from atout.bots import make_bot
-from atout.bots.search import SearchBot, _gain
+from atout.bots.search import SearchBot
 from atout.core.game import State, View
 from atout.games.wizard.view import WizardView
 from atout.match import derive_seed, play_match
@@ -44,11 +44,11 @@ class Calibrated(SearchBot):
         self.bids.append((view.round, bid, made))
         return action
 
-    def _playout(self, world: State, action: int, seat: int) -> float:
-        end = self._play_out(world, action, seat)
+    def _play_out(self, world: State, action: int, seat: int) -> State:
+        end = super()._play_out(world, action, seat)
         if self._tricks is not None:
             self._tricks[action].append(end.sheet[-1][1][seat])  # type: ignore[attr-defined]
-        return _gain(world.scores(), end.scores(), seat, self.rivalry)
+        return end
 
 
 def main() -> None:
