@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 import atout
+from atout.bots import make_bot
+from atout.games.wizard.game import WizardState
+from atout.match import play_match
 from atout.tournament import lineup, run_local, run_match, schedule, summarize
 from atout.tournament.runner import MatchOutcome
 
@@ -73,6 +76,12 @@ def test_outcomes_carry_scores_contracts_and_decision_times() -> None:
     o = run_match(spec)
     assert o.error is None and o.rounds == 2 and len(o.scores) == 4
     assert o.contracts is not None and all(played == 2 for _, played in o.contracts)
+    # Per round, tricks minus bid, as the final score sheet shows them.
+    bots = [make_bot(name, game, seed) for name, seed in zip(spec.seats, spec.bot_seeds, strict=True)]
+    state = play_match(game, bots, spec.seed).state
+    assert isinstance(state, WizardState) and state.scores() == o.scores  # the same match again
+    assert o.overtricks == [[tricks[s] - bids[s] for bids, tricks, _ in state.sheet] for s in range(4)]
+    assert [made for made, _ in o.contracts] == [row.count(0) for row in o.overtricks]
     assert [len(t) for t in o.times] == [len(c) for c in o.choice]
     assert all(len(t) >= 2 for t in o.times)  # at least a bid and a card per round
 

@@ -41,6 +41,7 @@ def outcome(
         winners=[s for s, v in enumerate(scores) if v == best],
         rounds=rounds,
         contracts=[(1, 2), (0, 2)],
+        overtricks=[[0, 1], [-2, 1]],
         times=[[0.1, 0.2], [0.3]],
         choice=[[True, False], [True]],
     )
@@ -63,6 +64,9 @@ def test_summary_uses_the_deal_as_unit_and_counts_margins_wins_contracts() -> No
     assert a.win_share.mean + b.win_share.mean == pytest.approx(1)
     # seat 0 made 1 of 2 contracts, seat 1 none: a sat twice in each seat.
     assert a.contracts_made == pytest.approx(2 / 8) and a.contracts_played == 8
+    # seat 0 made round 1 and went over in round 2; seat 1 went under, then over.
+    assert a.contracts_over == pytest.approx(4 / 8) and a.contracts_under == pytest.approx(2 / 8)
+    assert a.contracts_made_by_round == pytest.approx([2 / 4, 0.0])
     assert a.decision_times["max"] == pytest.approx(0.3) and a.decisions == 4  # forced decisions left out
     assert a.rating > b.rating and summarize(outcomes)[0].bot == "a"
 
@@ -74,6 +78,17 @@ def test_aborted_matches_take_their_deal_out_of_the_statistics() -> None:
     played, aborted = complete(outcomes)
     assert aborted == [bad] and {o.deal for o in played} == {0}
     assert {b.bot: b.score_per_match.mean for b in summarize(outcomes)} == {"a": 25, "b": 15}
+
+
+def test_over_and_under_are_left_out_when_a_match_lacks_the_detail() -> None:
+    """Logs written before overtricks were kept: the made share stays, no partial split."""
+    old = outcome(1, 0, ("a", "b"), [50, 10])
+    old.overtricks = None
+    outcomes = [outcome(0, 0, ("a", "b"), [30, 10]), outcome(0, 1, ("b", "a"), [20, 20]), old,
+                outcome(1, 1, ("b", "a"), [0, 40])]  # fmt: skip
+    a = {b.bot: b for b in summarize(outcomes)}["a"]
+    assert a.contracts_made == pytest.approx(2 / 8)
+    assert a.contracts_over is None and a.contracts_under is None and a.contracts_made_by_round is None
 
 
 def test_ratings_move_towards_the_winner() -> None:

@@ -35,6 +35,8 @@ BOT_COLUMNS = (
     "win_share",
     "win_share_ci95",
     "contracts_made",
+    "contracts_over",
+    "contracts_under",
     "decision_p50",
     "decision_p90",
     "decision_p99",
@@ -53,7 +55,9 @@ def bot_row(b: BotSummary) -> dict[str, Any]:
         est = getattr(b, key)
         row[key] = est.mean
         row[f"{key}_ci95"] = est.ci95
-    row["contracts_made"] = b.contracts_made
+    row.update(
+        contracts_made=b.contracts_made, contracts_over=b.contracts_over, contracts_under=b.contracts_under
+    )
     for key in ("p50", "p90", "p99", "max"):
         row[f"decision_{key}"] = b.decision_times.get(key)
     row.update(decisions=b.decisions, rating_mu=b.rating_mu, rating_sigma=b.rating_sigma, rating=b.rating)

@@ -84,6 +84,12 @@ class BotSummary:
     #: Contracts made / played (games whose score sheet shows bids and tricks), else None.
     contracts_made: float | None
     contracts_played: int
+    #: Shares of the contracts missed by taking too many tricks and too few (None without
+    #: per-round detail: games without contracts, or logs written before it was kept).
+    contracts_over: float | None
+    contracts_under: float | None
+    #: Share of contracts made in each round (1st, 2nd, ...): Wizard's round r deals r cards.
+    contracts_made_by_round: list[float] | None
     #: Decision times in seconds, decisions with a choice only (forced ones cost nothing).
     decision_times: dict[str, float | None]
     decisions: int
@@ -123,6 +129,9 @@ def summarize(outcomes: Sequence[MatchOutcome]) -> list[BotSummary]:
     made = dict.fromkeys(names, 0)
     contracts = dict.fromkeys(names, 0)
     has_contracts = False
+    # Per bot: [over, under] counts and per-round [made, played]; None once a match lacks the detail.
+    missed: dict[str, list[int] | None] = {name: [0, 0] for name in names}
+    by_round: dict[str, list[list[int]]] = {name: [] for name in names}
     times: dict[str, list[float]] = {name: [] for name in names}
     seat_matches = dict.fromkeys(names, 0)
     for o in played:
@@ -145,6 +154,7 @@ def summarize(outcomes: Sequence[MatchOutcome]) -> list[BotSummary]:
                 has_contracts = True
                 made[name] += o.contracts[s][0]
                 contracts[name] += o.contracts[s][1]
+                _count_overtricks(o, s, missed, by_round[name])
             times[name].extend(t for t, c in zip(o.times[s], o.choice[s], strict=True) if c)
 
     def deal_means(name: str, key: str) -> Estimate:
@@ -165,6 +175,7 @@ def summarize(outcomes: Sequence[MatchOutcome]) -> list[BotSummary]:
                 win_share=deal_means(name, "win"),
                 contracts_made=made[name] / contracts[name] if has_contracts and contracts[name] else None,
                 contracts_played=contracts[name],
+                **_missed_shares(missed[name], by_round[name], contracts[name]),
                 decision_times=percentiles(times[name]),
                 decisions=len(times[name]),
                 rating_mu=mu,
@@ -174,6 +185,36 @@ def summarize(outcomes: Sequence[MatchOutcome]) -> list[BotSummary]:
         )
     summaries.sort(key=lambda b: -b.rating)
     return summaries
+
+
+def _count_overtricks(
+    o: MatchOutcome, seat: int, missed: dict[str, list[int] | None], by_round: list[list[int]]
+) -> None:
+    """Add one seat-match's contracts to its bot's over/under and per-round counts."""
+    name = o.seats[seat]
+    counts = missed[name]
+    if counts is None:
+        return
+    if o.overtricks is None:
+        missed[name] = None  # a log without the detail: no partial figures
+        return
+    for r, diff in enumerate(o.overtricks[seat]):
+        if r == len(by_round):
+            by_round.append([0, 0])
+        by_round[r][0] += diff == 0
+        by_round[r][1] += 1
+        counts[0] += diff > 0
+        counts[1] += diff < 0
+
+
+def _missed_shares(counts: list[int] | None, by_round: list[list[int]], played: int) -> dict[str, Any]:
+    if counts is None or not played or not by_round:
+        return {"contracts_over": None, "contracts_under": None, "contracts_made_by_round": None}
+    return {
+        "contracts_over": counts[0] / played,
+        "contracts_under": counts[1] / played,
+        "contracts_made_by_round": [m / n for m, n in by_round],
+    }
 
 
 def rate(outcomes: Sequence[MatchOutcome]) -> dict[str, tuple[float, float]]:
