@@ -81,6 +81,7 @@ def test_outcomes_carry_scores_contracts_and_decision_times() -> None:
     state = play_match(game, bots, spec.seed).state
     assert isinstance(state, WizardState) and state.scores() == o.scores  # the same match again
     assert o.overtricks == [[tricks[s] - bids[s] for bids, tricks, _ in state.sheet] for s in range(4)]
+    assert o.bids == [[bids[s] for bids, _, _ in state.sheet] for s in range(4)]
     assert [made for made, _ in o.contracts] == [row.count(0) for row in o.overtricks]
     assert [len(t) for t in o.times] == [len(c) for c in o.choice]
     assert all(len(t) >= 2 for t in o.times)  # at least a bid and a card per round

@@ -62,6 +62,8 @@ class MatchOutcome:
     #: Per seat, per round: tricks taken minus the contract (0 made, > 0 over, < 0 under),
     #: when the score sheet shows bids and tricks; None in logs written before it existed.
     overtricks: list[list[int]] | None = None
+    #: Per seat, per round: the contract (the bid), alongside ``overtricks``.
+    bids: list[list[int]] | None = None
     #: Per seat, seconds per decision (every decision, forced ones included).
     times: list[list[float]] = field(default_factory=list)
     #: Per seat, whether each decision had more than one legal action (aligned with ``times``).
@@ -101,28 +103,31 @@ def schedule(game: Game, bots: Sequence[str], deals: int, seed: int, first_deal:
     return specs
 
 
-def overtricks(state: State) -> list[list[int]] | None:
-    """Per seat, per round: tricks taken minus the contract, read from the final score sheet.
+def contract_lines(state: State) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Per seat, per round: (the bids, tricks taken minus the bid), read from the final score sheet.
 
     Generic over games: a game whose view's ``sheet`` lines carry ``bids`` and
     ``tricks`` (Wizard, Le Malin) has contracts; the others have none (None).
     Kept per round because a bid rate hides where it is lost: by hand size
-    (Wizard's round *r* deals *r* cards) and by direction, pushed over or held under.
+    (Wizard's round *r* deals *r* cards), by bid, and by direction, pushed over
+    or held under.
     """
     sheet = state.view(0).to_dict().get("sheet")
     if not isinstance(sheet, list) or not sheet:
         return None
     if not all(isinstance(line, dict) and "bids" in line and "tricks" in line for line in sheet):
         return None
-    return [[line["tricks"][s] - line["bids"][s] for line in sheet] for s in range(state.game.players)]
+    seats = range(state.game.players)
+    bids = [[line["bids"][s] for line in sheet] for s in seats]
+    return bids, [[line["tricks"][s] - line["bids"][s] for line in sheet] for s in seats]
 
 
 def contracts_made(state: State) -> list[tuple[int, int]] | None:
-    """Per seat (made, played): the contracts of :func:`overtricks` that ended on zero."""
-    over = overtricks(state)
-    if over is None:
+    """Per seat (made, played): the contracts of :func:`contract_lines` that ended on zero."""
+    lines = contract_lines(state)
+    if lines is None:
         return None
-    return [(sum(d == 0 for d in seat), len(seat)) for seat in over]
+    return [(sum(d == 0 for d in seat), len(seat)) for seat in lines[1]]
 
 
 def run_match(spec: MatchSpec) -> MatchOutcome:
@@ -152,7 +157,9 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
     outcome.scores = state.scores()
     outcome.winners = state.winners()
     outcome.rounds = state.round
-    outcome.overtricks = overtricks(state)
+    lines = contract_lines(state)
+    if lines is not None:
+        outcome.bids, outcome.overtricks = lines
     outcome.contracts = contracts_made(state)
     outcome.times = result.decision_times
     outcome.choice = choice
