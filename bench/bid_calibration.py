@@ -1,8 +1,8 @@
 """How well a search bot's playouts predict its own contracts (Wizard).
 
 For every bid the candidate makes, the playouts it ran for the bid it chose
-say how often it would make it (``playouts``); the match then says whether it
-did (``table``).  A playout self-model much worse at steering its trick count
+say how often it would make it, go over or stay under (``playouts``); the
+match then says what it did (``table``).  A playout self-model much worse at steering its trick count
 than the searcher really is shows as ``playouts`` far below ``table``: the bids
 are then chosen under the wrong odds (docs/bots.md has the measurements).
 
@@ -28,7 +28,8 @@ class Calibrated(SearchBot):
 
     def __init__(self, inner: SearchBot) -> None:
         self.__dict__.update(inner.__dict__)  # the configured bot (make_bot), with a recorder around it
-        self.bids: list[tuple[int, int, float]] = []  # (round, bid, share of playouts that made it)
+        #: (round, bid, shares of its playouts that made it, went over, stayed under)
+        self.bids: list[tuple[int, int, tuple[float, float, float]]] = []
         self._tricks: dict[int, list[int]] | None = None
 
     def choose(self, view: View) -> int:
@@ -40,8 +41,13 @@ class Calibrated(SearchBot):
         bid = action - view.game.bid_base
         tricks = self._tricks[action]
         self._tricks = None
-        made = sum(t == bid for t in tricks) / len(tricks) if tricks else float("nan")
-        self.bids.append((view.round, bid, made))
+        n = len(tricks) or 1
+        shares = (
+            sum(t == bid for t in tricks) / n,
+            sum(t > bid for t in tricks) / n,
+            sum(t < bid for t in tricks) / n,
+        )
+        self.bids.append((view.round, bid, shares))
         return action
 
     def _play_out(self, world: State, action: int, seat: int) -> State:
@@ -59,7 +65,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=50)
     args = parser.parse_args()
     game = atout.load("wizard", 4)
-    by_size: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+    # Per hand size: (playouts' shares made / over / under, the table's outcome as the same triple).
+    by_size: dict[str, list[tuple[tuple[float, float, float], tuple[int, int, int]]]] = defaultdict(list)
     for index in range(args.matches):
         seat = index % game.players
         seed = derive_seed(args.seed, "match", index)
@@ -70,17 +77,22 @@ def main() -> None:
         bots[seat] = candidate
         result = play_match(game, bots, seed)
         sheet = result.state.view(seat).to_dict()["sheet"]
-        for (round_, bid, made), line in zip(candidate.bids, sheet, strict=True):
+        for (round_, bid, shares), line in zip(candidate.bids, sheet, strict=True):
             size = "1-5" if round_ <= 5 else "6-10" if round_ <= 10 else "11-15"
+            took = line["tricks"][seat]
             for key in (size, "all"):
-                by_size[key].append((made, line["tricks"][seat] == bid))
-    print(f"{args.bot} vs {args.field}, {args.matches} matches: bids made in its playouts / at the table")
+                by_size[key].append((shares, (took == bid, took > bid, took < bid)))
+    print(f"{args.bot} vs {args.field}, {args.matches} matches: bids in its playouts / at the table")
+    print("  rounds        made            over            under")
     for key in ("1-5", "6-10", "11-15", "all"):
         rows = by_size[key]
         if rows:
-            playouts = sum(m for m, _ in rows) / len(rows)
-            table = sum(t for _, t in rows) / len(rows)
-            print(f"  rounds {key:5}: {playouts:6.1%} / {table:6.1%}  ({len(rows)} bids)")
+            cells = []
+            for i in range(3):
+                playouts = sum(p[i] for p, _ in rows) / len(rows)
+                table = sum(t[i] for _, t in rows) / len(rows)
+                cells.append(f"{playouts:5.0%} / {table:4.0%}")
+            print(f"  {key:5}  " + "   ".join(cells) + f"   ({len(rows)} bids)")
 
 
 if __name__ == "__main__":
