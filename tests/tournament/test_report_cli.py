@@ -33,6 +33,11 @@ def test_results_are_written_as_json_csv_and_plots(tmp_path: Path) -> None:
         rows = list(csv.DictReader(f))
     assert {r["bot"] for r in rows} == {"heuristic", "random"}
     assert float(rows[0]["score_per_match"]) == pytest.approx(summaries[0].score_per_match.mean)
+    # Made, over and under split every contract; per round, two rounds here.
+    for row, bot, summary in zip(rows, data["bots"], summaries, strict=True):
+        shares = [float(row[k]) for k in ("contracts_made", "contracts_over", "contracts_under")]
+        assert sum(shares) == pytest.approx(1) and shares[1] == pytest.approx(summary.contracts_over)
+        assert len(bot["contracts_made_by_round"]) == 2
     with (tmp_path / "out" / "matches.csv").open() as f:
         assert len(list(csv.reader(f))) == 1 + 9 * 3
     assert (tmp_path / "out" / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -48,7 +53,7 @@ def test_tournament_command(tmp_path: Path) -> None:
         env={"COLUMNS": "200"},
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "heuristic" in result.output and "6 matches" in result.output
+    assert "heuristic" in result.output and "6 matches" in result.output and "over/under" in result.output
     data = json.loads((out / "results.json").read_text())
     assert data["settings"]["lineup"] == [
         "heuristic",
