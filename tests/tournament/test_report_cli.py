@@ -53,7 +53,7 @@ def test_tournament_command(tmp_path: Path) -> None:
         env={"COLUMNS": "200"},
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "heuristic" in result.output and "6 matches" in result.output and "over/under" in result.output
+    assert "heuristic" in result.output and "6 matches" in result.output
     data = json.loads((out / "results.json").read_text())
     assert data["settings"]["lineup"] == [
         "heuristic",
@@ -62,6 +62,23 @@ def test_tournament_command(tmp_path: Path) -> None:
     ]
     assert "--seed 4" in data["settings"]["command"]
     assert not (out / "plot.png").exists()
+
+
+def test_the_table_fits_an_80_column_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every column shows, and a long bot name folds rather than pushing columns off."""
+    from atout.cli import main
+
+    monkeypatch.setattr(main.out, "width", 80)
+    long_name = f"cmd:{sys.executable} {EXAMPLE}"
+    result = runner.invoke(
+        app,
+        ["tournament", "wizard", "--bots", f"heuristic,{long_name}", "--players", "3", "--deals", "1",
+         "--out", str(tmp_path / "t"), "-o", "rounds=1", "--no-plot"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if "rating" in line)
+    assert header.split() == ["bot", "rating", "score/round", "margin/round", "wins", "made", "ms", "p50/p99"]
+    assert all(len(line) <= 80 for line in result.output.splitlines())
 
 
 @pytest.mark.parametrize(

@@ -173,9 +173,10 @@ def _print_table(title: str, players: int, deals: int, seed: int, summaries: lis
         box=box.SIMPLE_HEAD,
         title=f"{title}, {players} players, {deals} deals × {players} rotations (seed {seed}); ± = 95% CI",
     )
-    width = min(max(len(b.bot) for b in summaries), 24) if summaries else 3
+    # At most 12 wide: longer names fold, and every column fits an 80-column terminal.
+    width = min(max(len(b.bot) for b in summaries), 12) if summaries else 3
     table.add_column("bot", min_width=width, overflow="fold")
-    for col in ("rating", "score/round", "margin/round", "wins", "made", "over/under", "ms p50/p99"):
+    for col in ("rating", "score/round", "margin/round", "wins", "made", "ms p50/p99"):
         table.add_column(col, justify="right", no_wrap=True)
     for b in summaries:
         table.add_row(
@@ -185,9 +186,6 @@ def _print_table(title: str, players: int, deals: int, seed: int, summaries: lis
             _ci(b.margin_per_round, "{:+.1f}"),
             f"{b.win_share.mean:.0%}",
             "—" if b.contracts_made is None else f"{b.contracts_made:.0%}",
-            "—"
-            if b.contracts_over is None or b.contracts_under is None
-            else f"{b.contracts_over:.0%}/{b.contracts_under:.0%}",
             f"{_ms(b.decision_times.get('p50'))}/{_ms(b.decision_times.get('p99'))}",
         )
     out.print(table)
