@@ -122,12 +122,9 @@ def contract_lines(state: State) -> tuple[list[list[int]], list[list[int]]] | No
     return bids, [[line["tricks"][s] - line["bids"][s] for line in sheet] for s in seats]
 
 
-def contracts_made(state: State) -> list[tuple[int, int]] | None:
+def contracts_made(overtricks: list[list[int]]) -> list[tuple[int, int]]:
     """Per seat (made, played): the contracts of :func:`contract_lines` that ended on zero."""
-    lines = contract_lines(state)
-    if lines is None:
-        return None
-    return [(sum(d == 0 for d in seat), len(seat)) for seat in lines[1]]
+    return [(seat.count(0), len(seat)) for seat in overtricks]
 
 
 def run_match(spec: MatchSpec) -> MatchOutcome:
@@ -160,7 +157,7 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
     lines = contract_lines(state)
     if lines is not None:
         outcome.bids, outcome.overtricks = lines
-    outcome.contracts = contracts_made(state)
+        outcome.contracts = contracts_made(outcome.overtricks)
     outcome.times = result.decision_times
     outcome.choice = choice
     return outcome
