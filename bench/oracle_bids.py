@@ -39,7 +39,7 @@ from atout.tournament.runner import MatchSpec, contract_lines, schedule
 
 
 class OracleSearchBot(SearchBot):
-    """A configured search bot whose worlds are the true state (all decisions, or bids only)."""
+    """A configured search bot whose worlds are the true state (at its bids, in its play, or always)."""
 
     def __init__(self, inner: SearchBot, truth: State, oracle: str) -> None:
         self.__dict__.update(inner.__dict__)  # the bot make_bot configured, seeds included
