@@ -35,7 +35,7 @@ from atout.bots.search import SearchBot
 from atout.core.bot import Bot
 from atout.core.game import State, View
 from atout.match import play_match
-from atout.tournament.runner import MatchSpec, contract_lines, schedule
+from atout.tournament.runner import MatchSpec, contract_lines, contracts_made, schedule
 
 
 class OracleSearchBot(SearchBot):
@@ -70,6 +70,11 @@ class Row:
     margin: float
 
 
+def margin_per_round(scores: list[int], seat: int, rounds: int) -> float:
+    """The seat's score minus the other seats' mean, per round (the ladder's margin)."""
+    return (scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)) / rounds
+
+
 def play(spec: MatchSpec, candidate_name: str, oracle: str) -> Row:
     """One scheduled match with the candidate's seats (normally one) playing as oracles."""
     game = spec.load_game()
@@ -90,11 +95,11 @@ def play(spec: MatchSpec, candidate_name: str, oracle: str) -> Row:
     assert lines is not None, "the oracle measures bids: a game whose sheet shows bids and tricks"
     _, over = lines
     seat = spec.seats.index(candidate_name)
-    scores = result.state.scores()
-    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
-    rounds = len(over[seat])
-    made, above = over[seat].count(0), sum(o > 0 for o in over[seat])
-    return Row(spec.deal, spec.rotation, made, rounds, above, (scores[seat] - others) / rounds)
+    made, rounds = contracts_made(over)[seat]
+    above = sum(o > 0 for o in over[seat])
+    return Row(
+        spec.deal, spec.rotation, made, rounds, above, margin_per_round(result.state.scores(), seat, rounds)
+    )
 
 
 def _run(job: tuple[MatchSpec, str, str]) -> Row:
@@ -112,8 +117,7 @@ def honest(log: Path, keys: set[tuple[int, int]], candidate: str) -> tuple[int, 
         seat = row["seats"].index(candidate)
         m, p = row["contracts"][seat]
         made, played = made + m, played + p
-        scores = row["scores"]
-        margin += (scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)) / p
+        margin += margin_per_round(row["scores"], seat, p)
     return made, played, margin
 
 
