@@ -427,6 +427,7 @@ class MalinState(State):
         "passed",
         "phase",
         "pile",
+        "prev_round_trick",
         "removed",
         "round",
         "scores_",
@@ -473,6 +474,13 @@ class MalinState(State):
         self.p_redirected: list[bool] = []
         self.steal_groups: list[tuple[int, ...]] = []
         self.gain_queue: list[int] = []
+        #: The previous hand's final trick as views show it, (((seat, kind,
+        #: declared, value), ...), winner), None in hand 1.  A hand's tricks are
+        #: dropped when the next hand starts, yet a table still shows the trick
+        #: that ended it: views show this one as ``last_trick`` until the new hand
+        #: finishes a trick.  Built once per hand, in the view's shape, so that
+        #: views only pass it on.
+        self.prev_round_trick: tuple[tuple[tuple[int, int, int, Value], ...], int] | None = None
         self._new_hand()
         if first is None:
             self.phase = FIRST_DEALER
@@ -1039,6 +1047,8 @@ class MalinState(State):
                 return
             self.gain_queue.clear()
         if len(self.tricks) == self.game.hand_size:  # a hand just ended: the next one
+            seats, kinds, declared, values, winner = self.tricks[-1]
+            self.prev_round_trick = (tuple(zip(seats, kinds, declared, values, strict=True)), winner)
             self.round += 1
             self.dealer = (self.dealer + 1) % self.n
             self._new_hand()
@@ -1186,6 +1196,7 @@ class MalinState(State):
         new.wish_mod = self.wish_mod
         new.last_actor = self.last_actor
         new.tricks = self.tricks.copy()
+        new.prev_round_trick = self.prev_round_trick
         new.scores_ = self.scores_.copy()
         new.sheet = self.sheet.copy()
         new.mal = [m.copy() for m in self.mal]

@@ -126,6 +126,7 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
         )
         for cards, w in view.tricks
     ]
+    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
     state.scores_ = list(view.scores)
     state.sheet = list(view.sheet)
     state.mal = mal
@@ -251,6 +252,7 @@ def _round_start(
     state.round = view.round
     state.dealer = view.dealer
     state._new_hand()
+    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
     state.scores_ = list(view.scores)
     state.sheet = list(view.sheet)
     state.hands = list(hands)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
 from ...core.game import CHANCE, View
+from ...core.tricks import LastTrick
 from . import cards as C
 from .cards import Value
 
@@ -27,7 +28,7 @@ TableCard = tuple[int, int, int, Value]
 
 
 @dataclass(frozen=True, eq=False)
-class MalinView(View):
+class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`); Malheur cards are counted by type."""
 
     game: MalinGame = field(repr=False)
@@ -54,6 +55,11 @@ class MalinView(View):
     wish_modified: bool
     #: Finished tricks of this hand: (cards, winner).
     tricks: tuple[tuple[tuple[TableCard, ...], int], ...]
+    #: The previous hand's final trick (hand ``round - 1``), shaped as an element
+    #: of ``tricks``; None in hand 1.  Public, and what ``last_trick`` shows until
+    #: this hand finishes a trick: a world rewound to this hand's start
+    #: (``sample_round``) needs it to show the viewer the same ``last_trick``.
+    prev_round_trick: tuple[tuple[TableCard, ...], int] | None
     scores: tuple[int, ...]
     #: Score sheet: one (bids, tricks, penalties) line per finished hand.
     sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
@@ -93,6 +99,10 @@ class MalinView(View):
                 for s, k, d, v in cards
             ]
 
+        def past(t: tuple[tuple[TableCard, ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
+            """A finished trick as in ``tricks``, with the hand it was played in."""
+            return None if t is None else {"cards": table(t[0]), "winner": t[1], "round": rnd}
+
         game = self.game
         return {
             "game": game.name,
@@ -112,6 +122,8 @@ class MalinView(View):
             "trick": table(self.trick),
             "wish_modified": self.wish_modified,
             "tricks": [{"cards": table(t), "winner": w} for t, w in self.tricks],
+            "last_trick": past(self.last_trick, self.last_trick_round),
+            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
             "scores": list(self.scores),
             "sheet": [{"bids": list(b), "tricks": list(t), "penalties": list(p)} for b, t, p in self.sheet],
             "malheur": dict(zip(C.MALHEUR_NAMES, self.malheur, strict=True)),
@@ -201,6 +213,7 @@ def make_view(state: MalinState, seat: int) -> MalinView:
         ),
         wish_modified=state.wish_mod,
         tricks=tuple((tuple(zip(s, k, d, v, strict=True)), w) for s, k, d, v, w in state.tricks),
+        prev_round_trick=state.prev_round_trick,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
         malheur=tuple(state.mal[seat]),

@@ -277,6 +277,7 @@ class StichelnState(State):
         "pain_turns",
         "pains",
         "phase",
+        "prev_round_trick",
         "revealed",
         "round",
         "scores_",
@@ -302,6 +303,12 @@ class StichelnState(State):
         #: One line per finished hand: (handicap cards per seat, score deltas).
         self.sheet: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
         self._deck: list[int] | None = None
+        #: The previous hand's final trick as views show it, (((seat, kind), ...),
+        #: winner), None in hand 1.  A hand's tricks are dropped when it ends, yet
+        #: a table still shows the trick that ended it: views show this one as
+        #: ``last_trick`` until the new hand finishes a trick.  Built once per
+        #: hand, in the view's shape, so that views only pass it on.
+        self.prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None = None
         self._new_hand()
 
     def _new_hand(self) -> None:
@@ -495,6 +502,8 @@ class StichelnState(State):
             self.phase = OVER
             self.to_act = TERMINAL
             return
+        seats, kinds, winner = self.tricks[-1]
+        self.prev_round_trick = (tuple(zip(seats, kinds, strict=True)), winner)
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n
         self.phase = DEAL
@@ -596,6 +605,7 @@ class StichelnState(State):
         new.leader = self.leader
         new.captured = self.captured.copy()
         new.tricks = self.tricks.copy()
+        new.prev_round_trick = self.prev_round_trick
         new.scores_ = self.scores_.copy()
         new.sheet = self.sheet.copy()
         new._deck = self._deck

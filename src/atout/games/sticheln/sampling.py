@@ -102,6 +102,7 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
         tricks.append((seats, kinds, winner))
     state.captured = captured
     state.tricks = tricks
+    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
     state.trick = [k for _, k in view.trick]
     state.trick_seats = [s for s, _ in view.trick]
     state.to_act = view.current_player
@@ -152,6 +153,7 @@ def sample_round(
     state.to_act = first
     state.scores_ = list(view.scores)
     state.sheet = list(view.sheet)
+    state.prev_round_trick = world.prev_round_trick  # public: the view's, as in every world
     state.hands = hands
     state.dealt = world.dealt
     state.deal_count = world.deal_count

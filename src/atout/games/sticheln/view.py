@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import View
+from ...core.tricks import LastTrick
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
 
 
 @dataclass(frozen=True, eq=False)
-class StichelnView(View):
+class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`)."""
 
     game: StichelnGame = field(repr=False)
@@ -45,6 +46,11 @@ class StichelnView(View):
     trick: tuple[tuple[int, int], ...]
     #: Finished tricks of this hand: (((seat, kind), ...), winner); winner -1 for a void trick.
     tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    #: The previous hand's final trick (hand ``round - 1``), shaped as an element
+    #: of ``tricks``; None in hand 1.  Public, and what ``last_trick`` shows until
+    #: this hand finishes a trick: a world rewound to this hand's start
+    #: (``sample_round``) needs it to show the viewer the same ``last_trick``.
+    prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None
     scores: tuple[int, ...]
     #: Score sheet: one (handicap cards per seat, deltas) line per finished hand.
     sheet: tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
@@ -69,6 +75,12 @@ class StichelnView(View):
         def cards(ks: tuple[int, ...] | None) -> list[str] | None:
             return None if ks is None else [text(k) for k in ks]
 
+        def past(t: tuple[tuple[tuple[int, int], ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
+            """A finished trick as in ``tricks``, with the hand it was played in."""
+            if t is None:
+                return None
+            return {"cards": [[s, text(k)] for s, k in t[0]], "winner": t[1], "round": rnd}
+
         return {
             "game": self.game.name,
             "seat": self.seat,
@@ -86,6 +98,8 @@ class StichelnView(View):
             "leader": self.leader,
             "trick": [[s, text(k)] for s, k in self.trick],
             "tricks": [{"cards": [[s, text(k)] for s, k in t], "winner": w} for t, w in self.tricks],
+            "last_trick": past(self.last_trick, self.last_trick_round),
+            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
             "scores": list(self.scores),
             "sheet": [{"pains": [cards(p) for p in pains], "deltas": list(d)} for pains, d in self.sheet],
         }
@@ -114,6 +128,7 @@ def make_view(state: StichelnState, seat: int) -> StichelnView:
         leader=state.leader,
         trick=tuple(zip(state.trick_seats, state.trick, strict=True)),
         tricks=tuple((tuple(zip(seats, kinds, strict=True)), w) for seats, kinds, w in state.tricks),
+        prev_round_trick=state.prev_round_trick,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
     )

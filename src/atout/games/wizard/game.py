@@ -39,6 +39,10 @@ PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over"
 LED_NONE = -1
 LED_FREE = -2
 
+#: Per table size, per leader: the seats in play order, to pair with a trick's
+#: cards (a precomputed rotation: views zip rather than compute).
+SEATS_FROM = {n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in range(3, 7)}
+
 
 class WizardGame(Game):
     """Wizard for 3 to 6 players, with the official variants as options."""
@@ -208,6 +212,8 @@ class WizardState(State):
         "led",
         "n",
         "phase",
+        "prev_round_trick",
+        "prev_round_trick_shown",
         "round",
         "scores_",
         "seed",
@@ -238,6 +244,18 @@ class WizardState(State):
         #: One line per finished round: (bids, tricks won, score deltas).
         self.sheet: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
         self._deck: list[int] | None = None
+        #: The previous round's final trick (an element of ``tricks`` of round
+        #: ``round - 1``), None in round 1.  A round's tricks are dropped when it
+        #: ends, yet a table still shows the trick that ended it: views show this
+        #: one as ``last_trick`` until the new round finishes a trick.  The round's
+        #: end only keeps a reference (its kinds list is never changed): building
+        #: the view's form there measurably slows whole-match playouts.
+        self.prev_round_trick: tuple[int, list[int], int] | None = None
+        #: ``prev_round_trick`` in the view's form, (((seat, kind), ...), winner),
+        #: built by the first view that needs it and shared by later views and
+        #: clones (views are built at every decision of a search's playouts); None
+        #: again whenever ``prev_round_trick`` is replaced.
+        self.prev_round_trick_shown: tuple[tuple[tuple[int, int], ...], int] | None = None
         self._new_round()
 
     def _new_round(self) -> None:
@@ -570,6 +588,8 @@ class WizardState(State):
             self.phase = OVER
             self.to_act = TERMINAL
             return
+        self.prev_round_trick = self.tricks[-1]
+        self.prev_round_trick_shown = None
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n
         self.phase = DEAL
@@ -671,6 +691,8 @@ class WizardState(State):
         new.win_seat = self.win_seat
         new.win_kind = self.win_kind
         new.tricks = self.tricks.copy()
+        new.prev_round_trick = self.prev_round_trick
+        new.prev_round_trick_shown = self.prev_round_trick_shown
         new.voids = self.voids.copy()
         new.scores_ = self.scores_.copy()
         new.sheet = self.sheet.copy()

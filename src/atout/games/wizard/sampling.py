@@ -108,6 +108,9 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
     ]
     state.tricks_won = list(view.tricks_won)
     state.tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
+    # Public: the same in every world (the view's form, and the state's own from it).
+    state.prev_round_trick_shown = prev = view.prev_round_trick
+    state.prev_round_trick = None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1])
     state.voids = voids
     state.leader = view.leader
     state.to_act = view.leader if phase == PLAY else view.current_player
@@ -208,6 +211,8 @@ def sample_round(
     state._new_round()
     state.scores_ = list(view.scores)
     state.sheet = list(view.sheet)
+    state.prev_round_trick = world.prev_round_trick  # public: the view's, as in every world
+    state.prev_round_trick_shown = world.prev_round_trick_shown
     state.hands = hands
     state.dealt = world.dealt
     state.deal_count = view.round * n

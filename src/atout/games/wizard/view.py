@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import CHANCE, View
+from ...core.tricks import LastTrick
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
-class WizardView(View):
+class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
 
     game: WizardGame = field(repr=False)
@@ -47,6 +48,11 @@ class WizardView(View):
     trick: tuple[tuple[int, int], ...]
     #: Finished tricks of this round: (((seat, kind), ...), winner).
     tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    #: The previous round's final trick (round ``round - 1``), shaped as an element
+    #: of ``tricks``; None in round 1.  Public, and what ``last_trick`` shows until
+    #: this round finishes a trick: a world rewound to this round's start
+    #: (``sample_round``) needs it to show the viewer the same ``last_trick``.
+    prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None
     scores: tuple[int, ...]
     #: Score sheet: one (bids, tricks, deltas) line per finished round.
     sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
@@ -54,6 +60,12 @@ class WizardView(View):
     def to_dict(self) -> dict[str, Any]:
         def card(k: int | None) -> str | None:
             return None if k is None else C.card_text(k)
+
+        def past(t: tuple[tuple[tuple[int, int], ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
+            """A finished trick as in ``tricks``, with the round it was played in."""
+            if t is None:
+                return None
+            return {"cards": [[s, card(k)] for s, k in t[0]], "winner": t[1], "round": rnd}
 
         return {
             "game": self.game.name,
@@ -77,6 +89,8 @@ class WizardView(View):
             "leader": self.leader,
             "trick": [[s, card(k)] for s, k in self.trick],
             "tricks": [{"cards": [[s, card(k)] for s, k in t], "winner": w} for t, w in self.tricks],
+            "last_trick": past(self.last_trick, self.last_trick_round),
+            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
             "scores": list(self.scores),
             "sheet": [{"bids": list(b), "tricks": list(t), "deltas": list(d)} for b, t, d in self.sheet],
         }
@@ -93,7 +107,7 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
 
 
 def make_view(state: WizardState, seat: int) -> WizardView:
-    from .game import PHASE_NAMES
+    from .game import PHASE_NAMES, SEATS_FROM
 
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
@@ -106,6 +120,11 @@ def make_view(state: WizardState, seat: int) -> WizardView:
     bids = tuple((b if (public_bids or s == seat) and b >= 0 else None) for s, b in enumerate(state.bids))
     to_act = state.current_player
     legal = tuple(state.legal_actions()) if to_act == seat else ()
+    seats = SEATS_FROM[n]
+    prev = state.prev_round_trick_shown
+    if prev is None and state.prev_round_trick is not None:
+        lead, kinds, w = state.prev_round_trick
+        prev = state.prev_round_trick_shown = (tuple(zip(seats[lead], kinds, strict=True)), w)
     return WizardView(
         game=state.game,
         seat=seat,
@@ -124,10 +143,9 @@ def make_view(state: WizardState, seat: int) -> WizardView:
         has_bid=tuple(b >= 0 for b in state.bids),
         tricks_won=tuple(state.tricks_won),
         leader=state.leader,
-        trick=tuple(((state.leader + i) % n, k) for i, k in enumerate(state.trick)),
-        tricks=tuple(
-            (tuple(((lead + i) % n, k) for i, k in enumerate(kinds)), w) for lead, kinds, w in state.tricks
-        ),
+        trick=tuple(zip(seats[state.leader], state.trick, strict=False)),
+        tricks=tuple((tuple(zip(seats[lead], kinds, strict=True)), w) for lead, kinds, w in state.tricks),
+        prev_round_trick=prev,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
     )

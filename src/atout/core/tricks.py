@@ -1,0 +1,39 @@
+"""What trick games' views share: the last finished trick, across the round boundary.
+
+A table shows the trick that just ended even when it ended the round (the next
+round is dealt at once and the view's ``tricks`` of that round are gone), so a
+trick game's view keeps the previous round's final trick as ``prev_round_trick``
+and derives the rest here, once for every game.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+#: A finished trick as a game's view shapes it: (cards, winner).
+T = TypeVar("T")
+
+
+class LastTrick(Generic[T]):
+    """Mixin for a view with ``round``, ``tricks`` (this round's) and ``prev_round_trick``."""
+
+    round: int
+    tricks: tuple[T, ...]
+    prev_round_trick: T | None
+
+    @property
+    def last_trick(self) -> T | None:
+        """The match's most recently finished trick, shaped as an element of ``tricks``.
+
+        This round's last one, else the previous round's final one (None before
+        the first trick of the match).  A property, so that it never disagrees
+        with ``tricks``.
+        """
+        return self.tricks[-1] if self.tricks else self.prev_round_trick
+
+    @property
+    def last_trick_round(self) -> int | None:
+        """The round ``last_trick`` was played in (None with it)."""
+        if self.tricks:
+            return self.round
+        return None if self.prev_round_trick is None else self.round - 1
