@@ -41,9 +41,16 @@ class UnknownGame(AtoutError, KeyError):
 
 
 class RecordError(AtoutError, ValueError):
-    """A game record that cannot be read: names what is wrong and where (line)."""
+    """A game record that cannot be read: names what is wrong and where (file, line).
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    ``message``, ``line`` and ``path`` stay separate attributes so that a tool
+    can report them as structured data (``atout replay --json``) as well as in
+    the one sentence ``str(error)`` gives.
+    """
+
+    def __init__(self, message: str, line: int | None = None, path: str | None = None) -> None:
         self.line = line
         self.message = message
-        super().__init__(f"line {line}: {message}" if line is not None else message)
+        self.path = path
+        text = f"line {line}: {message}" if line is not None else message
+        super().__init__(f"{path}: {text}" if path is not None else text)

@@ -9,6 +9,8 @@ The format is specified in docs/records.md.  In short::
     [Seed "7"]
     [Seat0 "Alice"]
     [Result "120 -30 50 10"]
+    [MoveCount "6"]
+    [Digest "sha256:…"]
 
     dealer 3
     round 1
@@ -20,8 +22,10 @@ The format is specified in docs/records.md.  In short::
 
 Every chance event is written out (deals, turned cards), so a record replays
 without any random generator; ``Seed`` only says where they came from.
+``MoveCount`` and ``Digest`` let replay notice a move deleted or altered after
+the record was written, even when the game left is still legal.
 """
 
-from .format import Move, Record, ReplayError, load_record, parse_record, save_record
+from .format import Integrity, Move, Record, ReplayError, load_record, parse_record, save_record
 
-__all__ = ["Move", "Record", "ReplayError", "load_record", "parse_record", "save_record"]
+__all__ = ["Integrity", "Move", "Record", "ReplayError", "load_record", "parse_record", "save_record"]
