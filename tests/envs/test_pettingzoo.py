@@ -82,3 +82,20 @@ def test_observation_layout_is_the_games_tensor() -> None:
     assert obs["observation"].tolist() == pytest.approx(game.observation_tensor(game.new_state(3).view(seat)))
     other = env.possible_agents[(seat + 1) % 4]
     assert env.observe(other)["action_mask"].sum() == 0  # not to act: nothing legal
+
+
+def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    """``human`` prints the table (PettingZoo's render_test runs in check_pettingzoo), ``ansi`` returns it."""
+    env = pettingzoo_env("wizard", 3, rounds=1, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    printed = capsys.readouterr().out
+    env = pettingzoo_env("wizard", 3, rounds=1, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text.strip() == printed.strip()
+    quiet = pettingzoo_env("wizard", 3)
+    quiet.reset(seed=0)
+    assert quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        pettingzoo_env("wizard", 3, render_mode="rgb_array")

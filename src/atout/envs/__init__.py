@@ -2,7 +2,9 @@
 
 * :func:`pettingzoo_env` — a PettingZoo AEC environment (``pip install atout[pettingzoo]``);
 * :func:`gym_env` — a single-agent Gymnasium environment, the other seats played
-  by atout bots (``pip install atout[pettingzoo]``);
+  by atout bots (``pip install atout[pettingzoo]``); also registered with
+  Gymnasium as ``atout/Wizard-v0``, ``atout/Malin-v0``, ``atout/Sticheln-v0``,
+  ``atout/NainJaune-v0`` once :mod:`atout.envs.single_agent` is imported;
 * ``import atout.envs.openspiel`` — registers every game with OpenSpiel as
   ``python_atout_<name>`` (``pip install atout[openspiel]``).
 
@@ -33,8 +35,15 @@ def pettingzoo_env(name: str, players: int, **kwargs: Any) -> OrderEnforcingWrap
     return make_env(name, players, **kwargs)
 
 
-def gym_env(name: str, players: int, **kwargs: Any) -> AtoutGymEnv:
-    """A single-agent Gymnasium environment (see :class:`.single_agent.AtoutGymEnv`)."""
+def gym_env(name: str, players: int | None = None, **kwargs: Any) -> AtoutGymEnv:
+    """A single-agent Gymnasium environment (see :class:`.single_agent.AtoutGymEnv`).
+
+    ``players`` defaults to 4 when the game allows it (else the nearest count).
+    Keyword arguments are the adapter's (``seat``, ``opponents``, ``tensor``,
+    ``reward``, ``render_mode``, ``illegal_action``, ``illegal_penalty``) and
+    otherwise the game's options.  Importing :mod:`.single_agent` also
+    registers ``atout/<Game>-v0`` with ``gymnasium.make``.
+    """
     from .single_agent import make_gym_env
 
     return make_gym_env(name, players, **kwargs)

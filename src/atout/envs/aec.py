@@ -34,6 +34,8 @@ from .common import (
 )
 
 ADAPTER_SETTINGS = ("tensor", "reward", "max_cycles", "render_mode")
+#: ``human`` prints the table, ``ansi`` returns it as text.
+RENDER_MODES = ("human", "ansi")
 
 ObsType = dict[str, np.ndarray[Any, Any]]
 
@@ -50,7 +52,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "atout_v0",
         "is_parallelizable": False,
     }
@@ -70,8 +72,8 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
             raise ValueError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
         self.max_cycles = max_cycles
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(game.players)]
         self.agents: list[str] = []
@@ -148,9 +150,14 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The whole table as text (every hand: for debugging): printed (``human``) or returned (``ansi``)."""
         if self.render_mode is None:
             return None
-        return str(self.state)
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         return None

@@ -1,18 +1,41 @@
 """A single-agent Gymnasium environment: one seat learns, atout bots play the others.
 
 For quick RL baselines: ``gym_env("wizard", players=4, seat=0,
-opponents="heuristic")``.  The opponents are bots by name
-(:func:`atout.bots.factory.make_bot`: ``random``, a game's own levels,
-``cmd:<program>``), each handed only its seat's view, seeded from the match
-seed so that ``reset(seed=s)`` replays exactly.  ``step`` applies the agent's
-action, lets the bots play until the agent must act again or the match ends,
-and returns the agent's rewards earned meanwhile (round score changes by
-default).  The legal mask is in the observation and in ``info["action_mask"]``;
-an illegal action raises :class:`atout.IllegalAction` and changes nothing.
+opponents="heuristic")``, or through Gymnasium's registry (importing this
+module registers one id per game, ``atout/Wizard-v0``, ``atout/Malin-v0``,
+``atout/Sticheln-v0``, ``atout/NainJaune-v0``)::
+
+    import gymnasium
+    env = gymnasium.make("atout.envs.single_agent:atout/Wizard-v0", rounds=3)
+
+The opponents are bots by name (:func:`atout.bots.factory.make_bot`:
+``random``, a game's own levels, ``cmd:<program>``), each handed only its
+seat's view, seeded from the match seed so that ``reset(seed=s)`` replays
+exactly.  ``step`` applies the agent's action, lets the bots play until the
+agent must act again or the match ends, and returns the agent's rewards earned
+meanwhile (round score changes by default).  The legal mask is in the
+observation and in ``info["action_mask"]``.
+
+An illegal action (``illegal_action=``, see :data:`ILLEGAL_ACTIONS`):
+
+* ``"raise"`` (the default of :func:`make_gym_env`): :class:`atout.IllegalAction`,
+  nothing changes — a masking bug stops the program;
+* ``"penalty"`` (the default of the registered ids, so that generic Gymnasium
+  tooling that samples the whole action space, ``check_env`` included, runs):
+  the episode ends (``terminated``) with ``info["illegal_action"] = True`` and
+  a reward that makes the episode's return one less than the worst any legal
+  play could give (from the game's score bounds), or ``illegal_penalty`` if
+  given: an illegal action never pays, not even to escape a losing match;
+* ``"substitute"``: a legal action drawn from the environment's ``np_random``
+  is played instead, reported in ``info["illegal_action"]`` and
+  ``info["played_action"]``.
+
+``info["illegal_action"]`` is False after every legal action.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
@@ -23,8 +46,9 @@ from gymnasium import spaces
 
 from ..bots.factory import make_bot
 from ..core.bot import Bot
+from ..core.errors import IllegalAction
 from ..core.game import Game
-from ..core.registry import game_class
+from ..core.registry import game_class, names
 from ..match import BotError, derive_seed
 from .arrays import float32_array
 from .common import (
@@ -38,7 +62,19 @@ from .common import (
     tensor_size,
 )
 
-ADAPTER_SETTINGS = ("seat", "opponents", "tensor", "reward", "render_mode")
+ADAPTER_SETTINGS = (
+    "seat",
+    "opponents",
+    "tensor",
+    "reward",
+    "render_mode",
+    "illegal_action",
+    "illegal_penalty",
+)
+#: What an illegal action does; see the module docstring.
+ILLEGAL_ACTIONS = ("raise", "penalty", "substitute")
+#: ``human`` prints the agent's view, ``ansi`` returns it as text.
+RENDER_MODES = ("human", "ansi")
 
 ObsType = dict[str, np.ndarray[Any, Any]]
 
@@ -50,7 +86,8 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
     seat, in seat order.
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium declares it an instance variable)
+    # render_fps only quiets Gymnasium's checker: text is printed at once.
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012  (gymnasium declares it an instance variable)
 
     def __init__(
         self,
@@ -60,6 +97,8 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         tensor: str = "information_state",
         reward: str = "round",
         render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float | None = None,
     ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
             raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
@@ -68,8 +107,20 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
             raise ValueError(f"{game.players - 1} opponents needed, got {len(names)}")
         for name in names:
             make_bot(name, game, seed=0).close()  # an unknown name fails here, with the known ones
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        if illegal_penalty is not None and (
+            isinstance(illegal_penalty, bool)
+            or not isinstance(illegal_penalty, int | float)
+            or not math.isfinite(illegal_penalty)
+        ):
+            raise ValueError(f"illegal_penalty must be a finite number or None, not {illegal_penalty!r}")
+        if self.illegal_action == "penalty" and illegal_penalty is None and game.score_bounds() is None:
+            raise ValueError(
+                f"{game.name} gives no score bounds to derive the penalty from: pass illegal_penalty="
+            )
+        self.illegal_penalty = None if illegal_penalty is None else float(illegal_penalty)
         self.game = game
         self.seat = seat
         self.opponent_names = names
@@ -81,6 +132,9 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self._seeds = SeedStream()
         self._bots: dict[int, Bot] = {}
         self._pending = 0.0
+        self._start = 0
+        self._returned = 0.0
+        self._ended = False
         self.observation_space: spaces.Space[Any] = spaces.Dict(
             {
                 "observation": spaces.Box(-1.0, 1.0, (tensor_size(game, self.tensor),), np.float32),
@@ -98,8 +152,13 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
             "action_mask": mask,
         }
 
-    def _info(self, obs: ObsType) -> dict[str, Any]:
-        return {"action_mask": obs["action_mask"], "scores": self.state.scores()}
+    def _info(self, obs: ObsType, illegal: bool = False) -> dict[str, Any]:
+        # A copy of the mask: Gymnasium wants no object shared between obs and info.
+        return {
+            "action_mask": obs["action_mask"].copy(),
+            "scores": self.state.scores(),
+            "illegal_action": illegal,
+        }
 
     def _play_bots(self) -> float:
         """Let the bots act until the agent must; the agent's rewards meanwhile."""
@@ -126,6 +185,9 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self.close()
         self.state = self.game.new_state(match_seed)
         self._rewards = RoundRewards(self.state, self.reward_mode)
+        self._start = self.state.scores()[self.seat]
+        self._returned = 0.0
+        self._ended = False
         others = [s for s in range(self.game.players) if s != self.seat]
         self._bots = {}
         for seat, name in zip(others, self.opponent_names, strict=True):
@@ -137,21 +199,62 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         obs = self._observation()
         return obs, self._info(obs)
 
+    def penalty(self) -> float:
+        """The reward an illegal action would get now in ``penalty`` mode.
+
+        ``illegal_penalty`` if given; else what makes the episode's return one
+        less than the lowest a legal episode can reach: ``-1`` for ``win``
+        rewards, the lowest final score minus one for ``match``, and for
+        ``round`` the lowest final score minus the starting score minus one,
+        less the rewards already returned.
+        """
+        if self.illegal_penalty is not None:
+            return self.illegal_penalty
+        bounds = self.game.score_bounds()
+        assert bounds is not None  # checked at construction
+        worst = {"win": 0.0, "match": float(bounds[0]), "round": float(bounds[0] - self._start)}
+        return worst[self.reward_mode] - 1.0 - self._returned
+
     def step(self, action: np.int64 | int) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal:
-            raise RuntimeError("the match is over: call reset()")
-        self.state.apply(operator.index(action))  # IllegalAction leaves everything as it was
+        if self._ended or self.state.is_terminal:
+            raise RuntimeError("the episode is over: call reset()")
+        chosen = operator.index(action)
+        reason = self.state.illegal_reason(chosen)
+        if reason is not None:
+            if self.illegal_action == "raise":
+                raise IllegalAction(reason, chosen)  # the state is left as it was
+            if self.illegal_action == "penalty":
+                reward = self.penalty()
+                self._ended = True
+                self._returned += reward
+                obs = self._observation()
+                info = self._info(obs, illegal=True)
+                info["illegal_reason"] = reason
+                return obs, reward, True, False, info
+            legal = self.state.legal_actions()
+            substitute = legal[int(self.np_random.integers(len(legal)))]
+        self.state.apply(chosen if reason is None else substitute)
         due = self._rewards.collect(self.state)
         reward = self._pending + (0.0 if due is None else due[self.seat])
         self._pending = 0.0
         reward += self._play_bots()
+        self._returned += reward
         obs = self._observation()
-        return obs, reward, self.state.is_terminal, False, self._info(obs)
+        info = self._info(obs, illegal=reason is not None)
+        if reason is not None:
+            info["illegal_reason"] = reason
+            info["played_action"] = substitute
+        return obs, reward, self.state.is_terminal, False, info
 
     def render(self) -> str | None:
+        """The agent's view as text: printed (``human``) or returned (``ansi``)."""
         if self.render_mode is None:
             return None
-        return str(self.state.view(self.seat).to_dict())
+        text = str(self.state.view(self.seat).to_dict())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         for bot in self._bots.values():
@@ -159,9 +262,47 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self._bots = {}
 
 
-def make_gym_env(name: str, players: int, **kwargs: Any) -> AtoutGymEnv:
-    """``gym_env(name, players, **settings_and_options)``."""
+def make_gym_env(name: str, players: int | None = None, **kwargs: Any) -> AtoutGymEnv:
+    """``gym_env(name, players, **settings_and_options)``; ``players`` defaults as in :data:`GYM_IDS`."""
     cls = game_class(name)
     options = split_options(cls, kwargs, ADAPTER_SETTINGS)
     settings = {k: v for k, v in kwargs.items() if k in ADAPTER_SETTINGS}
+    if players is None:
+        players = default_players(cls)
     return AtoutGymEnv(cls(players, **options), **settings)
+
+
+def default_players(cls: type[Game]) -> int:
+    """4 when the game allows it, else the nearest count (as for OpenSpiel)."""
+    return min(max(4, cls.min_players), cls.max_players)
+
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of atout game ``name``: ``nain-jaune`` -> ``atout/NainJaune-v0``."""
+    return "atout/" + "".join(part.capitalize() for part in game_class(name).name.split("-")) + "-v0"
+
+
+#: Gymnasium ids registered by this module, by atout game name.
+GYM_IDS: dict[str, str] = {}
+
+
+def register_gymnasium(name: str) -> str:
+    """Register game ``name`` with Gymnasium (once): ``gymnasium.make(gym_id(name), **kwargs)``.
+
+    The registered defaults: ``players`` as :func:`default_players`, the game's
+    default options, ``illegal_action="penalty"``; every keyword of
+    :func:`make_gym_env` may be given to ``gymnasium.make``.
+    """
+    env_id = gym_id(name)
+    if env_id not in gymnasium.registry:
+        gymnasium.register(
+            id=env_id,
+            entry_point=f"{__name__}:make_gym_env",
+            kwargs={"name": game_class(name).name, "illegal_action": "penalty"},
+        )
+    GYM_IDS[game_class(name).name] = env_id
+    return env_id
+
+
+for _name in names():
+    register_gymnasium(_name)
