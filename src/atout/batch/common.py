@@ -1,0 +1,136 @@
+"""What every game's batch shares: the step result, the refusal, seeded shuffles, the auto-reset queue.
+
+Why shared: each game's engine deals the same way — one ``random.Random``
+shuffle per (seed, round), seeded from a text, plus a first-dealer draw — so
+the vectorised reproduction (:mod:`.pyrandom`), its fallbacks and the
+deal-ahead queue of auto-reset are written once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import pyrandom
+
+#: Seed texts dealt per vectorised pass (bounds the memory: 4 bytes per generator word).
+DEAL_ROWS = 1 << 15
+#: Below this many seed texts the Python generator is faster than the vectorised one.
+VECTOR_MIN_ROWS = 256
+
+
+class Step(NamedTuple):
+    """What a batch's ``step`` returns.
+
+    ``rewards``: (N, n) score deltas of the rounds (hands) scored by this step
+    (0 where none ended), so they add up to the match scores; ``terminal``:
+    (N,) the match ended with this step; ``scores``: (N, n) the match scores
+    after the step — for a match that ended and was auto-reset, its final
+    scores (the batch already holds the next match).
+    """
+
+    rewards: NDArray[np.int32]
+    terminal: NDArray[np.bool_]
+    scores: NDArray[np.int32]
+
+
+class IllegalActions(ValueError):
+    """Some matches were given an action their legal set does not hold (nothing was applied)."""
+
+
+def words_for(size: int) -> int:
+    """Generator outputs to compute per shuffle of ``size`` items.
+
+    A shuffle draws ``size - 1`` values by rejection, about 1.45 outputs each;
+    this leaves a margin that runs out about once in 10^4..10^5 shuffles (those
+    rows are redone with ``random.Random``), within the 227 outputs one twist
+    gives.
+    """
+    return min(pyrandom.MAX_OUTPUTS, 2 * size + 16)
+
+
+def seeded_shuffles(
+    shuffle_texts: Sequence[bytes], draw_texts: Sequence[bytes], size: int, draw_below: int
+) -> tuple[NDArray[np.int8], NDArray[np.intp]]:
+    """``Random(t).shuffle(list(range(size)))`` per shuffle text and ``Random(t).randrange(draw_below)`` per draw text.
+
+    Returns ((size, len(shuffle_texts)) permutations, (len(draw_texts),) draws),
+    exactly ``random.Random``'s: vectorised when there are enough texts, with
+    ``random.Random`` itself for the rest and for the rows the vectorised
+    generator cannot finish.
+    """
+    rows = len(shuffle_texts)
+    texts = [*shuffle_texts, *draw_texts]
+    if len(texts) < VECTOR_MIN_ROWS:
+        decks = np.array([pyrandom.python_shuffle(t, size) for t in shuffle_texts], dtype=np.int8).T.reshape(
+            size, rows
+        )
+        draws = np.array([pyrandom.python_randbelow(t, draw_below) for t in draw_texts], dtype=np.intp)
+        return decks, draws.reshape(len(draw_texts))
+    # Columns in the generator's key-length order; only the decks and draws are put back.
+    order, words = pyrandom.outputs_in_key_order(texts, words_for(size))
+    where = np.empty_like(order)
+    where[order] = np.arange(order.size)
+    shuffled, out = pyrandom.shuffle_indices(words, size)
+    decks = shuffled[:, where[:rows]]
+    for row in np.flatnonzero(out[where[:rows]]).tolist():
+        decks[:, row] = pyrandom.python_shuffle(shuffle_texts[row], size)
+    draws = np.zeros(len(draw_texts), dtype=np.intp)
+    if draw_texts:
+        values, out = pyrandom.randbelow(words, np.zeros(order.size, dtype=np.intp), draw_below)
+        draws = values[where[rows:]]
+        for g in np.flatnonzero(out[where[rows:]]).tolist():
+            draws[g] = pyrandom.python_randbelow(draw_texts[g], draw_below)
+    return decks, draws
+
+
+Arrays = tuple[NDArray[Any], ...]
+
+
+def in_chunks(seeds: Sequence[int], per_chunk: int, deal: Callable[[Sequence[int]], Arrays]) -> Arrays:
+    """``deal(seeds)`` in passes of ``per_chunk`` matches, concatenated (memory stays bounded)."""
+    if len(seeds) <= per_chunk:
+        return deal(seeds)
+    parts = [deal(seeds[i : i + per_chunk]) for i in range(0, len(seeds), per_chunk)]
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))
+
+
+class SeedQueue:
+    """The seeds of the matches auto-reset will start, dealt ahead in chunks.
+
+    Why ahead: a vectorised deal has a fixed cost of a few milliseconds however
+    few matches it deals, while matches end a few at a time.  ``deal(seeds)``
+    returns arrays whose first axis is the match.
+    """
+
+    def __init__(self, seeds: Iterator[int], deal: Callable[[Sequence[int]], Arrays], chunk: int) -> None:
+        self.seeds = seeds
+        self.deal = deal
+        self.chunk = chunk
+        self.pending: list[int] = []
+        self.deals: Arrays | None = None
+        self.at = 0
+
+    def take(self, count: int) -> tuple[list[int], Arrays] | None:
+        """Up to ``count`` next seeds with their deals (fewer when the seeds run out; None when none are left)."""
+        if self.deals is None or self.at + count > len(self.pending):
+            rest = self.pending[self.at :]
+            fresh = [int(s) for s in itertools.islice(self.seeds, max(self.chunk, count))]
+            if not rest and not fresh:
+                return None
+            parts: list[Arrays] = []
+            if self.deals is not None and rest:
+                parts.append(tuple(a[self.at :] for a in self.deals))
+            if fresh:
+                parts.append(self.deal(fresh))
+            self.deals = tuple(np.concatenate(column) for column in zip(*parts, strict=True))
+            self.pending = rest + fresh
+            self.at = 0
+        end = min(self.at + count, len(self.pending))
+        out = self.pending[self.at : end], tuple(a[self.at : end] for a in self.deals)
+        self.at = end
+        return out

@@ -1,0 +1,398 @@
+"""Sticheln, many matches at once, as numpy arrays: the engine's rules, the engine's deals.
+
+Why, and how exactness is kept: as :mod:`.wizard` — the engine's
+representation (hands are bitmasks of the configuration's card kinds, split
+over two uint64 words since the big decks have up to 114 cards), the engine's
+action ids (cards ``0..size-1``, handicap cards from ``pain_base``), its
+incremental trick winner (:func:`atout.games.sticheln.game.trick_winner_index`
+read card by card) and its scoring (``StichelnGame.hand_score``).  Hand ``h``
+of a match seeded ``s`` is dealt from ``seeded_rng(s, "hand", h)`` exactly as
+``StichelnState._seeded_outcome`` deals it.  Every option is supported
+(``hands``, ``first_dealer``, ``first_lead``, ``zero_lead_colour``,
+``all_zero_trick``, ``gentle``, ``two_pain_colours``, ``pain_card_only``;
+``hidden_pain`` changes only what views show).
+
+Not yet here: tensors and the heuristic policy (Wizard has both).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.game import TERMINAL
+from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
+from . import common
+from .bits import U64, popcount, select_bit, unpack
+from .common import IllegalActions, SeedQueue, Step, in_chunks, seeded_shuffles
+
+__all__ = ["Deals", "StichelnBatch", "deal"]
+
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+Words = NDArray[np.uint64]  # (..., 2): a mask of up to 128 card kinds
+
+
+class Deals(NamedTuple):
+    """Every hand of some matches, dealt from their seeds."""
+
+    first_dealer: IntArray  # (G,)
+    hands: Words  # (G, hands, n, 2) by absolute seat
+
+
+def _words(kinds: NDArray[np.integer[Any]]) -> Words:
+    """(..., 2) masks of single card kinds (any shape)."""
+    k = kinds.astype(np.int64)
+    out = np.zeros((*k.shape, 2), dtype=np.uint64)
+    out[..., 0] = np.where(k < 64, U64(1) << np.clip(k, 0, 63).astype(np.uint64), U64(0))
+    out[..., 1] = np.where(k >= 64, U64(1) << np.clip(k - 64, 0, 63).astype(np.uint64), U64(0))
+    return out
+
+
+def deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
+    """The hands of every hand of the matches ``seeds`` (the engine's deals).
+
+    Hand ``h`` shuffles the deck's kinds with ``seeded_rng(seed, "hand", h)``;
+    deal order seat ``i`` (from the dealer's left) receives
+    ``cards[i*size .. i*size+size-1]`` (the engine deals them sorted: the same set).
+    """
+    per_chunk = max(1, common.DEAL_ROWS // (game.num_hands + 1))
+    return Deals(*in_chunks(seeds, per_chunk, lambda part: _deal(part, game)))
+
+
+def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
+    n, hands_per_match, deck = game.players, game.num_hands, game.deck
+    count, size = len(seeds), deck.hand_size
+    fixed = game.options["first_dealer"]
+    texts = [b"%d:hand:%d" % (s, h) for s in seeds for h in range(1, hands_per_match + 1)]
+    draws = [b"%d:first-dealer" % s for s in seeds] if fixed is None else []
+    decks, first = seeded_shuffles(texts, draws, deck.size, n)
+    if fixed is not None:
+        first = np.full(count, fixed, dtype=np.intp)
+    hands = np.zeros((count, hands_per_match, n, 2), dtype=np.uint64)
+    games = np.arange(count)
+    for h in range(1, hands_per_match + 1):
+        cards = decks[: n * size, h - 1 :: hands_per_match].reshape(n, size, count)
+        dealt = np.bitwise_or.reduce(_words(cards), axis=1)  # (n, count, 2), deal order
+        for i in range(n):
+            hands[games, h - 1, (first + h + i) % n] = dealt[i]
+    return Deals(first, hands)
+
+
+class StichelnBatch:
+    """``N`` Sticheln matches of one configuration, stepped together (see :class:`.WizardBatch`).
+
+    Public state, one entry per match: ``phase`` (engine ids: PAIN 2, PLAY 3,
+    OVER 4), ``round`` (the hand number), ``dealer``, ``current_player``
+    (``TERMINAL`` = -4 once over), ``leader``, ``tricks_done``, and per seat
+    ``hands`` / ``captured`` ((N, n, 2) two-word masks; :meth:`hand_mask`
+    gives one as an int), ``pains`` ((N, n, 2) the handicap cards laid, -1
+    none), ``scores``.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seeds: Sequence[int] | NDArray[np.integer[Any]],
+        *,
+        auto_reset: bool = False,
+        reset_seeds: Iterable[int] | None = None,
+        check: bool = True,
+        **options: Any,
+    ) -> None:
+        self.game = game = StichelnGame(players, **options)
+        seed_list = [int(s) for s in seeds]
+        if not seed_list:
+            raise ValueError("a batch needs at least one seed")
+        self.num_games = N = len(seed_list)
+        self.players = n = players
+        self.num_actions = game.num_actions
+        self.auto_reset = auto_reset
+        self.check = check
+        self.seeds: list[int] = seed_list
+        if reset_seeds is None:
+            reset_seeds = itertools.count(max(seed_list) + 1)
+        self._queue = (
+            SeedQueue(iter(reset_seeds), lambda part: deal(part, game), max(N, 256)) if auto_reset else None
+        )
+        self.matches_done = 0
+        deck = game.deck
+        self._colour = np.array(deck.colour_of, dtype=np.intp)
+        self._value = np.array(deck.value_of, dtype=np.intp)
+        colour_masks = np.zeros((deck.colours + 1, 2), dtype=np.uint64)  # last row: no colour
+        for c, mask in enumerate(deck.colour_mask):
+            colour_masks[c] = (mask & (2**64 - 1), mask >> 64)
+        self._colour_mask = colour_masks
+        # Value of the cards of a mask, byte by byte: _byte_values[byte index, byte].
+        self._byte_values = np.zeros((16, 256), dtype=np.intp)
+        for b in range(16):
+            for v in range(256):
+                self._byte_values[b, v] = sum(
+                    deck.value_of[8 * b + j] for j in range(8) if v >> j & 1 and 8 * b + j < deck.size
+                )
+        self._pain_count = game.pain_count
+        self._lead_dealer = game.options["first_lead"] == "dealer"
+        self._leader_takes = game.options["all_zero_trick"] == "leader_takes"
+        self._games = np.arange(N, dtype=np.intp)
+        z = np.zeros(N, dtype=np.intp)
+        self.phase = z.copy()
+        self.round = z.copy()
+        self.dealer = z.copy()
+        self.current_player = z.copy()
+        self.leader = z.copy()
+        self.pain_turns = z.copy()
+        self.trick_size = z.copy()
+        self.tricks_done = z.copy()
+        #: The trick in progress: lead colour (-1 none yet), best seat (-1 none: zeros only), its value and trump flag.
+        self.lead = z.copy()
+        self.best_seat = z.copy()
+        self.best_value = z.copy()
+        self.best_trump = np.zeros(N, dtype=bool)
+        self.trick_mask = np.zeros((N, 2), dtype=np.uint64)
+        self.hands = np.zeros((N, n, 2), dtype=np.uint64)
+        self.captured = np.zeros((N, n, 2), dtype=np.uint64)
+        self.pains = np.zeros((N, n, 2), dtype=np.intp)
+        self.scores = np.zeros((N, n), dtype=np.int32)
+        self._deal_hands = np.zeros((N, game.num_hands, n, 2), dtype=np.uint64)
+        self._legal: tuple[Words, IntArray] | None = None
+        self._start_matches(self._games, deal(seed_list, game))
+
+    # -- match and hand starts --------------------------------------------------------
+    def _start_matches(self, g: IntArray, deals: Deals) -> None:
+        self._deal_hands[g] = deals.hands
+        self.dealer[g] = deals.first_dealer
+        self.round[g] = 1
+        self.scores[g] = 0
+        self._start_hand(g)
+
+    def _start_hand(self, g: IntArray) -> None:
+        n = self.players
+        dealer = self.dealer[g]
+        self.hands[g] = self._deal_hands[g, self.round[g] - 1]
+        self.captured[g] = 0
+        self.pains[g] = -1
+        self.pain_turns[g] = 0
+        self.tricks_done[g] = 0
+        self.leader[g] = dealer if self._lead_dealer else (dealer + 1) % n
+        self.phase[g] = PAIN
+        self.current_player[g] = (dealer + 1) % n
+        self._clear_tricks(g)
+
+    def _clear_tricks(self, g: IntArray) -> None:
+        self.trick_size[g] = 0
+        self.lead[g] = -1
+        self.best_seat[g] = -1
+        self.best_value[g] = 0
+        self.best_trump[g] = False
+        self.trick_mask[g] = 0
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_bits(self) -> tuple[Words, IntArray]:
+        """The legal actions, compactly: ((N, 2) bits, offset); ``offset + j`` is legal iff bit ``j`` is set.
+
+        Bit ``j`` of the two words is bit ``j % 64`` of word ``j // 64``.
+        """
+        if self._legal is not None:
+            return self._legal
+        phase = self.phase
+        seat = np.where(self.current_player >= 0, self.current_player, 0)
+        hand = self.hands[self._games, seat]  # (N, 2)
+        bits = np.where((phase == PLAY)[:, None], hand, U64(0))
+        offset = np.zeros(self.num_games, dtype=np.intp)
+        pain = phase == PAIN
+        if pain.any():
+            choices = hand.copy()
+            if self._pain_count == 2:  # méchant: the second card of another colour, if the hand allows
+                first = self.pains[self._games, seat, 0]
+                colour = np.where(first >= 0, self._colour[np.maximum(first, 0)], len(self._colour_mask) - 1)
+                other = hand & ~self._colour_mask[colour]
+                use = (first >= 0) & (other != 0).any(axis=1)
+                choices = np.where(use[:, None], other, hand)
+            bits = np.where(pain[:, None], choices, bits)
+            offset[pain] = self.game.pain_base
+        self._legal = (bits, offset)
+        return self._legal
+
+    def legal_mask(self) -> BoolArray:
+        """(N, num_actions) booleans: the engine's ``legal_actions()`` of each match, as a mask."""
+        bits, offset = self.legal_bits()
+        local = np.concatenate([unpack(bits[:, 0], 64), unpack(bits[:, 1], 64)], axis=1)
+        mask = np.zeros((self.num_games, self.num_actions), dtype=bool)
+        size = self.game.deck.size
+        for base in np.unique(offset).tolist():
+            rows = offset == base
+            mask[rows, base : base + size] = local[rows, :size]
+        return mask
+
+    def legal_counts(self) -> IntArray:
+        bits, _ = self.legal_bits()
+        result: IntArray = popcount(bits[:, 0]) + popcount(bits[:, 1])
+        return result
+
+    @property
+    def terminal(self) -> BoolArray:
+        """(N,) whether each match is over."""
+        result: BoolArray = self.phase == OVER
+        return result
+
+    def hand_mask(self, game: int, seat: int) -> int:
+        """Seat's hand in match ``game`` as the engine's integer mask."""
+        lo, hi = self.hands[game, seat].tolist()
+        return int(lo) | int(hi) << 64
+
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        """A uniformly random legal action per match (-1 for a finished match)."""
+        bits, offset = self.legal_bits()
+        low = popcount(bits[:, 0])
+        counts = low + popcount(bits[:, 1])
+        k = (rng.random(self.num_games) * counts).astype(np.intp)
+        in_low = k < low
+        word = np.where(in_low, bits[:, 0], bits[:, 1])
+        index = np.where(in_low, 0, 64) + select_bit(word, np.where(in_low, k, k - low))
+        result: IntArray = np.where(counts > 0, offset + index, -1)
+        return result
+
+    # -- stepping ------------------------------------------------------------------------------
+    def step(self, actions: Sequence[int] | IntArray) -> Step:
+        """Apply one action per match (ignored for finished matches); see :meth:`.WizardBatch.step`."""
+        N, n = self.num_games, self.players
+        a = np.asarray(actions, dtype=np.intp).reshape(N)
+        bits, offset = self.legal_bits()
+        phase = self.phase
+        over = phase == OVER
+        if self.check:
+            j = a - offset
+            inside = (j >= 0) & (j < 128)
+            jj = np.clip(j, 0, 127)
+            word = bits[self._games, jj >> 6]
+            ok = over | (inside & (((word >> (jj & 63).astype(np.uint64)) & U64(1)) != 0))
+            if not ok.all():
+                g = int(np.flatnonzero(~ok)[0])
+                legal = np.flatnonzero(self.legal_mask()[g]).tolist()
+                raise IllegalActions(
+                    f"{int((~ok).sum())} match(es) given an illegal action, first match {g} "
+                    f"(hand {int(self.round[g])}, seat {int(self.current_player[g])}): action {int(a[g])}; "
+                    f"legal: {', '.join(self.game.action_to_text(x) for x in legal)}"
+                )
+        self._legal = None
+        rewards = np.zeros((N, n), dtype=np.int32)
+        terminal = np.zeros(N, dtype=bool)
+        play_rows = np.flatnonzero(phase == PLAY)
+        pain_rows = np.flatnonzero(phase == PAIN)
+        if play_rows.size:
+            self._play(play_rows, a[play_rows], rewards, terminal)
+        if pain_rows.size:
+            self._lay_pain(pain_rows, a[pain_rows] - self.game.pain_base)
+        scores = self.scores.copy()
+        if self.auto_reset and terminal.any():
+            self._reset_finished(np.flatnonzero(terminal))
+        return Step(rewards, terminal, scores)
+
+    def _lay_pain(self, g: IntArray, kind: IntArray) -> None:
+        n, per_seat = self.players, self._pain_count
+        seat = self.current_player[g]
+        self.hands[g, seat] ^= _words(kind)
+        turns = self.pain_turns[g]
+        self.pains[g, seat, turns % per_seat] = kind
+        turns = turns + 1
+        self.pain_turns[g] = turns
+        done = turns == per_seat * n
+        self.phase[g[done]] = PLAY
+        self.current_player[g] = np.where(done, self.leader[g], (self.dealer[g] + 1 + turns // per_seat) % n)
+
+    def _play(self, g: IntArray, kind: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
+        n = self.players
+        seat = self.current_player[g]
+        bit = _words(kind)
+        self.hands[g, seat] ^= bit
+        self.trick_mask[g] |= bit
+        # trick_winner_index, one card at a time: zeros never win; a colour other than
+        # the lead colour is trump; the first of equal trumps stays.
+        colour, value = self._colour[kind], self._value[kind]
+        lead = self.lead[g]
+        if self.game.zero_sets_lead:
+            lead = np.where(self.trick_size[g] == 0, colour, lead)
+        else:
+            lead = np.where((lead == -1) & (value > 0), colour, lead)
+        self.lead[g] = lead
+        best_value, best_trump = self.best_value[g], self.best_trump[g]
+        nonzero = value > 0
+        trump = colour != lead
+        take_trump = nonzero & trump & (~best_trump | (value > best_value))
+        take_lead = nonzero & ~trump & ~best_trump & (value > best_value)
+        take = take_trump | take_lead
+        self.best_seat[g] = np.where(take, seat, self.best_seat[g])
+        self.best_value[g] = np.where(take, value, best_value)
+        self.best_trump[g] = best_trump | take_trump
+        size = self.trick_size[g] + 1
+        self.trick_size[g] = size
+        self.current_player[g] = (seat + 1) % n
+        ended = g[size == n]
+        if ended.size:
+            self._end_tricks(ended, rewards, terminal)
+
+    def _end_tricks(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
+        winner = self.best_seat[g]
+        if self._leader_takes:  # a trick of zeros only goes to its leader
+            winner = np.where(winner < 0, self.leader[g], winner)
+        won = winner >= 0  # otherwise void: the cards leave play, the same seat leads again
+        w = g[won]
+        self.captured[w, winner[won]] |= self.trick_mask[w]
+        self.leader[w] = winner[won]
+        self.current_player[g] = self.leader[g]
+        self._clear_tricks(g)
+        self.tricks_done[g] += 1
+        scored = g[self.tricks_done[g] == self.game.tricks_per_hand]
+        if scored.size:
+            self._score(scored, rewards, terminal)
+
+    def _score(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
+        """``StichelnGame.hand_score`` for every seat of the matches ``g``."""
+        options = self.game.options
+        pains = self.pains[g]  # (S, n, 2)
+        laid = pains >= 0
+        kinds = np.maximum(pains, 0)
+        colour = np.where(laid, self._colour[kinds], len(self._colour_mask) - 1)
+        pain_mask = self._colour_mask[colour[..., 0]] | self._colour_mask[colour[..., 1]]  # (S, n, 2)
+        cost = np.where(laid, 1 if options["gentle"] else self._value[kinds], 0).sum(axis=2)
+        captured = self.captured[g]
+        if options["pain_card_only"]:
+            delta = popcount(captured).sum(axis=2) - cost
+        else:
+            good = popcount(captured & ~pain_mask).sum(axis=2)
+            bad = captured & pain_mask
+            if options["gentle"]:
+                loss = popcount(bad).sum(axis=2)
+            else:
+                as_bytes = np.ascontiguousarray(bad).view(np.uint8).reshape(*bad.shape[:2], 16)
+                loss = self._byte_values[np.arange(16), as_bytes.astype(np.intp)].sum(axis=2)
+            delta = good - cost - loss
+        delta = delta.astype(np.int32)
+        self.scores[g] += delta
+        rewards[g] = delta
+        last = self.round[g] == self.game.num_hands
+        done, going = g[last], g[~last]
+        if done.size:
+            self.phase[done] = OVER
+            self.current_player[done] = TERMINAL
+            terminal[done] = True
+            self.matches_done += int(done.size)
+        if going.size:
+            self.round[going] += 1
+            self.dealer[going] = (self.dealer[going] + 1) % self.players
+            self._start_hand(going)
+
+    def _reset_finished(self, g: IntArray) -> None:
+        assert self._queue is not None
+        got = self._queue.take(int(g.size))
+        if got is None:
+            return
+        seeds, arrays = got
+        g = g[: len(seeds)]
+        for i, s in zip(g.tolist(), seeds, strict=True):
+            self.seeds[i] = s
+        self._start_matches(g, Deals(*arrays))
