@@ -154,3 +154,29 @@ class TestRender:
         sheet = console.export_text()
         assert "Score sheet" in sheet and "Ann" in sheet
         assert str(state).startswith("Le Nain Jaune, deal 2")
+
+    def test_the_run_names_who_played_each_card_and_the_next_deal_says_who_went_out(self) -> None:
+        from rich.console import Console
+
+        from atout.games.nain_jaune.render import render_view
+
+        names = ["Ann", "Bob", "Cat", "Dan"]
+
+        def drawn(seat: int) -> str:
+            console = Console(width=160, record=True, color_system=None)
+            console.print(render_view(state.view(seat), names))
+            return console.export_text()
+
+        state = new_state(4, start_tokens=200)
+        deal(state, SANS_SEPT)
+        cards = ["5S", "6H", "7C", "8H", "9H", "10D"]
+        seats = play(state, *cards)
+        run = ", ".join(
+            f"{names[s]} {C.card_symbol(C.parse_card(c))}" for s, c in zip(seats, cards, strict=True)
+        )
+        assert f"Run: {run} — next card: any J" in drawn(0)
+        state.apply("play JC")
+        while state.current_player != CHANCE:
+            state.apply(state.legal_actions()[0])
+        winner = state.view(0).sheet[-1].winner
+        assert f"Last deal: {names[winner]} went out" in drawn(1)

@@ -35,3 +35,33 @@ def test_views_and_sheet_render_in_every_phase() -> None:
     sheet = draw(render.render_sheet(state.view(0), NAMES))
     assert "Score sheet" in sheet and str(state.scores()[0]) in sheet
     assert "Sticheln, hand 2/2" in str(state)
+
+
+def test_last_trick_names_each_card_and_the_taker_even_after_the_hand() -> None:
+    game = StichelnGame(3, hands=3, first_dealer=0)
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    deck = game.deck
+    # Follow the cards as they are played (not the view's own record of them).
+    trick: list[tuple[int, int]] = []
+    while state.round < 2:
+        before = state.view(0)
+        actor = state.current_player
+        action = random_step(state, rng)
+        if before.phase == "play":
+            trick.append((actor, action))
+            if len(trick) == game.players:
+                played, trick = trick, []
+    view = state.view(0)
+    assert view.round == 2 and not view.tricks
+    assert view.last_trick is not None
+    winner = view.last_trick[1]
+    taker = NAMES[winner] if winner >= 0 else "nobody"
+    expected = ", ".join(f"{NAMES[s]}: {deck.text(k)}" for s, k in played) + f" → {taker}"
+    assert f"Last trick of hand 1: {expected}" in draw(render.render_view(view, NAMES))
+    while not state.view(0).tricks:
+        random_step(state, rng)
+    view = state.view(0)
+    cards, winner = view.tricks[-1]
+    shown = ", ".join(f"{NAMES[s]}: {deck.text(k)}" for s, k in cards)
+    assert f"Last trick: {shown} → " in draw(render.render_view(view, NAMES))

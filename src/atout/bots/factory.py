@@ -48,6 +48,9 @@ SEARCH_FLAGS = ("flat", "infer", "own", "model")
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
 EASY_NOISE = 0.4
 
+#: The game's own bot the "normal" level plays (every game's rule-based heuristic).
+NORMAL_BOT = "heuristic"
+
 #: Difficulty levels for players, and what each one is.
 LEVELS: dict[str, str] = {
     "easy": f"the game's heuristic, playing at random {EASY_NOISE:.0%} of the time",
@@ -59,6 +62,15 @@ LEVELS: dict[str, str] = {
         f"(≤ {EXPERT_CAP:g} s)"
     ),
 }
+
+
+def level_name(name: str) -> str:
+    """The name players know a bot by: its level when it plays one, else ``name`` itself.
+
+    ``heuristic`` plays exactly as ``normal``; the web table offers the levels, so
+    the terminal shows ``normal`` too (the old name is still accepted as input).
+    """
+    return "normal" if name == NORMAL_BOT else name
 
 
 def available(game: Game) -> list[str]:
@@ -94,7 +106,7 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     if bot is not None:
         return bot
     if name == "normal":
-        normal = _game_bot("heuristic", game, seed) or RandomBot(seed)
+        normal = _game_bot(NORMAL_BOT, game, seed) or RandomBot(seed)
         normal.name = name
         return normal
     if name == "easy":

@@ -12,6 +12,7 @@ import importlib
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -22,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots.factory import available, make_bot
+from ..bots.factory import LEVELS, available, level_name, make_bot
 from ..core.bot import Bot
 from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError, RecordError
 from ..core.game import Game, State
@@ -42,10 +43,16 @@ err = Console(stderr=True, highlight=False)
 
 EXIT_BAD_INPUT = 2
 EXIT_ILLEGAL = 3
+#: ``atout play`` stopped by Ctrl-C (128 + SIGINT, as shells report it); the game is saved.
+EXIT_INTERRUPTED = 130
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    # The message quotes what the user gave (a record's line, a file name): it is
+    # printed without markup nor emoji codes, so a '[/b]' in it shows as written
+    # instead of raising rich's MarkupError.
+    err.print("[bold red]error:[/]", end=" ")
+    err.print(message, markup=False, emoji=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -93,6 +100,25 @@ def _renderer(game: Game) -> Any:
     return importlib.import_module(game.renderer) if game.renderer else None
 
 
+def _command() -> str:
+    """How to type this program again, for the "continue with" hints.
+
+    ``./run`` installs ``atout`` in ``.venv/bin``, which is rarely on the PATH: a
+    bare ``atout`` in a hint would then not run.  The bare name when the PATH
+    finds this very program, else the program's absolute path.
+    """
+    invoked = sys.argv[0] if sys.argv else ""
+    if Path(invoked).name != "atout":
+        return "atout"  # run as a module or from tests: the documented name
+    found = shutil.which("atout")
+    try:
+        if found is not None and os.path.samefile(found, invoked):
+            return "atout"
+    except OSError:
+        pass
+    return os.path.abspath(invoked)
+
+
 GameArg = Annotated[str, typer.Argument(help="Game: wizard, malin, sticheln or nain-jaune.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of seats.")]
 OptionOpt = Annotated[
@@ -125,16 +151,29 @@ def _default_save_path(game: Game) -> Path:
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        help="Bot for the other seats, or a comma list, one per seat: random, easy, normal, hard, "
+        "expert (see 'atout bots GAME')."
+    ),
+]
+
+
 @app.command(context_settings=_EXTRA)
 def play(
     ctx: typer.Context,
-    game: GameArg,
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="Game: wizard, malin, sticheln or nain-jaune (not needed with --resume: the record names it).",
+            show_default=False,
+        ),
+    ] = None,
     players: PlayersOpt = None,
     option: OptionOpt = None,
     seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
-    bots: Annotated[
-        str, typer.Option(help="Bot for the other seats (or a comma list, one per seat).")
-    ] = "heuristic",
+    bots: BotsOpt = "normal",
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")] = None,
     save: Annotated[Path | None, typer.Option(help="Record file, rewritten after every move.")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue the game in this record file.")] = None,
@@ -143,6 +182,7 @@ def play(
     """Play a whole game in the terminal against computer opponents.
 
     Game options may also be given as flags: --fun, --rounds 3, --bids hidden_until_play.
+    The record is saved after every move; 'quit' or Ctrl-C stops, --resume FILE continues.
     """
     if resume is not None:
         try:
@@ -151,6 +191,8 @@ def play(
         except RecordError as exc:
             raise fail(str(exc)) from None
         g = state.game
+        if game is not None and _game_name(game) != g.name:
+            raise fail(f"{resume} is a record of {g.name}, not of {game}")
         if record.seed is not None:
             state.reseed(record.seed)
         seat_names = record.seats or [f"seat {i}" for i in range(g.players)]
@@ -158,6 +200,8 @@ def play(
         human = int(record.tags.get("Human", seat))
         seed = record.seed
     else:
+        if game is None:
+            raise fail(f"name the game to play ({', '.join(names())}), or continue one with --resume FILE")
         g = _load(game, players, option, ctx.args)
         if seed is None:
             seed = int.from_bytes(os.urandom(6), "big")
@@ -169,14 +213,51 @@ def play(
         raise fail(f"--seat must be 0..{g.players - 1}")
     seat_bots = _make_bots(g, bots, human, seed or 0)
     if not seat_names:
-        seat_names = [name if s == human else f"{seat_bots[s].name} {s}" for s in range(g.players)]
+        seat_names = [
+            name if s == human else f"{level_name(seat_bots[s].name)} {s}" for s in range(g.players)
+        ]
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
-    renderer = _renderer(g)
-    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {path}")
+    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {_escape(str(path))}")
     out.print(
         "Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n"
     )
-    _save(path, state, seat_names, tags)
+    saved = False
+    try:
+        _save(path, state, seat_names, tags)
+        saved = True
+        _play_loop(state, human, seat_bots, seat_names, path, tags)
+    except KeyboardInterrupt:
+        # Every move was saved as it was played (atomically: the file holds the
+        # game up to the last whole move), so stopping here loses nothing.
+        if not saved:
+            out.print("\nInterrupted before the game started: nothing saved.")
+        else:
+            out.print(
+                f"\nInterrupted: the game is saved in {_escape(str(path))}; "
+                f"continue with: {_escape(_command())} play --resume {_escape(str(path))}",
+                soft_wrap=True,  # a command to copy: never folded
+            )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        for bot in seat_bots:
+            bot.close()
+    winners = ", ".join(seat_names[s] for s in state.winners())
+    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {_escape(winners)}")
+    out.print(f"Record saved to {path}")
+
+
+def _game_name(game: str) -> str:
+    try:
+        return game_class(game).name
+    except AtoutError as exc:
+        raise fail(str(exc)) from None
+
+
+def _play_loop(
+    state: State, human: int, seat_bots: list[Bot], seat_names: list[str], path: Path, tags: dict[str, str]
+) -> None:
+    """Play until the game ends, saving the record after every move; 'quit' saves and exits 0."""
+    renderer = _renderer(state.game)
     last_round = state.round
     while not state.is_terminal:
         actor = state.current_player
@@ -184,7 +265,10 @@ def play(
             action = _ask(state, human, seat_names, renderer)
             if action is None:
                 _save(path, state, seat_names, tags)
-                out.print(f"Saved. Continue with: atout play {g.name} --resume {path}")
+                out.print(
+                    f"Saved. Continue with: {_escape(_command())} play --resume {_escape(str(path))}",
+                    soft_wrap=True,  # a command to copy: never folded
+                )
                 raise typer.Exit(0)
         else:
             action = seat_bots[actor].choose(state.view(actor))
@@ -201,10 +285,14 @@ def play(
         if state.round != last_round or state.is_terminal:
             last_round = state.round
             if renderer is not None:
-                out.print(renderer.render_sheet(state.view(human), seat_names))
-    winners = ", ".join(seat_names[s] for s in state.winners())
-    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {_escape(winners)}")
-    out.print(f"Record saved to {path}")
+                view = state.view(human)
+                # The trick that ended the round, before the sheet it decided (who
+                # took it is not in the moves echoed above).
+                last = getattr(renderer, "render_last_trick", None)
+                line = last(view, seat_names) if last is not None else None
+                if line is not None:
+                    out.print(line)
+                out.print(renderer.render_sheet(view, seat_names))
 
 
 def _make_bots(game: Game, spec: str, human: int | None, seed: int) -> list[Bot]:
@@ -269,7 +357,10 @@ def simulate(
     option: OptionOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of matches.", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="Master seed: deals and bots derive from it.")] = 0,
-    bots: Annotated[str, typer.Option(help="Bot name, or a comma list with one bot per seat.")] = "heuristic",
+    bots: Annotated[
+        str,
+        typer.Option(help="Bot name or level, or a comma list with one per seat (see 'atout bots GAME')."),
+    ] = "normal",
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     save: Annotated[Path | None, typer.Option(help="Directory to write every match's record into.")] = None,
 ) -> None:
@@ -305,7 +396,7 @@ def simulate(
             for w in winners:
                 wins[w] += 1 / len(winners)
             if save is not None:
-                names_ = [f"{b.name} {s}" for s, b in enumerate(seat_bots)]
+                names_ = [f"{level_name(b.name)} {s}" for s, b in enumerate(seat_bots)]
                 save_record(save / f"{g.name}-{i:06d}.atout", Record.from_state(state, seats=names_))
             progress.advance(task)
     for bot in seat_bots:
@@ -315,7 +406,13 @@ def simulate(
     for s in range(g.players):
         mean, half = _mean_ci(totals[s])
         rows.append(
-            {"seat": s, "bot": seat_bots[s].name, "mean": mean, "ci95": half, "win_share": wins[s] / games}
+            {
+                "seat": s,
+                "bot": level_name(seat_bots[s].name),
+                "mean": mean,
+                "ci95": half,
+                "win_share": wins[s] / games,
+            }
         )
     summary = {
         "game": g.name,
@@ -359,54 +456,86 @@ def replay(
     """Check every move of a record against the rules and print the final scores.
 
     Exit 0 when the record is legal, 3 at the first illegal move (its index, the
-    move and the rule broken), 2 when the file cannot be read as a record.
+    move and the rule broken), 2 when the file cannot be read as a record or was
+    altered after it was written (its move count or digest does not match).
+    With --json every outcome, errors included, is one JSON object on stdout.
     """
+    from ..records import ReplayError
+
     try:
         rec = load_record(record)
-    except RecordError as exc:
-        raise fail(str(exc)) from None
-    try:
         state = rec.replay()
     except RecordError as exc:
-        from ..records import ReplayError
-
         code = EXIT_ILLEGAL if isinstance(exc, ReplayError) else EXIT_BAD_INPUT
         if as_json:
-            payload = {"ok": False, "error": str(exc), "index": getattr(exc, "index", None)}
-            print(json.dumps(payload))
+            error = {
+                "code": code,
+                "message": str(exc),
+                "file": str(record),
+                "line": exc.line,
+                "move": exc.index if isinstance(exc, ReplayError) else None,
+            }
+            print(json.dumps({"ok": False, "error": error}))
             raise typer.Exit(code) from None
         raise fail(str(exc), code) from None
     seats = rec.seats or [f"seat {i}" for i in range(rec.players)]
+    digest = rec.declared is not None and rec.declared.digest is not None
     result = {
         "ok": True,
-        "game": rec.game,
+        "game": state.game.name,
         "moves": len(rec.moves),
+        "player_moves": sum(1 for m in rec.moves if m.actor >= 0),
         "finished": state.is_terminal,
         "round": state.round,
         "scores": state.scores(),
         "winners": state.winners(),
         "seats": seats,
+        "digest": digest,
     }
     if as_json:
         print(json.dumps(result))
         return
     status = "finished" if state.is_terminal else f"in progress (round {state.round})"
-    out.print(f"ok: {len(rec.moves)} moves of {rec.game} checked, game {status}")
+    checked = "digest verified" if digest else "no digest in the record to verify"
+    # The web table counts players' moves only (its replay steps): say both, so the two agree.
+    played = sum(1 for m in rec.moves if m.actor >= 0)
+    out.print(
+        f"ok: {len(rec.moves)} moves of {state.game.name} checked ({played} by the players, "
+        f"{len(rec.moves) - played} deals and draws; {checked}), game {status}"
+    )
     table = Table()
     table.add_column("seat")
     table.add_column("score", justify="right")
     for s, score in enumerate(state.scores()):
         mark = " (winner)" if s in state.winners() else ""
-        table.add_row(_escape(seats[s]) + mark, str(score))
+        table.add_row(_user_text(seats[s] + mark), str(score))
     out.print(table)
+
+
+def _user_text(text: str) -> Any:
+    """A record's text for the terminal, as written: no markup, no emoji codes,
+    and control characters shown escaped (a seat name could hold an escape
+    sequence that rewrites the screen)."""
+    from rich.text import Text
+
+    return Text("".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text))
+
+
+#: What the levels the web table offers are, beside :data:`LEVELS` (which lacks ``random``).
+_LEVEL_HELP = {"random": "uniform over the legal actions", **LEVELS}
 
 
 @app.command()
 def bots(game: GameArg, players: PlayersOpt = None) -> None:
-    """List the bots available for a game."""
+    """List the bots available for a game: the levels the web table offers first, then the other names."""
     g = _load(game, players, None)
+    for level, text in _LEVEL_HELP.items():
+        out.print(f"[bold]{level}[/]  {_escape(text)}")
     for b in available(g):
-        out.print(b)
+        if b not in _LEVEL_HELP and b != "search":
+            same = level_name(b)
+            out.print(f"{b}  (the same as {same})" if same != b else b)
+    out.print("search:N[:flat][:infer][:own][:model]  (the search bot with N playouts per decision)")
     out.print("cmd:<program>  (an external bot speaking JSON lines, see docs/bots.md)")
 
 

@@ -66,7 +66,8 @@ class Game(ABC):
     #: heuristic, because the heuristic is a poor model of strong opponents.
     playout_model: ClassVar[str | None] = None
     #: Import path of the module drawing a view on a terminal (``render_view``,
-    #: ``render_sheet``); the rules never import it.
+    #: ``render_sheet``, and optionally ``render_last_trick``, drawn at a round's
+    #: end before the sheet); the rules never import it.
     renderer: ClassVar[str] = ""
     #: Import path of the module with this game's own tensor layout
     #: (``tensor_size(game, information_state)``, ``encode(view, information_state)``);

@@ -33,8 +33,29 @@ def card_markup(kind: int, value: C.Value | None = None, declared: int | None = 
 
 
 def _table(cards: tuple[TableCard, ...], names: list[str]) -> str:
-    """Cards on the table with their seat numbers (Malheur cards aim at seats: "on 2")."""
-    return " ".join(f"{names[s]} [dim]#{s}[/]: {card_markup(k, v, d)}" for s, k, d, v in cards)
+    """Cards on the table, each after the name and number of the seat that played it
+    (Malheur cards aim at seats: "on 2")."""
+    from rich.markup import escape
+
+    return ", ".join(f"{escape(names[s])} [dim]#{s}[/]: {card_markup(k, v, d)}" for s, k, d, v in cards)
+
+
+def render_last_trick(view: MalinView, names: list[str]) -> Any:
+    """The latest finished trick: who played each card, and who took it (None before the first).
+
+    It stays the previous hand's last trick until this hand finishes one: the
+    next hand is dealt the moment a hand ends, and that trick decided contracts.
+    """
+    from rich.markup import escape
+    from rich.text import Text
+
+    if view.last_trick is None:
+        return None
+    cards, winner = view.last_trick
+    label = (
+        "Last trick" if view.last_trick_round == view.round else f"Last trick of hand {view.last_trick_round}"
+    )
+    return Text.from_markup(f"[dim]{label}:[/] {_table(cards, names)} → {escape(names[winner])}")
 
 
 def state_text(state: MalinState) -> str:
@@ -94,9 +115,9 @@ def render_view(view: MalinView, names: list[str]) -> Any:
             row.append(str(view.malheur_counts[seat]))
         table.add_row(*row)
     parts: list[Any] = [header, table, Text.from_markup(f"Trick: {_table(view.trick, names) or '(empty)'}")]
-    if view.tricks:
-        last, winner = view.tricks[-1]
-        parts.append(Text.from_markup(f"[dim]Last trick:[/] {_table(last, names)} → {names[winner]}"))
+    last = render_last_trick(view, names)
+    if last is not None:
+        parts.append(last)
     if view.window:
         parts.append(Text.from_markup(f"[bold magenta]Malheur window[/] ({view.window})"))
     if view.pending is not None:

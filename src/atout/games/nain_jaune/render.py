@@ -61,9 +61,33 @@ def render_board(view: NainJauneView) -> Any:
     return Panel(grid, title="Board", expand=False)
 
 
+def last_run(view: NainJauneView) -> tuple[tuple[int, int], ...]:
+    """The pile's latest run, (seat, card) oldest first: the run in progress, or the one just ended.
+
+    Le Nain Jaune's "trick": the rising cards since the last free start.  The
+    pile does not mark where a run began, but the rules do: a run climbs (by one
+    with ``free_restart``, skipping missing ranks with ``skip_rank``) and ends
+    after a King or when nobody can go on, and a new run never continues the old
+    one (nobody held the next rank), except when ``voluntary_stop`` let a holder
+    pass and then start with it.
+    """
+    played = view.played
+    if not played:
+        return ()
+    by_one = view.game.options["stuck_rule"] == "free_restart"
+    start = len(played) - 1
+    while start > 0:
+        before, after = C.rank_of(played[start - 1][1]), C.rank_of(played[start][1])
+        if before == C.KING or after <= before or (by_one and after != before + 1):
+            break
+        start -= 1
+    return played[start:]
+
+
 def render_view(view: NainJauneView, names: list[str]) -> Any:
     """A rich renderable of what ``view.seat`` sees: board, players, run, hand."""
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
@@ -87,20 +111,24 @@ def render_view(view: NainJauneView, names: list[str]) -> Any:
     if view.phase != "play":
         status = f"[dim]{view.phase}[/]"
     elif view.need is None:
-        who = names[view.last]
+        who = escape(names[view.last])
         status = f"new run: {who} plays any card"
     else:
         status = f"next card: any [bold]{C.rank_text(view.need)}[/]"
-    if view.played:
-        seat, c = view.played[-1]
-        pile += f"   [dim](last: {names[seat]} {C.card_symbol(c)})[/]"
+    # Who played each card of the run, as the last trick shows it in the trick games.
+    run = ", ".join(f"{escape(names[s])} {card_markup(c)}" for s, c in last_run(view))
     parts: list[Any] = [
         header,
         render_board(view),
         table,
         Text.from_markup(f"Pile: {pile}"),
-        Text.from_markup(f"Run: {status}"),
+        Text.from_markup(f"Run: {run + ' — ' if run else ''}{status}"),
     ]
+    if not view.played and view.sheet:
+        # A deal ends on its last card and the next is dealt at once: say how it ended.
+        result = view.sheet[-1]
+        opera = " (grand opéra)" if result.grand_opera else ""
+        parts.append(Text.from_markup(f"[dim]Last deal:[/] {escape(names[result.winner])} went out{opera}"))
     hand = " ".join(card_markup(c) for c in C.by_rank(list(view.hand))) or "-"
     parts.append(Text.from_markup(f"[bold]Your hand:[/] {hand}"))
     return Group(*parts)

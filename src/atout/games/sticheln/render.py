@@ -56,6 +56,32 @@ def lead_colour(view: StichelnView) -> int:
     return -1
 
 
+def played_markup(deck: Deck, cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
+    """Cards on the table, each after the name of the seat that played it."""
+    from rich.markup import escape
+
+    return ", ".join(f"{escape(names[s])}: {card_markup(deck, k)}" for s, k in cards)
+
+
+def render_last_trick(view: StichelnView, names: list[str]) -> Any:
+    """The latest finished trick: who played each card, and who took it (None before the first).
+
+    It stays the previous hand's last trick until this hand finishes one: the
+    next hand is dealt the moment a hand ends, and that trick decided points.
+    """
+    from rich.markup import escape
+    from rich.text import Text
+
+    if view.last_trick is None:
+        return None
+    cards, winner = view.last_trick
+    label = (
+        "Last trick" if view.last_trick_round == view.round else f"Last trick of hand {view.last_trick_round}"
+    )
+    taker = escape(names[winner]) if winner >= 0 else "nobody (zeros only, set aside)"
+    return Text.from_markup(f"[dim]{label}:[/] {played_markup(view.game.deck, cards, names)} → {taker}")
+
+
 def render_view(view: StichelnView, names: list[str]) -> Any:
     """A rich renderable of what ``view.seat`` sees: handicap cards, trick, hand."""
     from rich.console import Group
@@ -96,7 +122,7 @@ def render_view(view: StichelnView, names: list[str]) -> Any:
             points,
             str(view.scores[seat]),
         )
-    played = " ".join(f"{names[s]}: {card_markup(deck, k)}" for s, k in view.trick) or "(empty)"
+    played = played_markup(deck, view.trick, names) or "(empty)"
     parts: list[Any] = [header, table]
     lead = lead_colour(view)
     if lead >= 0:
@@ -106,11 +132,9 @@ def render_view(view: StichelnView, names: list[str]) -> Any:
     else:
         note = ""
     parts.append(Text.from_markup(f"Trick: {played}{note}"))
-    if view.tricks:
-        last, winner = view.tricks[-1]
-        cards = " ".join(card_markup(deck, k) for _, k in last)
-        taker = names[winner] if winner >= 0 else "nobody (zeros only, set aside)"
-        parts.append(Text.from_markup(f"[dim]Last trick:[/] {cards} → {taker}"))
+    last = render_last_trick(view, names)
+    if last is not None:
+        parts.append(last)
     if view.phase == "pain" and view.current_player == view.seat:
         parts.append(Text.from_markup("[bold]Choose a handicap card[/] (face down): write e.g. 'pain B3'"))
     parts.append(

@@ -49,6 +49,33 @@ def state_text(state: WizardState) -> str:
     return "\n".join(lines)
 
 
+def played_markup(cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
+    """Cards on the table, each after the name of the seat that played it."""
+    from rich.markup import escape
+
+    return ", ".join(f"{escape(names[s])}: {card_markup(k)}" for s, k in cards)
+
+
+def render_last_trick(view: WizardView, names: list[str]) -> Any:
+    """The latest finished trick: who played each card, and who took it (None before the first).
+
+    It stays the previous round's last trick until this round finishes one: the
+    next round is dealt the moment a round ends, and that trick decided bids.
+    """
+    from rich.markup import escape
+    from rich.text import Text
+
+    if view.last_trick is None:
+        return None
+    cards, winner = view.last_trick
+    label = (
+        "Last trick"
+        if view.last_trick_round == view.round
+        else f"Last trick of round {view.last_trick_round}"
+    )
+    return Text.from_markup(f"[dim]{label}:[/] {played_markup(cards, names)} → {escape(names[winner])}")
+
+
 def render_view(view: WizardView, names: list[str]) -> Any:
     """A rich renderable of what ``view.seat`` sees: trump, bids, trick, hand."""
     from rich.console import Group
@@ -75,12 +102,11 @@ def render_view(view: WizardView, names: list[str]) -> Any:
             str(view.tricks_won[seat]),
             str(view.scores[seat]),
         )
-    trick = " ".join(f"{names[s]}: {card_markup(k)}" for s, k in view.trick) or "(empty)"
+    trick = played_markup(view.trick, names) or "(empty)"
     parts: list[Any] = [header, table, Text.from_markup(f"Trick: {trick}")]
-    if view.tricks:
-        last, winner = view.tricks[-1]
-        cards = " ".join(card_markup(k) for _, k in last)
-        parts.append(Text.from_markup(f"[dim]Last trick:[/] {cards} → {names[winner]}"))
+    last = render_last_trick(view, names)
+    if last is not None:
+        parts.append(last)
     if view.seen_hands is not None:
         for seat, hand in enumerate(view.seen_hands):
             if hand is not None:
