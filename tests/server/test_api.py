@@ -16,7 +16,14 @@ def test_home_and_static_pages(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200
     assert '<html lang="en">' in r.text
-    for path in ("/static/common.js", "/static/home.js", "/static/table.js", "/static/app.css"):
+    for path in (
+        "/static/lib/dom.js",
+        "/static/home.js",
+        "/static/table.js",
+        "/static/felt.js",
+        "/static/cards.js",
+        "/static/app.css",
+    ):
         assert client.get(path).status_code == 200, path
 
 

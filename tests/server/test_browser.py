@@ -7,6 +7,7 @@ Playwright cannot download browsers here: .ci/run installs ``chromium`` with apt
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,9 +47,15 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+#: The card speed a player may choose in the table's settings: a finished trick stays 0.7 s
+#: instead of 1.7 s, so whole games play through in the time the suite has.
+FAST_CARDS = "try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}"
+
+
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(locale="en-US")
+    context.add_init_script(FAST_CARDS)
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     errors: list[str] = []
@@ -96,9 +103,29 @@ def wait_my_turn_or_end(page: Page, seat: int) -> None:
 
 
 def play_one(page: Page) -> None:
-    """Click the first legal move (a highlighted card or an action button), wait for the table to move."""
+    """Click the first legal move (a highlighted card or a move button), wait for the table to move.
+
+    A card with a value to choose (Le Malin's Twin and Wish) opens the chooser: take its first value.
+    """
     n = int(board(page)["n"])
-    page.locator("button.card.legal, button.action").first.click()
+    target = page.locator("#board button.card.legal, #board button.action").first
+    if "card" in (target.get_attribute("class") or ""):
+        # A hand fans its cards over one another: a person taps the part that shows, the corner.
+        target.click(position={"x": 8, "y": 24})
+    else:
+        target.click()
+    chooser = page.locator("#chooser:not([hidden]) button.action")
+    try:
+        page.wait_for_function(
+            "n => Number(document.getElementById('board').dataset.n) > n || !document.getElementById('chooser').hidden",
+            arg=n,
+        )
+    except PlaywrightError as exc:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "stuck.png"))
+        raise AssertionError(f"{exc}; board {board(page)}; notice {page.inner_text('#notice')!r}") from None
+    if chooser.count():
+        chooser.first.click()
     page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
 
 
@@ -141,7 +168,7 @@ def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Pag
         illegal = page.locator("button.card.illegal")
         if not refused and illegal.count():
             n = board(page)["n"]
-            illegal.first.click()
+            illegal.first.click(position={"x": 8, "y": 24})
             page.wait_for_selector("#notice.error")
             assert "Refused" in page.inner_text("#notice")
             assert board(page)["n"] == n
@@ -173,6 +200,7 @@ def test_two_browsers_share_a_table(server: Server, browser: Browser) -> None:
         assert pages[1].locator("html").get_attribute("lang") == "fr"
         assert pages[1].inner_text("#status") in ("À vous de jouer", "On attend Human 0", "On attend Bot 2")
         # Sitting down: the second player names the seat, the first one sees it.
+        pages[1].click(".seat-menu summary")  # the seat's settings: name, card speed, leave
         pages[1].fill("#name", "Bob")
         pages[1].click("#rename button")
         pages[0].wait_for_function("document.getElementById('board').textContent.includes('Bob')")
@@ -192,10 +220,11 @@ def test_two_browsers_share_a_table(server: Server, browser: Browser) -> None:
             c.close()
 
 
-#: Each game's own renderer (static/games/<game>.js): extra options, and an element it draws.
+#: Each game's own module (static/games/<game>.js): extra options, and an element it draws.
 RENDERERS: dict[str, tuple[dict[str, Any], str, int]] = {
-    "malin": ({"fun": True}, ".malin-table .removed .card", 1),
-    "sticheln": ({}, "table.seats td.pains", 3),
+    "wizard": ({}, ".felt-info .chip .card", 1),  # the turned-up card beside trump
+    "malin": ({"fun": True}, ".felt-info .chip .card", 1),  # the card put aside
+    "sticheln": ({}, ".felt .seat .st-pains", 3),  # each seat's handicap card(s)
     "nain-jaune": ({}, "svg.nj-board .nj-box", 5),
 }
 
@@ -210,7 +239,7 @@ def test_a_game_has_its_own_table(server: Server, page: Page, game: str) -> None
     wait_my_turn_or_end(page, 0)
     page.wait_for_selector(f"#board {selector}")
     assert page.locator(f"#board {selector}").count() == count
-    assert page.locator("#board .generic").count() == 0
+    assert board(page)["module"] == game  # not the generic table
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{game}-table.png"), full_page=True)
 
@@ -253,3 +282,272 @@ def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.wait_for_function("document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
     page.reload()  # the choice is remembered (a cookie)
     page.wait_for_function("document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
+
+
+# ---- the card table ------------------------------------------------------------------------
+
+#: Records, in the page, every moment the felt showed a whole trick (one card per seat): which
+#: seats' cards, whether the winner was crowned, and how long it stayed.
+WATCH_TRICKS = """
+window.__tricks = [];
+new MutationObserver(() => {
+  const cards = document.querySelectorAll('#board .trick .played');
+  const n = document.querySelectorAll('#board .felt .seat').length;
+  const open = window.__open;
+  if (n && cards.length === n) {
+    if (!open) window.__open = { seats: [...cards].map((c) => Number(c.dataset.seat)), cards: [...cards].map((c) => c.dataset.card),
+      crowned: document.querySelectorAll('#board .trick .played.winning').length, since: performance.now() };
+  } else if (open) {
+    open.shown = performance.now() - open.since; window.__tricks.push(open); window.__open = null;
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def open_table(browser: Browser, url: str, locale: str = "en-US", fast: bool = True, **kw: Any) -> Page:
+    context = browser.new_context(locale=locale, **kw)
+    if fast:
+        context.add_init_script(FAST_CARDS)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(url)
+    pg.wait_for_selector("#board[data-n]")
+    setattr(pg, "js_errors", errors)  # noqa: B010 - checked by the tests that open it
+    return pg
+
+
+def test_a_finished_trick_stays_whole_on_the_table_then_the_last_trick_shows_it(
+    server: Server, browser: Browser
+) -> None:
+    urls = new_table(server, "wizard", humans=1, players=3, options={"rounds": 3})
+    context = browser.new_context(locale="en-US")  # the default card speed: 1.7 s
+    context.add_init_script(WATCH_TRICKS)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(urls[0])
+        page.wait_for_selector("#board[data-n]")
+        # Round 1 has one trick; play on until round 2 is on the table.
+        while board(page).get("round") == "r1":
+            wait_my_turn_or_end(page, 0)
+            if board(page).get("round") != "r1":
+                break
+            play_one(page)
+        page.wait_for_function("window.__tricks.length >= 1")
+        first = page.evaluate("window.__tricks[0]")
+        assert sorted(first["seats"]) == [0, 1, 2], first  # every seat's card, in front of its seat
+        assert first["crowned"] == 1, first  # the card that won is marked
+        assert first["shown"] >= 1500, first  # long enough to read
+        # Round 1's trick is still one click away in round 2.
+        page.click("#btn-last")
+        page.wait_for_selector("#overlay:not([hidden]) .last-trick")
+        shown = page.eval_on_selector_all(
+            "#overlay .last-trick figure",
+            "fs => fs.map((f) => [Number(f.dataset.seat), f.querySelector('.card').dataset.card])",
+        )
+        assert sorted(map(tuple, shown)) == sorted(zip(first["seats"], first["cards"], strict=True))
+        assert "takes the trick" in page.inner_text("#overlay")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#overlay", state="hidden")
+    finally:
+        context.close()
+
+
+def test_the_seats_sit_around_the_table_with_the_viewer_at_the_bottom(
+    server: Server, browser: Browser
+) -> None:
+    urls = new_table(server, "wizard", humans=1, players=5)
+    page = open_table(browser, urls[0])
+    try:
+        felt = page.locator("#board .felt").bounding_box()
+        assert felt is not None
+        boxes = {
+            int(s.get_attribute("data-seat") or -1): s.bounding_box()
+            for s in page.locator("#board .felt .seat").all()
+        }
+        assert sorted(boxes) == [0, 1, 2, 3, 4]
+        centre_y = {s: b["y"] + b["height"] / 2 for s, b in boxes.items() if b}
+        assert max(centre_y, key=lambda s: centre_y[s]) == 0  # the viewer is the lowest seat
+        for b in boxes.values():  # every plate is on the felt
+            assert (
+                b is not None
+                and felt["x"] - 1 <= b["x"]
+                and b["x"] + b["width"] <= felt["x"] + felt["width"] + 1
+            )
+        assert page.locator("#board .seat .dealer").count() == 1
+        assert page.locator("#board .seat.to-act").count() == 1
+    finally:
+        page.context.close()
+
+
+def test_the_title_and_the_favicon_tell_whose_turn_it_is(server: Server, browser: Browser) -> None:
+    urls = new_table(server, "wizard", humans=2, players=3)
+    pages = [open_table(browser, u) for u in urls]
+    try:
+        for _ in range(4):
+            to_act = board(pages[0])["toAct"]
+            if to_act not in ("0", "1"):
+                pages[0].wait_for_function("document.getElementById('board').dataset.toAct !== '2'")
+                continue
+            actor, other = pages[int(to_act)], pages[1 - int(to_act)]
+            other.wait_for_function(f"document.getElementById('board').dataset.toAct === '{to_act}'")
+            assert actor.title().startswith("● Your turn"), actor.title()
+            assert not other.title().startswith("●"), other.title()
+            icons = [p.get_attribute("#favicon", "href") for p in (actor, other)]
+            assert icons[0] != icons[1]
+            play_one(actor)
+    finally:
+        for p in pages:
+            p.context.close()
+
+
+def test_keyboard_only_play_finishes_a_wizard_round(server: Server, browser: Browser) -> None:
+    urls = new_table(server, "wizard", humans=1, players=3, options={"rounds": 2})
+    page = open_table(browser, urls[0])
+    try:
+        for _ in range(MAX_MOVES):
+            wait_my_turn_or_end(page, 0)
+            if board(page)["over"] == "true":
+                break
+            n = int(board(page)["n"])
+            bid = page.locator("#board .moves button[data-key]")
+            if bid.count():
+                page.keyboard.type(bid.first.get_attribute("data-key") or "")
+            else:
+                for _ in range(20):  # arrows to a playable card, Enter plays it
+                    page.keyboard.press("ArrowRight")
+                    if page.evaluate("document.activeElement.matches('#board .hand button.card.legal')"):
+                        break
+                page.keyboard.press("Enter")
+            page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+        assert board(page)["over"] == "true"
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+LAYOUT = """() => {
+  const box = (sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+  return { width: document.documentElement.scrollWidth, felt: box('#board .felt'), hand: box('#board .hand'),
+           cards: [...document.querySelectorAll('#board .hand .card')].map((c) => c.getBoundingClientRect().width) };
+}"""
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_phone_sees_the_table_without_scrolling_sideways(
+    server: Server, browser: Browser, game: str
+) -> None:
+    urls = new_table(server, game, humans=1, players=4)
+    page = open_table(
+        browser,
+        urls[0],
+        locale="fr-FR",
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        for _ in range(6):
+            # Measured in one go in the page: the table is redrawn as moves arrive.
+            seen = page.evaluate(LAYOUT)
+            assert seen["width"] <= 360, seen
+            for part in ("felt", "hand"):
+                box = seen[part]
+                assert box is not None and box["top"] >= 0 and box["bottom"] <= 740, (part, seen)
+            assert all(w >= 44 for w in seen["cards"]), seen  # large enough to tap
+            wait_my_turn_or_end(page, 0)
+            if board(page)["over"] == "true":
+                break
+            play_one(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"phone-{game}.png"))
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+def english_only_words() -> set[str]:
+    """Words of the English dictionaries that no French one uses: one of them on a French page
+    is a string left untranslated (computed from the files, so a new string is checked too)."""
+    i18n = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
+
+    def words(lang: str) -> set[str]:
+        found: set[str] = set()
+        for path in i18n.glob(f"*{lang}.json"):
+            found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", path.read_text(encoding="utf-8"))}
+        return found
+
+    return words("en") - words("fr")
+
+
+#: What a French reader is shown: the page's text, and the names and tips of its controls.
+VISIBLE_TEXT = """() => [document.body.innerText, document.title,
+  ...[...document.querySelectorAll('[aria-label], [title], [placeholder]')].flatMap((e) =>
+     [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')])].filter(Boolean).join('\\n')"""
+
+
+def assert_french(page: Page, english: set[str], where: str) -> None:
+    text = page.evaluate(VISIBLE_TEXT)
+    left = sorted({w for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() in english})
+    assert not left, f"{where}: English words on a French page: {left}\n{text[:3000]}"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_french_player_sees_no_english_in_a_whole_game(server: Server, browser: Browser, game: str) -> None:
+    english = english_only_words()
+    cls = game_class(game)
+    n = cls.min_players
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "game": game,
+            "players": n,
+            "options": {
+                **short_options(game),
+                **({"fun": True} if "fun" in {s.name for s in cls.option_specs} else {}),
+            },
+            "seats": [
+                {"name": ["Zoé", "Yann", "Xavière", "Wilfried"][i], "bot": None if i == 0 else "random"}
+                for i in range(n)
+            ],
+        },
+    )
+    assert r.status_code == 200, r.text
+    page = open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR")
+    try:
+        page.click(".seat-menu summary")  # the settings too
+        refused = False
+        for moves in range(MAX_MOVES):
+            wait_my_turn_or_end(page, 0)
+            assert_french(page, english, f"{game}, move {moves}")
+            if board(page)["over"] == "true":
+                break
+            illegal = page.locator("#board button.card.illegal")
+            if not refused and illegal.count():  # a refusal is explained in French too
+                n_before = board(page)["n"]
+                illegal.first.click(position={"x": 8, "y": 24})
+                page.wait_for_selector("#notice.error")
+                assert page.inner_text("#notice").startswith("Refusé"), page.inner_text("#notice")
+                assert_french(page, english, f"{game}, refusal")
+                assert board(page)["n"] == n_before
+                refused = True
+            play_one(page)
+        assert board(page)["over"] == "true"
+        page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
+        assert_french(page, english, f"{game}, final ranking")
+        for tool in ("#btn-sheet", "#btn-last"):  # Le Nain Jaune has no tricks, nor that button
+            if page.locator(tool).is_visible():
+                page.click(tool)
+            assert_french(page, english, f"{game}, {tool}")
+        page.click("#prev")
+        page.wait_for_function("document.getElementById('step-label').textContent.length > 0")
+        assert_french(page, english, f"{game}, replay")
+        page.goto(server.url + "/")
+        page.wait_for_selector("#game option", state="attached")
+        page.select_option("#game", game)
+        assert_french(page, english, f"{game}, home page")
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

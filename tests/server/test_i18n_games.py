@@ -1,9 +1,12 @@
-"""The games' texts in French: summaries, option helps, choice labels and bot level helps.
+"""The games' texts in French and English: summaries, option labels, helps, choice labels
+and bot levels.
 
-English stays the source of truth (the Game classes' ``summary`` and ``option_specs``,
-``atout.bots.factory.LEVELS``); static/i18n/games.fr.json holds the French, keyed by game
-and option name, and GET /api/games serves it to a French reader.  Adding an option to a
-game without its French text fails here.
+The program's values stay the source of truth (the Game classes' ``summary`` and
+``option_specs``, ``atout.bots.factory.LEVELS``); static/i18n/games.fr.json holds the
+French, keyed by game and option name, and static/i18n/games.en.json what the
+interface says in English of each option (label, help naming the choices by their
+labels, choice labels); GET /api/games serves them to the reader.  Adding an option to
+a game without its texts in both languages fails here.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ from atout.server.tables import game_catalogue
 from .conftest import Server, game_names
 
 FRENCH = json.loads((STATIC / "i18n" / "games.fr.json").read_text(encoding="utf-8"))
+ENGLISH = json.loads((STATIC / "i18n" / "games.en.json").read_text(encoding="utf-8"))
+TEXTS = {"en": ENGLISH, "fr": FRENCH}
+#: What GET /api/games adds to an option for the interface (the rest is the program's).
+INTERFACE_KEYS = ("help", "label", "choice_labels", "none_label")
+#: The bot levels the creation form offers.
+FORM_LEVELS = ["random", "easy", "normal", "hard", "expert"]
 #: Ways a reader asks for French: query parameter, Accept-Language, cookie.
 FRENCH_REQUESTS = [
     ({"lang": "fr"}, {}, None),
@@ -82,6 +91,66 @@ def test_every_option_of_every_game_has_french_texts(game: str) -> None:
     assert missing_french(game) == [], "complete src/atout/server/static/i18n/games.fr.json"
 
 
+def missing_labels(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
+    """What games.<lang>.json lacks for the form: a label and a help per option, a label
+    per choice, a label for "not set" where an option may be unset."""
+    options = TEXTS[lang]["games"].get(game, {}).get("options", {})
+    problems = []
+    for spec in game_class(game).option_specs if specs is None else specs:
+        entry = options.get(spec.name, {})
+        for key in ("label", "help"):
+            if not str(entry.get(key, "")).strip() or entry.get(key) == spec.name:
+                problems.append(f"no {lang} {key} for {game} option {spec.name}")
+        labels = entry.get("choices", {})
+        problems += [
+            f"no {lang} label for choice {c} of {game} option {spec.name}"
+            for c in map(str, spec.choices or ())
+            if not str(labels.get(c, "")).strip()
+        ]
+        if spec.none_ok and not str(entry.get("none", "")).strip():
+            problems.append(f"no {lang} label for {game} option {spec.name} left unset")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", game_names())
+def test_every_option_has_a_label_and_a_help_in_both_languages(lang: str, game: str) -> None:
+    assert missing_labels(lang, game) == [], f"complete src/atout/server/static/i18n/games.{lang}.json"
+    assert set(TEXTS[lang]["games"][game]["options"]) == {s.name for s in game_class(game).option_specs}
+
+
+def test_a_new_option_without_labels_is_caught() -> None:
+    extra = OptionSpec("new_rule", int, None, "A rule added later.", none_ok=True)
+    for lang in ("en", "fr"):
+        assert missing_labels(lang, "wizard", (*game_class("wizard").option_specs, extra)) == [
+            f"no {lang} label for wizard option new_rule",
+            f"no {lang} help for wizard option new_rule",
+            f"no {lang} label for wizard option new_rule left unset",
+        ]
+
+
+def test_the_form_s_texts_name_no_choice_by_its_code() -> None:
+    """A help names the choices by their labels ("Secret until scoring"), never by the
+    value the program takes (hidden_until_end)."""
+    for lang, texts in TEXTS.items():
+        for game in names():
+            for spec in game_class(game).option_specs:
+                entry = texts["games"][game]["options"][spec.name]
+                # Codes that are plain words ("open", "rounds") may be said in English.
+                codes = [c for c in (*map(str, spec.choices or ()), spec.name) if "_" in c]
+                for code in codes:
+                    assert code not in entry["help"], f"{lang} help of {game} {spec.name} says {code}"
+                    assert code not in entry["label"], f"{lang} label of {game} {spec.name} says {code}"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_level_the_form_offers_has_a_label_and_a_help(lang: str) -> None:
+    levels = TEXTS[lang]["levels"]
+    assert set(levels) == set(FORM_LEVELS)
+    for level in FORM_LEVELS:
+        assert levels[level]["label"].strip() and levels[level]["help"].strip()
+
+
 def test_a_new_option_without_french_text_is_caught() -> None:
     specs = game_class("wizard").option_specs
     extra = OptionSpec("new_rule", str, "a", "A rule added later.", choices=("a", "b"))
@@ -119,34 +188,58 @@ def test_the_french_catalogue_shows_the_french_texts(
         assert set(g["bot_help"]) == set(en["bot_help"]) and set(g["bot_help"]) >= {"easy", "normal"}
         for level, help_fr in g["bot_help"].items():
             assert help_fr == FRENCH["bots"][level]
+        assert g["levels"] == [
+            {"name": b, "label": FRENCH["levels"][b]["label"], "help": FRENCH["levels"][b]["help"]}
+            for b in FORM_LEVELS
+        ]
         assert [o["name"] for o in g["options"]] == [o["name"] for o in en["options"]]
         for o, o_en in zip(g["options"], en["options"], strict=True):
             entry = texts["options"][o["name"]]
             assert o["help"] == entry["help"]
+            assert o["label"] == entry["label"]
             # What the program accepts is untouched; only the descriptions change.
-            assert {k: v for k, v in o.items() if k not in ("help", "choice_labels")} == {
+            assert {k: v for k, v in o.items() if k not in INTERFACE_KEYS} == {
                 k: v for k, v in o_en.items() if k != "help"
             }
             if o["choices"] is None:
                 assert "choice_labels" not in o
             else:
                 assert o["choice_labels"] == {str(c): entry["choices"][str(c)] for c in o["choices"]}
+            if o["none_ok"]:
+                assert o["none_label"] == entry["none"]
+            else:
+                assert "none_label" not in o
 
 
 @pytest.mark.parametrize(
     ("params", "headers"),
     [({}, {}), ({"lang": "en"}, {"Accept-Language": "fr"}), ({}, {"Accept-Language": "en-US,en;q=0.9"})],
 )
-def test_the_english_catalogue_is_unchanged(
+def test_the_english_catalogue_keeps_the_program_s_values_and_adds_the_form_s_texts(
     client: TestClient, params: dict[str, str], headers: dict[str, str]
 ) -> None:
     games = client.get("/api/games", params=params, headers=headers).json()["games"]
     for g in games:
         g.pop("renderer")
+        texts = ENGLISH["games"][g["name"]]["options"]
+        levels = g.pop("levels")
+        assert levels == [
+            {"name": b, "label": ENGLISH["levels"][b]["label"], "help": ENGLISH["levels"][b]["help"]}
+            for b in FORM_LEVELS
+        ]
+        for o in g["options"]:
+            entry = texts[o["name"]]
+            assert o.pop("label") == entry["label"]
+            assert o["help"] == entry["help"]
+            o["help"] = next(s.help for s in game_class(g["name"]).option_specs if s.name == o["name"])
+            if o["choices"] is not None:
+                assert o.pop("choice_labels") == {str(c): entry["choices"][str(c)] for c in o["choices"]}
+            if o["none_ok"]:
+                assert o.pop("none_label") == entry["none"]
+    # Everything else is exactly the program's catalogue.
     assert games == game_catalogue()
     for g in games:
         assert g["summary"] == game_class(g["name"]).summary
-        assert [o["help"] for o in g["options"]] == [s.help for s in game_class(g["name"]).option_specs]
         assert all(g["bot_help"][b] == LEVELS[b] for b in g["bot_help"])
 
 
@@ -184,7 +277,11 @@ def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
                 "hidden_until_play",
                 "hidden_until_end",
             ]
-            assert bids.first.inner_text() == f"{wizard['options']['bids']['choices']['open']} (open)"
+            # Choices by their labels only: the form shows no code name.
+            assert bids.first.inner_text() == wizard["options"]["bids"]["choices"]["open"]
+            assert page.locator("#options").get_by_text("plus_minus_one").count() == 0
+            labels = page.locator("#options .option-label").all_inner_texts()
+            assert labels == [wizard["options"][s.name]["label"] for s in game_class("wizard").option_specs]
             title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
             assert title == FRENCH["bots"]["normal"]
             assert errors == []

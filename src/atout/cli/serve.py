@@ -34,7 +34,13 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0: a free one).", min=0, max=65535)] = 0,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move.", min=0)] = 0.8,
+    bot_delay: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a bot waits before each move at a table of normal pace (slow tables wait 1.875x, fast 0.375x).",
+            min=0,
+        ),
+    ] = 0.8,
 ) -> None:
     """Serve the browser table: create tables, invite friends, play against bots."""
     try:

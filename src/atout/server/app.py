@@ -7,19 +7,24 @@ Routes::
                                    it never reaches a log or a Referer header)
     GET  /rules/{game}             docs/rules/<game>.md rendered to HTML
     GET  /api/games[?lang=fr]      the games, their options (Game.option_specs) and bots,
-                                   described in the page's language (static/i18n/games.<lang>.json)
-    POST /api/tables               create a table: returns each human seat's key and link
+                                   described in the page's language (static/i18n/games.<lang>.json:
+                                   each option's label, help and choice labels; the bot levels)
+    POST /api/tables               create a table ({game, players, options, seats, bot_pace}):
+                                   returns each human seat's key and link
     POST /api/tables/{id}/seat     {key} → the seat's message (same as the socket's)
     POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
     POST /api/tables/{id}/replay   {key, step} → the seat's view after `step` actions
     POST /api/tables/{id}/leave    {key, bot} → a bot takes the seat; the key stops working
-    WS   /ws/{id}                  first message {"type": "join", "key": ...}, then
+    WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
                                    {"type": "act", "action": "play B7", "n": 12},
                                    {"type": "name", "name": "Ann"}, {"type": "ping"}
 
 Keys travel in request bodies and socket messages, never in URLs.  Every
 error is a JSON ``{"type": "error", "code", "message"}``; nothing a client
-sends can produce a stack trace in a response.
+sends can produce a stack trace in a response.  ``message`` is in the reader's
+language (:mod:`.messages` translates the engines' English refusals): an HTTP
+request's (``pick_language``), a socket's from its join message's ``lang``,
+else from the page's cookie / Accept-Language.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -47,8 +52,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.registry import game_class
+from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
-from .tables import SeatSpec, TableError, TableManager, game_catalogue
+from .tables import BOT_PACES, DEFAULT_PACE, LiveTable, SeatSpec, TableError, TableManager, game_catalogue
 
 log = logging.getLogger("atout.server")
 
@@ -58,13 +64,16 @@ MAX_MESSAGE = 4096
 RATE = 10.0
 BURST = 30
 LANGUAGES = ("en", "fr")
+#: The bot levels the creation form offers, in order (``heuristic`` is ``normal``;
+#: ``search`` is for programs).
+FORM_LEVELS = ("random", "easy", "normal", "hard", "expert")
 
 STATIC = resources.files("atout.server") / "static"
 #: docs/rules in a source checkout (the package does not ship the docs directory).
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 
-def pick_language(request: Request) -> str:
+def pick_language(request: HTTPConnection) -> str:
     """``lang`` cookie first, then the first supported language of Accept-Language."""
     cookie = request.cookies.get("lang")
     if cookie in LANGUAGES:
@@ -105,36 +114,64 @@ def rules_file(game: str, lang: str) -> Path | None:
 
 
 def game_texts(lang: str) -> dict[str, Any]:
-    """static/i18n/games.<lang>.json: the games' summaries, option helps, choice labels and
-    bot level helps in ``lang`` ({} for English, the source of truth in the Game classes)."""
-    path = STATIC / "i18n" / f"games.{lang}.json"
-    if lang not in LANGUAGES or not path.is_file():
-        return {}
-    texts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return texts
+    """static/i18n/games.<lang>.json: what the interface says of the games in ``lang``.
+
+    Both languages: each option's ``label``, ``help`` (worded for the form: it names
+    the choices by their labels), ``choices`` labels and ``none`` label, and the bot
+    levels' ``label`` and ``help`` (``levels``).  French only: the games' summaries and
+    the levels' technical helps (``bots``), whose English is in the Game classes and in
+    ``atout.bots.factory.LEVELS``.
+    """
+    return game_words(lang)
 
 
 def localize_catalogue(games: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
     """``games`` (from game_catalogue) with its texts in ``lang``; a missing text stays English.
 
-    Option names and choice values are untouched (they are what the program accepts); a
-    translated option with choices gains ``choice_labels``: {value: label}.
+    Option names and choice values are untouched (they are what the program accepts).
+    Each option gains ``label`` (the option's name when games.<lang>.json has none: a
+    test keeps that from happening), an option with choices ``choice_labels``
+    ({value: label}), an option that may be unset ``none_label``; each game gains
+    ``levels``, the bot levels the form offers ({name, label, help}).
     """
     texts = game_texts(lang)
     if not texts:
         return games
     bots = texts.get("bots", {})
+    levels = texts.get("levels", {})
     for g in games:
         game = texts.get("games", {}).get(g["name"], {})
         g["summary"] = game.get("summary") or g["summary"]
         g["bot_help"] = {b: bots.get(b) or h for b, h in g["bot_help"].items()}
+        g["levels"] = [
+            {
+                "name": b,
+                "label": levels.get(b, {}).get("label") or b,
+                "help": levels.get(b, {}).get("help") or g["bot_help"].get(b, ""),
+            }
+            for b in FORM_LEVELS
+            if b in g["bots"]
+        ]
         for o in g["options"]:
             option = game.get("options", {}).get(o["name"], {})
+            o["label"] = option.get("label") or o["name"]
             o["help"] = option.get("help") or o["help"]
             if o["choices"] is not None:
                 labels = option.get("choices", {})
                 o["choice_labels"] = {str(c): labels.get(str(c)) or str(c) for c in o["choices"]}
+            if o["none_ok"]:
+                o["none_label"] = option.get("none") or "none"
     return games
+
+
+def table_context(table: LiveTable) -> ReasonContext:
+    """What the messages about ``table`` are rendered with: its game and seat names."""
+    return ReasonContext(game=table.game.name, names=tuple(table.seat_names()))
+
+
+def context_of(request: HTTPConnection) -> ReasonContext | None:
+    context = getattr(request.state, "reason_context", None)
+    return context if isinstance(context, ReasonContext) else None
 
 
 def error(code: str, message: str, status: int = 400) -> JSONResponse:
@@ -212,7 +249,11 @@ def create_app(
         games = localize_catalogue(game_catalogue(), lang if lang in LANGUAGES else pick_language(request))
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
-        return JSONResponse({"games": games}, headers={"Vary": "Accept-Language, Cookie"})
+        paces = [{"name": p, "seconds": round(manager.pace_delay(p), 3)} for p in BOT_PACES]
+        return JSONResponse(
+            {"games": games, "bot_paces": paces, "default_pace": DEFAULT_PACE},
+            headers={"Vary": "Accept-Language, Cookie"},
+        )
 
     async def read_json(request: Request) -> dict[str, Any]:
         too_large = TableError("too_large", f"a request is at most {MAX_MESSAGE} bytes")
@@ -235,6 +276,9 @@ def create_app(
         players = data.get("players")
         options = data.get("options") or {}
         seats = data.get("seats")
+        pace = data.get("bot_pace", DEFAULT_PACE)
+        if isinstance(game, str):
+            request.state.reason_context = ReasonContext(game=game)
         if not isinstance(game, str) or not isinstance(players, int) or isinstance(players, bool):
             raise TableError("bad_request", "give a game name and a number of players")
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
@@ -248,7 +292,9 @@ def create_app(
             if (bot is not None and not isinstance(bot, str)) or not isinstance(name, str):
                 raise TableError("bad_request", "a seat is {name: text, bot: null or a bot name}")
             specs.append(SeatSpec(name=name, bot=bot or None))
-        table_id, keys = await manager.create(game, players, options, specs)
+        if not isinstance(pace, str) or pace not in BOT_PACES:
+            raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+        table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(
             {
@@ -263,6 +309,7 @@ def create_app(
     async def seat_request(request: Request) -> tuple[Any, int, dict[str, Any]]:
         data = await read_json(request)
         table = await manager.get(request.path_params["table"])
+        request.state.reason_context = table_context(table)
         seat = manager.seat_for_key(table, data.get("key"))
         return table, seat, data
 
@@ -316,13 +363,16 @@ def create_app(
         limiter = RateLimiter(rate, burst)
         table = None
         seat = -1
+        #: The language of this socket's errors: the page's, until the join message says.
+        lang = pick_language(ws)
+        context: ReasonContext | None = None
 
         async def send(message: dict[str, Any]) -> None:
             if ws.application_state == WebSocketState.CONNECTED:
                 await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
         async def refuse(code: str, message: str) -> None:
-            await send({"type": "error", "code": code, "message": message})
+            await send({"type": "error", "code": code, "message": localize(message, lang, context)})
 
         try:
             while True:
@@ -350,15 +400,19 @@ def create_app(
                 kind = data.get("type")
                 try:
                     if kind == "join":
+                        if data.get("lang") in LANGUAGES:
+                            lang = data["lang"]
                         if table is not None:
                             raise TableError("bad_request", "this connection has already joined a seat")
                         candidate = await manager.get(ws.path_params["table"])
+                        context = table_context(candidate)
                         seat = manager.seat_for_key(candidate, data.get("key"))
                         table = candidate
                         await manager.attach(table, seat, send)
                     elif kind == "act":
                         if table is None:
                             raise TableError("not_joined", "join a seat with its key first")
+                        context = table_context(table)  # names change as players sit down
                         await manager.act(table, seat, data.get("action"), data.get("n"))
                     elif kind == "name":
                         if table is None:
@@ -381,20 +435,23 @@ def create_app(
             if table is not None:
                 manager.detach(table, seat, send)
 
+    def said(request: Request, message: str) -> str:
+        return localize(message, pick_language(request), context_of(request))
+
     async def table_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
-        return error(exc.code, exc.message, _STATUS.get(exc.code, 400))
+        return error(exc.code, said(request, exc.message), _STATUS.get(exc.code, 400))
 
     async def atout_error(request: Request, exc: Exception) -> Response:
-        return error("bad_request", str(exc), 400)
+        return error("bad_request", said(request, str(exc)), 400)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return error("http", str(exc.detail), exc.status_code)
+        return error("http", said(request, str(exc.detail)), exc.status_code)
 
     async def internal_error(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path, exc_info=exc)
-        return error("internal", "internal error", 500)
+        return error("internal", said(request, "internal error"), 500)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -4,7 +4,14 @@ What is stored is the least that rebuilds a table exactly: the game, its
 options, the secret seed, the seats (bot name or the SHA-256 of the human
 seat's key, never the key itself) and the list of player actions in order.
 Chance needs no storage: a seeded state draws its deals from the seed, so
-``game.new_state(seed)`` followed by the stored actions is the table.
+``game.new_state(seed)`` followed by the stored actions is the table.  A table's
+settings that are not rules (``settings``, a JSON object: the bots' pace) live
+next to it.
+
+The schema only grows by nullable columns: :meth:`Storage.migrate` (run at start-up)
+adds the columns an older database lacks with ``ALTER TABLE ... ADD COLUMN``, so a
+database written by an earlier version keeps working (its tables read back with
+the default settings).
 
 An action is appended in its own transaction, and ``(table_id, idx)`` is the
 primary key: a second writer racing for the same position fails instead of
@@ -16,8 +23,9 @@ lose only actions nobody has seen.
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -29,14 +37,18 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
+
+log = logging.getLogger("atout.server")
 
 
 class Base(DeclarativeBase):
@@ -54,6 +66,9 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
     finished: Mapped[bool] = mapped_column(default=False)
+    #: Table settings that are not rules (``{"bot_pace": "fast"}``); ``None`` in rows
+    #: written before the column existed (added by :meth:`Storage.migrate`).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
     )
@@ -101,6 +116,7 @@ class StoredTable:
     seats: list[SeatInfo]
     actions: list[int]
     finished: bool
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class ConflictError(Exception):
@@ -140,6 +156,36 @@ class Storage:
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
         Base.metadata.create_all(self.engine)
+        self.migrate()
+
+    def migrate(self) -> list[str]:
+        """Add the nullable columns an older database lacks; returns their names.
+
+        ``create_all`` creates missing tables but never alters an existing one.
+        Two servers starting together may both try: the loser's ``ALTER`` fails and
+        the column is then found to be there.
+        """
+        added: list[str] = []
+        for table in Base.metadata.sorted_tables:
+            have = {c["name"] for c in inspect(self.engine).get_columns(table.name)}
+            for column in table.columns:
+                if column.name in have:
+                    continue
+                if not column.nullable:  # pragma: no cover - the schema only grows by nullable columns
+                    raise RuntimeError(f"{table.name}.{column.name} is missing and cannot be added")
+                kind = column.type.compile(dialect=self.engine.dialect)
+                ddl = f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+                try:
+                    with self.engine.begin() as conn:
+                        conn.execute(text(ddl))
+                except (OperationalError, ProgrammingError):
+                    have = {c["name"] for c in inspect(self.engine).get_columns(table.name)}
+                    if column.name not in have:
+                        raise
+                    continue
+                log.warning("database upgraded: added the column %s.%s", table.name, column.name)
+                added.append(column.name)
+        return added
 
     def close(self) -> None:
         self.engine.dispose()
@@ -152,6 +198,7 @@ class Storage:
         options: dict[str, str],
         seed: int,
         seats: list[SeatInfo],
+        settings: dict[str, Any] | None = None,
     ) -> None:
         with Session(self.engine) as session, session.begin():
             row = TableRow(
@@ -162,6 +209,7 @@ class Storage:
                 seed=seed,
                 created=_dt.datetime.now(_dt.UTC),
                 finished=False,
+                settings=dict(settings or {}),
             )
             row.seats = [SeatRow(seat=s.seat, name=s.name, bot=s.bot, key_hash=s.key_hash) for s in seats]
             session.add(row)
@@ -208,6 +256,7 @@ class Storage:
                 seats=[SeatInfo(s.seat, s.name, s.bot, s.key_hash) for s in row.seats],
                 actions=list(actions),
                 finished=row.finished,
+                settings=dict(row.settings or {}),
             )
 
     def unfinished_ids(self) -> list[str]:

@@ -10,8 +10,15 @@ through :meth:`LiveTable.act` under the table's lock, in this order:
 3. only then is it applied to the state in memory and each seat told its new
    view (``state.view(seat).to_dict()``, nothing else).
 
-Bots play server-side through the same path, after ``bot_delay`` seconds so a
-human can follow.  A server killed at any point restarts from the database:
+Bots play server-side through the same path, after a delay so a human can
+follow: each table has a *bot pace* chosen at creation (``slow``, ``normal``,
+``fast``; stored with the table), and the server's ``bot_delay`` (``atout serve
+--bot-delay``, default 0.8 s) is the ``normal`` pace, the others scaled from it
+(:data:`BOT_PACES`: slow 1.875x, fast 0.375x, i.e. 1.5 / 0.8 / 0.3 s by
+default).  So the server flag still sets how fast every table goes (tests run
+with ``--bot-delay 0.05`` or 0: every pace is then that fast or faster).
+
+A server killed at any point restarts from the database:
 :meth:`TableManager.start` rebuilds every unfinished table by replaying its
 stored actions on ``game.new_state(seed)``.
 """
@@ -45,6 +52,10 @@ log = logging.getLogger("atout.server")
 Sender = Callable[[dict[str, Any]], Awaitable[None]]
 
 MAX_NAME = 40
+
+#: Bot paces a table may be created with: each one's factor on the server's bot delay.
+BOT_PACES: dict[str, float] = {"slow": 1.875, "normal": 1.0, "fast": 0.375}
+DEFAULT_PACE = "normal"
 
 
 class TableError(AtoutError):
@@ -84,6 +95,8 @@ class LiveTable:
     sockets: dict[int, set[Sender]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     driver: asyncio.Task[None] | None = None
+    #: The bots' pace (a key of :data:`BOT_PACES`), stored with the table.
+    bot_pace: str = DEFAULT_PACE
 
     @property
     def n(self) -> int:
@@ -135,6 +148,7 @@ class TableManager:
 
     def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
         self.storage = storage
+        #: Seconds before each bot move at the ``normal`` pace (the server's setting).
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
@@ -164,10 +178,21 @@ class TableManager:
                 bot.close()
 
     # -- creating and finding tables -----------------------------------------------------
+    def pace_delay(self, pace: str) -> float:
+        """Seconds a bot waits before each move at a table of pace ``pace``."""
+        return self.bot_delay * BOT_PACES.get(pace, 1.0)
+
     async def create(
-        self, game_name: str, players: int, options: dict[str, Any], seats: list[SeatSpec]
+        self,
+        game_name: str,
+        players: int,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        bot_pace: str = DEFAULT_PACE,
     ) -> tuple[str, dict[int, str]]:
         """Create a table; returns its id and the secret key of each human seat."""
+        if bot_pace not in BOT_PACES:
+            raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
         try:
             game = load(game_name, players, **options)
         except AtoutError as exc:
@@ -192,7 +217,9 @@ class TableManager:
         seed = secrets.randbits(63)
         options_text = {k: v for k, v in (p.split("=", 1) for p in game.options_text().split())}
         await to_thread.run_sync(
-            lambda: self.storage.create_table(table_id, game.name, game.players, options_text, seed, infos)
+            lambda: self.storage.create_table(
+                table_id, game.name, game.players, options_text, seed, infos, {"bot_pace": bot_pace}
+            )
         )
         table = await self.get(table_id)
         self._kick(table)
@@ -222,6 +249,9 @@ class TableManager:
                 actions=list(stored.actions),
                 score_history=score_history,
             )
+            pace = stored.settings.get("bot_pace")
+            if isinstance(pace, str) and pace in BOT_PACES:
+                table.bot_pace = pace
             for info in stored.seats:
                 if info.bot is not None:
                     table.bots[info.seat] = self._make_bot(table, info)
@@ -329,8 +359,9 @@ class TableManager:
             bot = table.bots.get(seat)
             if bot is None or table.state.is_terminal:
                 return
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
+            delay = self.pace_delay(table.bot_pace)
+            if delay > 0:
+                await asyncio.sleep(delay)
             n = table.n
             view = table.state.view(seat)
             try:
@@ -349,7 +380,7 @@ class TableManager:
                 except TableError:
                     log.exception("table %s: bot move not stored", table.id)
                     return
-            if self.bot_delay <= 0:
+            if delay <= 0:
                 await asyncio.sleep(0)  # let the sockets breathe between bot moves
 
     # -- seats and records -----------------------------------------------------------------
@@ -437,4 +468,12 @@ def game_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["IllegalAction", "LiveTable", "SeatSpec", "TableError", "TableManager", "game_catalogue"]
+__all__ = [
+    "BOT_PACES",
+    "IllegalAction",
+    "LiveTable",
+    "SeatSpec",
+    "TableError",
+    "TableManager",
+    "game_catalogue",
+]

@@ -1,94 +1,315 @@
-/* The home page: the games, their rules, and the table creation form built
-   from each game's option specs (Game.option_specs, served by /api/games). */
-"use strict";
+/* The home page: the games (rules one click away) and the table creation form,
+   built from GET /api/games: each option's label, help and choice labels in the
+   page's language, the bot levels, the bot paces.  Plain ES module, no build step.
 
-(async () => {
-  await atout.loadLang();
-  const { games } = await (await fetch(`/api/games?lang=${atout.lang}`)).json();
-  const $ = (id) => document.getElementById(id);
-  for (const g of games) {
-    $("games").append(atout.el("div", { class: "game-card", "data-game": g.name },
-      atout.el("h3", {}, g.title),
-      atout.el("p", {}, g.summary),
-      atout.el("p", {}, `${g.min_players}–${g.max_players} ${atout.t("players").toLowerCase()} · `,
-        atout.el("a", { href: `/rules/${g.name}`, target: "_blank" }, atout.t("rules")))));
-    $("game").append(atout.el("option", { value: g.name }, g.title));
+   Every text comes from static/i18n (en.json / fr.json "home_*" keys, games.<lang>.json
+   through the API); names typed by people are inserted as text, never as HTML.
+   Seats are numbered from 1 everywhere on the page; the first_dealer option's value
+   is the engine's seat index (seat 1 is 0). */
+
+import { el, t, i18n, loadStrings, translatePage } from "./lib/dom.js";
+
+const $ = (id) => document.getElementById(id);
+/** Per-game look of the game cards: an accent colour and an emblem (decoration only). */
+const LOOKS = {
+  wizard: { accent: "#3f51b5", emblem: "★" },
+  malin: { accent: "#b3261e", emblem: "♣" },
+  sticheln: { accent: "#00796b", emblem: "◆" },
+  "nain-jaune": { accent: "#c98a00", emblem: "♦" },
+};
+
+const state = {
+  games: [],
+  paces: [],
+  game: null,
+  /** What each seat is, kept when the number of players changes: {name, kind}. */
+  seats: [],
+  pace: "normal",
+};
+
+function number(value) {
+  return Number(value).toLocaleString(i18n.lang, { maximumFractionDigits: 2 });
+}
+
+function levelOf(g, name) {
+  return g.levels.find((l) => l.name === name);
+}
+
+function defaultName(i) {
+  const s = state.seats[i];
+  return s && s.kind ? t("home_default_bot", { n: i + 1 }) : t("home_default_player", { n: i + 1 });
+}
+
+function seatName(i) {
+  const s = state.seats[i];
+  return (s && s.name.trim()) || defaultName(i);
+}
+
+/* ---- the game cards ---------------------------------------------------------------- */
+
+function gameCards() {
+  $("games").replaceChildren(...state.games.map((g) => {
+    const look = LOOKS[g.name] || { accent: "#1f5e3a", emblem: "♠" };
+    return el("article", { class: "game-card", "data-game": g.name, style: `--accent: ${look.accent}` },
+      el("div", { class: "game-band", "aria-hidden": "true" }, el("span", { class: "emblem" }, look.emblem)),
+      el("div", { class: "game-body" },
+        el("h3", {}, g.title),
+        el("p", { class: "summary" }, g.summary),
+        el("div", { class: "game-meta" },
+          el("span", { class: "badge" }, t("home_players_range", { min: g.min_players, max: g.max_players })))),
+      el("div", { class: "game-actions" },
+        el("button", { type: "button", class: "primary small", onclick: () => chooseGame(g.name, true) }, t("home_play")),
+        el("a", { class: "rules-link", href: `/rules/${g.name}`, target: "_blank", rel: "noopener", "aria-label": t("home_rules_of", { game: g.title }) }, t("rules"))));
+  }));
+}
+
+function chooseGame(name, scroll) {
+  $("game").value = name;
+  gameChanged();
+  if (scroll) {
+    $("new-table").scrollIntoView({ behavior: "smooth", block: "start" });
+    $("game").focus({ preventScroll: true });
   }
+}
 
-  function current() { return games.find((g) => g.name === $("game").value); }
+/* ---- seats ------------------------------------------------------------------------- */
 
-  function seatRows() {
-    const g = current();
-    const n = Number($("players").value);
-    $("seats").replaceChildren(...Array.from({ length: n }, (_, i) => atout.el("div", { class: "seat-row" },
-      atout.el("span", {}, `${atout.t("seat")} ${i + 1} `),
-      atout.el("input", { name: `name${i}`, value: i === 0 ? "" : `${atout.t("bot")} ${i + 1}`, placeholder: atout.t("name"), maxlength: 40 }),
-      atout.el("select", { name: `kind${i}` },
-        atout.el("option", { value: "" }, atout.t("human")),
-        g.bots.map((b) => atout.el("option", { value: b, title: g.bot_help[b] || null, selected: i > 0 && b === g.default_bot }, `${atout.t("bot")}: ${b}`))))));
+function ensureSeats(n) {
+  const g = state.game;
+  while (state.seats.length < n) state.seats.push({ name: "", kind: state.seats.length === 0 ? "" : g.default_bot });
+  for (const s of state.seats) if (s.kind && !levelOf(g, s.kind)) s.kind = g.default_bot;
+}
+
+function players() {
+  const g = state.game;
+  const n = Math.round(Number($("players").value));
+  return Number.isFinite(n) ? Math.min(g.max_players, Math.max(g.min_players, n)) : g.min_players;
+}
+
+function kindSelect(g, i) {
+  const s = state.seats[i];
+  const human = el("option", { value: "", selected: !s.kind, title: t("home_human_help") }, t("human"));
+  const bots = el("optgroup", { label: t("home_computer") },
+    g.levels.map((l) => el("option", { value: l.name, selected: s.kind === l.name, title: g.bot_help[l.name] || l.help }, t("home_level", { level: l.label }))));
+  return el("select", { name: `kind${i}`, class: "kind", "aria-label": `${t("home_seat_n", { n: i + 1 })}: ${t("home_who")}` }, human, bots);
+}
+
+function seatHelp(g, i) {
+  const s = state.seats[i];
+  return s.kind ? (levelOf(g, s.kind) || {}).help || "" : t("home_human_help");
+}
+
+function seatRows() {
+  const g = state.game;
+  const n = players();
+  $("players").value = n;
+  ensureSeats(n);
+  $("seats").replaceChildren(...Array.from({ length: n }, (_, i) => {
+    const s = state.seats[i];
+    const help = el("small", { class: "seat-help" }, seatHelp(g, i));
+    const name = el("input", {
+      name: `name${i}`, value: s.name, placeholder: defaultName(i), maxlength: 40, autocomplete: "off",
+      "aria-label": `${t("home_seat_n", { n: i + 1 })}: ${t("name")}`,
+    });
+    const kind = kindSelect(g, i);
+    name.addEventListener("input", () => { s.name = name.value; dealerChoices(); });
+    kind.addEventListener("change", () => {
+      s.kind = kind.value;
+      name.placeholder = defaultName(i);
+      help.textContent = seatHelp(g, i);
+      row.classList.toggle("is-bot", !!s.kind);
+      dealerChoices();
+      allBots();
+    });
+    const row = el("li", { class: `seat-row${s.kind ? " is-bot" : ""}` },
+      el("span", { class: "seat-no", "aria-hidden": "true" }, String(i + 1)),
+      el("div", { class: "seat-fields" }, name, kind),
+      help);
+    return row;
+  }));
+  $("fewer").disabled = n <= g.min_players;
+  $("more").disabled = n >= g.max_players;
+  dealerChoices();
+  allBots();
+}
+
+function allBots() {
+  const n = players();
+  $("all-bots").hidden = !state.seats.slice(0, n).every((s) => s.kind);
+}
+
+/* ---- options ------------------------------------------------------------------------ */
+
+/** The seat an option names (first_dealer): a choice of seats, shown from 1, valued from 0. */
+function isSeatOption(o) {
+  return o.kind === "int" && o.name === "first_dealer";
+}
+
+function dealerChoices() {
+  const select = document.querySelector("select[name=opt_first_dealer]");
+  if (!select) return;
+  const o = state.game.options.find(isSeatOption);
+  const keep = select.value;
+  const n = players();
+  select.replaceChildren(
+    el("option", { value: "" }, o.none_label),
+    ...Array.from({ length: n }, (_, i) => el("option", { value: String(i) }, t("home_seat_option", { n: i + 1, name: seatName(i) }))));
+  select.value = Number(keep) < n ? keep : "";
+}
+
+function optionControl(o) {
+  const name = `opt_${o.name}`;
+  const id = `opt-${o.name}`;
+  if (o.kind === "bool") {
+    return el("span", { class: "switch" },
+      el("input", { type: "checkbox", id, name, checked: !!o.default, role: "switch" }),
+      el("span", { class: "switch-track", "aria-hidden": "true" }));
   }
-
-  /* A choice as shown: its value, after its label in the page's language when there is one. */
-  function choiceLabel(o, c) {
-    const label = o.choice_labels && o.choice_labels[String(c)];
-    return label && label !== String(c) ? `${label} (${c})` : String(c);
+  if (isSeatOption(o)) return el("select", { id, name });
+  if (o.choices) {
+    return el("select", { id, name }, o.choices.map((c) =>
+      el("option", { value: String(c), selected: c === o.default }, (o.choice_labels && o.choice_labels[String(c)]) || String(c))));
   }
+  return el("input", {
+    id, name, type: o.kind === "int" ? "number" : "text", inputmode: o.kind === "int" ? "numeric" : null,
+    min: o.minimum ?? null, max: o.maximum ?? null,
+    value: o.default === null ? "" : String(o.default),
+    placeholder: o.none_ok ? o.none_label : "",
+    title: o.none_ok ? t("home_empty_means", { label: o.none_label }) : null,
+  });
+}
 
-  function optionRows() {
-    const g = current();
-    $("options").replaceChildren(...g.options.map((o) => {
-      let input;
-      if (o.kind === "bool") {
-        input = atout.el("select", { name: `opt_${o.name}` },
-          atout.el("option", { value: "false", selected: !o.default }, atout.t("no")),
-          atout.el("option", { value: "true", selected: !!o.default }, atout.t("yes")));
-      } else if (o.choices) {
-        input = atout.el("select", { name: `opt_${o.name}` }, o.choices.map((c) => atout.el("option", { value: String(c), selected: c === o.default }, choiceLabel(o, c))));
-      } else {
-        input = atout.el("input", {
-          name: `opt_${o.name}`, type: o.kind === "int" ? "number" : "text",
-          min: o.minimum ?? null, max: o.maximum ?? null,
-          value: o.default === null ? "" : String(o.default), placeholder: o.none_ok ? atout.t("none") : "",
-        });
-      }
-      return atout.el("div", { class: "option" }, atout.el("label", {}, atout.el("strong", {}, o.name), " ", input), atout.el("small", {}, o.help));
-    }));
-  }
+function optionRows() {
+  const g = state.game;
+  $("options").replaceChildren(...g.options.map((o) => {
+    const control = optionControl(o);
+    const bool = o.kind === "bool";
+    return el("div", { class: `option${bool ? " option-bool" : ""}`, "data-option": o.name },
+      el("label", { class: "option-head", for: `opt-${o.name}` },
+        el("span", { class: "option-label" }, o.label),
+        control),
+      el("small", {}, o.help));
+  }));
+  $("options-block").hidden = g.options.length === 0;
+}
 
-  function gameChanged() {
-    const g = current();
-    $("players").min = g.min_players;
-    $("players").max = g.max_players;
-    $("players").value = Math.min(g.max_players, Math.max(g.min_players, 4));
-    seatRows();
-    optionRows();
+function optionValues() {
+  const out = {};
+  for (const o of state.game.options) {
+    const field = document.querySelector(`[name=opt_${o.name}]`);
+    if (!field) continue;
+    let text;
+    if (o.kind === "bool") text = field.checked ? "true" : "false";
+    else text = String(field.value).trim();
+    const def = o.default === null ? "" : o.kind === "bool" ? String(!!o.default) : String(o.default);
+    if (text !== def) out[o.name] = text === "" ? "none" : text;
   }
+  return out;
+}
+
+/* ---- bot pace ----------------------------------------------------------------------- */
+
+function paceButtons() {
+  $("paces").replaceChildren(...state.paces.map((p) => {
+    const input = el("input", { type: "radio", name: "bot_pace", value: p.name, id: `pace-${p.name}`, checked: p.name === state.pace });
+    input.addEventListener("change", () => { state.pace = p.name; });
+    return el("label", { class: "segment", for: `pace-${p.name}` }, input,
+      el("span", { class: "segment-text" }, el("strong", {}, t(`home_pace_${p.name}`)), el("small", {}, t("home_pace_seconds", { s: number(p.seconds) }))));
+  }));
+}
+
+/* ---- the form ----------------------------------------------------------------------- */
+
+function gameChanged() {
+  const g = state.games.find((x) => x.name === $("game").value) || state.games[0];
+  const previous = state.game;
+  state.game = g;
+  if (previous && previous !== g) for (const s of state.seats) if (s.kind && !levelOf(g, s.kind)) s.kind = g.default_bot;
+  $("players").min = g.min_players;
+  $("players").max = g.max_players;
+  if (!previous) $("players").value = Math.min(g.max_players, Math.max(g.min_players, 4));
+  $("players-range").textContent = t("home_players_range", { min: g.min_players, max: g.max_players });
+  optionRows();
+  seatRows();
+}
+
+function step(delta) {
+  $("players").value = players() + delta;
+  seatRows();
+}
+
+async function copy(url, button) {
+  try {
+    await navigator.clipboard.writeText(url);
+    button.textContent = t("home_copied");
+  } catch {
+    button.textContent = t("home_copy_failed");
+  }
+  setTimeout(() => { button.textContent = t("copy"); }, 2000);
+}
+
+function showInvites(data, seats) {
+  $("invites").hidden = false;
+  $("create").hidden = true;
+  const none = data.seats.length === 0;
+  $("no-human").hidden = !none;
+  $("invites-help").hidden = none;
+  $("invite-list").replaceChildren(...data.seats.map((s) => {
+    const button = el("button", { type: "button", class: "secondary small" }, t("copy"));
+    button.addEventListener("click", () => copy(s.url, button));
+    return el("li", { class: "invite" },
+      el("a", { href: s.url, "data-seat": s.seat, class: "invite-open" }, t("home_open_seat", { seat: s.seat + 1, name: seats[s.seat].name })),
+      el("div", { class: "invite-url" }, el("code", {}, s.url), button));
+  }));
+  $("invites").focus();
+}
+
+async function submit(ev) {
+  ev.preventDefault();
+  const g = state.game;
+  const n = players();
+  const seats = Array.from({ length: n }, (_, i) => ({ name: seatName(i), bot: state.seats[i].kind || null }));
+  const body = { game: g.name, players: n, options: optionValues(), seats, bot_pace: state.pace };
+  const button = $("create-button");
+  button.disabled = true;
+  button.textContent = t("home_creating");
+  try {
+    const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json();
+    if (!r.ok) { $("form-error").textContent = t("error", { message: data.message }); return; }
+    $("form-error").textContent = "";
+    showInvites(data, seats);
+  } catch {
+    $("form-error").textContent = t("home_network");
+  } finally {
+    button.disabled = false;
+    button.textContent = t("create");
+  }
+}
+
+async function main() {
+  await loadStrings();
+  translatePage();
+  const data = await (await fetch(`/api/games?lang=${i18n.lang}`)).json();
+  state.games = data.games;
+  state.paces = data.bot_paces || [];
+  state.pace = data.default_pace || "normal";
+  for (const g of state.games) $("game").append(el("option", { value: g.name }, g.title));
+  gameCards();
+  paceButtons();
   $("game").addEventListener("change", gameChanged);
   $("players").addEventListener("change", seatRows);
-  gameChanged();
-
-  $("create").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const g = current();
-    const form = new FormData($("create"));
-    const n = Number($("players").value);
-    const options = {};
-    for (const o of g.options) {
-      const v = form.get(`opt_${o.name}`);
-      if (v === null) continue;
-      const text = String(v).trim();
-      const def = o.default === null ? "" : String(o.default);
-      if (text !== def) options[o.name] = text === "" ? "none" : text;
-    }
-    const seats = Array.from({ length: n }, (_, i) => ({ name: String(form.get(`name${i}`) || ""), bot: form.get(`kind${i}`) || null }));
-    const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: g.name, players: n, options, seats }) });
-    const data = await r.json();
-    if (!r.ok) { $("form-error").textContent = atout.t("error", { message: data.message }); return; }
-    $("form-error").textContent = "";
-    $("invites").hidden = false;
-    $("invite-list").replaceChildren(...data.seats.map((s) => atout.el("li", { class: "invite" },
-      atout.el("a", { href: s.url, "data-seat": s.seat }, atout.t("sit", { seat: s.seat + 1 })), " ",
-      atout.el("code", {}, s.url), " ",
-      atout.el("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(s.url) }, atout.t("copy")))));
+  $("fewer").addEventListener("click", () => step(-1));
+  $("more").addEventListener("click", () => step(1));
+  $("create").addEventListener("submit", submit);
+  $("again").addEventListener("click", () => {
+    $("invites").hidden = true;
+    $("create").hidden = false;
+    $("create").scrollIntoView({ block: "start" });
   });
-})();
+  const wanted = new URLSearchParams(location.search).get("game");
+  $("game").value = state.games.some((g) => g.name === wanted) ? wanted : state.games[0].name;
+  gameChanged();
+}
+
+main();

@@ -1,151 +1,466 @@
-/* A seat's table: one WebSocket, the seat's key from the link's fragment,
-   every message drawn by the game's renderer (or the generic one). */
-"use strict";
+/* A seat's table page: one WebSocket, the seat's key from the link's fragment.
 
-(async () => {
-  await atout.loadLang();
-  const $ = (id) => document.getElementById(id);
-  const tableId = location.pathname.split("/").pop();
-  const key = new URLSearchParams(location.hash.slice(1)).get("key");
-  const memory = {};
-  let last = null;
-  let socket = null;
-  let retry = 0;
-  let left = false;
-  let reconnecting = false;
-  let gamesInfo = null;
+   Messages are drawn one after another from a queue, so that each move can be
+   seen: a card flies to the table, a finished trick stays complete on the felt
+   (HOLD ms, or until a click) before its winner gathers it, a new deal arrives
+   card by card, a finished round shows its summary.  Every drawing comes from the
+   game's module (static/games/<game>.js), a pure function of the seat's message. */
 
-  function notice(text, isError) {
-    $("notice").textContent = text;
-    $("notice").className = `notice${isError ? " error" : ""}`;
+import { el, t, has, i18n, loadStrings, translatePage, reducedMotion } from "./lib/dom.js";
+import { drawInfo, drawFelt, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement } from "./felt.js";
+import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
+import * as generic from "./games/generic.js";
+
+const $ = (id) => document.getElementById(id);
+const store = {
+  get(k, d) { try { return localStorage.getItem(`atout.${k}`) ?? d; } catch { return d; } },
+  set(k, v) { try { localStorage.setItem(`atout.${k}`, v); } catch { /* private mode: not remembered */ } },
+};
+const HOLD = { normal: 1700, fast: 700 };
+
+const tableId = location.pathname.split("/").pop();
+const key = new URLSearchParams(location.hash.slice(1)).get("key");
+const adapters = {};
+const queue = [];
+let busy = false;
+let socket = null;
+let retry = 0;
+let left = false;
+let reconnecting = false;
+/** The last message and model drawn (what the player sees). */
+let shown = null;
+/** The newest message received (what the server last said). */
+let latest = null;
+let skipHold = null;
+let summaryRound = -1;
+
+function notice(text, isError) {
+  $("notice").textContent = text;
+  $("notice").className = `notice${isError ? " error" : ""}`;
+}
+
+function announce(text) {
+  if (!text) return;
+  const live = $("live");
+  live.textContent = "";
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+async function adapterFor(game) {
+  if (adapters[game]) return adapters[game];
+  let mod = generic;
+  try {
+    mod = await import(`./games/${game}.js`);
+    await loadStrings(game);
+    if (mod.css) document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
+  } catch (exc) {
+    console.warn(`no table module for ${game}: the generic one draws it`, exc);
   }
-  if (!key) { notice(atout.t("no_key"), true); return; }
+  adapters[game] = mod;
+  return mod;
+}
 
-  async function renderer(game) {
-    if (atout.renderers[game]) return atout.renderers[game];
-    if (!gamesInfo) gamesInfo = (await (await fetch("/api/games")).json()).games;
-    const info = gamesInfo.find((g) => g.name === game);
-    if (info && info.renderer) {
-      await new Promise((ok) => {
-        const s = atout.el("script", { src: `/static/games/${game}.js` });
-        s.onload = ok; s.onerror = ok;
-        document.head.append(s);
-      });
+function context(msg, mod, readOnly) {
+  const names = msg.seats.map((s) => s.name);
+  const deckOpts = mod.deckOptions ? mod.deckOptions(msg) : {};
+  return {
+    names, readOnly, deck: mod.deck || msg.game, deckOpts,
+    cardName: (c) => (mod.cardName ? mod.cardName(c, msg) : c),
+    act: readOnly ? () => {} : act,
+    choose: readOnly ? () => {} : choose,
+    fallback: (card) => (mod.fallback ? mod.fallback(card, msg) : `play ${card}`),
+  };
+}
+
+function act(action) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || !latest) return;
+  closeChooser();
+  if (skipHold) skipHold();
+  socket.send(JSON.stringify({ type: "act", action, n: latest.n }));
+}
+
+/* ---- a card with a choice (a Twin's value, the Wish's) ------------------------------- */
+
+function closeChooser() { $("chooser").hidden = true; $("chooser").replaceChildren(); }
+
+function choose(hand) {
+  const box = $("chooser");
+  const parts = [el("p", {}, t("choose_value"))];
+  if (hand.choices && hand.choices.length) {
+    parts.push(el("div", { class: "choices" }, hand.choices.map((m) => el("button", { type: "button", class: "action", "data-action": m.action, onclick: () => act(m.action) }, m.label))));
+  }
+  if (hand.number) {
+    const input = el("input", { type: "number", min: hand.number.min, max: hand.number.max, value: hand.number.value, "aria-label": hand.number.label, class: "value" });
+    parts.push(el("form", { class: "choices", onsubmit: (ev) => { ev.preventDefault(); act(hand.number.make(Number(input.value))); } },
+      input, el("button", { type: "submit", class: "action", "data-action": hand.number.make(hand.number.value) }, hand.number.label)));
+  }
+  parts.push(el("button", { type: "button", class: "plain", onclick: closeChooser }, t("cancel")));
+  box.replaceChildren(...parts);
+  box.hidden = false;
+  const first = box.querySelector("input, button");
+  if (first) first.focus();
+}
+
+/* ---- drawing --------------------------------------------------------------------------- */
+
+/** "Bob takes the trick", or, for a trick nobody takes (Sticheln's zeros set aside), say so. */
+function takenBy(names, winner) {
+  return winner >= 0 ? t("trick_taken_by", { name: names[winner] }) : t("trick_taken_by_nobody");
+}
+
+function sameTrick(a, b) { return JSON.stringify(a || null) === JSON.stringify(b || null); }
+
+function hold(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() { clearTimeout(timer); skipHold = null; document.removeEventListener("click", onClick, true); resolve(); }
+    function onClick(ev) { if (ev.target.closest(".felt, .trick-hold")) done(); }
+    skipHold = done;
+    document.addEventListener("click", onClick, true);
+  });
+}
+
+function drawBoard(msg, model, ctx) {
+  const board = $("board");
+  const focused = document.activeElement && document.activeElement.closest(".hand") ? [...board.querySelectorAll(".hand .card")].indexOf(document.activeElement) : -1;
+  board.replaceChildren(...[
+    drawInfo(model, ctx),
+    drawFelt(msg, model, ctx),
+    el("div", { class: "prompt", id: "prompt" }, model.prompt || ""),
+    drawMoves(model, ctx),
+    el("div", { class: "hand-zone" }, drawHand(msg, model, ctx)),
+    model.panels && model.panels.length ? el("div", { class: "panels" }, model.panels) : null].filter(Boolean));
+  placeOverlay();
+  const cards = [...board.querySelectorAll(".hand button.card")];
+  const start = cards.findIndex((c) => c.classList.contains("legal"));
+  cards.forEach((c, i) => { c.tabIndex = i === Math.max(0, start) ? 0 : -1; });
+  if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
+}
+
+function status(msg) {
+  const names = msg.seats.map((s) => s.name);
+  const node = $("status");
+  if (msg.over) {
+    node.textContent = `${t("game_over")} · ${t("winners", { names: msg.result.winners.map((w) => names[w]).join(", ") })}`;
+    node.className = "status";
+  } else if (msg.to_act === msg.seat) {
+    node.textContent = t("your_turn");
+    node.className = "status mine";
+  } else {
+    node.textContent = t("waiting_for", { name: names[msg.to_act] });
+    node.className = "status";
+  }
+  const mine = !msg.over && msg.to_act === msg.seat;
+  document.title = `${mine ? `● ${t("your_turn")} · ` : ""}${msg.title} · atout`;
+  favicon(mine);
+}
+
+function favicon(mine) {
+  const fill = mine ? "%23e0a526" : "%231f5e3a";
+  const dot = mine ? "<circle cx='25' cy='7' r='6' fill='%23d2383f'/>" : "";
+  const href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect x='6' y='3' width='20' height='27' rx='3' fill='${fill}' stroke='white' stroke-width='2'/><text x='16' y='22' font-size='14' text-anchor='middle' fill='white' font-family='serif'>a</text>${dot}</svg>`;
+  $("favicon").setAttribute("href", href);
+}
+
+let audio = null;
+function chime() {
+  if (store.get("sound", "off") !== "on") return;
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = 880;
+    g.gain.setValueAtTime(0.0001, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
+    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.4);
+  } catch { /* no audio here */ }
+}
+
+function overlay(kind, title, ...content) {
+  const box = $("overlay");
+  box.dataset.kind = kind;
+  box.replaceChildren(el("div", { class: "overlay-card" },
+    el("button", { type: "button", class: "close plain", "aria-label": t("close"), onclick: hideOverlay }, "×"),
+    el("h2", {}, title), ...content));
+  box.hidden = false;
+  placeOverlay();
+}
+/** Overlays cover the felt only: the prompt, the moves and the hand stay usable beneath. */
+function placeOverlay() {
+  const box = $("overlay");
+  const felt = $("board").querySelector(".felt");
+  if (box.hidden || !felt) return;
+  box.style.top = `${felt.offsetTop}px`;
+  box.style.height = `${felt.offsetHeight}px`;
+}
+function hideOverlay() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
+
+function lastTrickView() {
+  if (!shown) return;
+  const { msg, model, ctx } = shown;
+  const last = model.lastTrick;
+  if (!last) { overlay("last", t("last_trick"), el("p", {}, t("no_trick_yet"))); return; }
+  overlay("last", t("last_trick"),
+    el("div", { class: "last-trick" }, last.cards.map((p) => el("figure", { class: p.seat === last.winner ? "winner" : null, "data-seat": p.seat },
+      cardElement(ctx.deck, p.card, { name: ctx.cardName(p.card), deckOpts: ctx.deckOpts }),
+      el("figcaption", {}, ctx.names[p.seat], p.note ? el("small", {}, p.note) : null)))),
+    el("p", { class: "taken" }, takenBy(ctx.names, last.winner)));
+  void msg;
+}
+
+function sheetView() {
+  if (!shown) return;
+  const { msg, mod, ctx } = shown;
+  const sheet = mod.sheet ? mod.sheet(msg) : null;
+  overlay("sheet", t("score_sheet"), sheetTable(sheet, ctx.names), chart(sheet, ctx.names));
+}
+
+async function show(msg) {
+  const mod = await adapterFor(msg.game);
+  $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
+  const ctx = context(msg, mod, false);
+  const model = mod.model(msg, ctx);
+  const board = $("board");
+  const prev = shown;
+  const hurry = queue.length > 3;
+  if (prev && model.lastTrick && !sameTrick(model.lastTrick, prev.model.lastTrick) && prev.msg.n < msg.n) {
+    // The trick is complete: show it whole, let it be read, then let its winner take it.
+    // The round's last trick is shown on the round it belongs to: the seats as they were, the
+    // viewer's card out of the hand (it is on the table).
+    const roundOver = prev.model.roundKey !== model.roundKey;
+    const base = roundOver ? prev.model : model;
+    const mine = model.lastTrick.cards.find((p) => p.seat === msg.seat);
+    let hand = base.hand;
+    if (roundOver && mine) {
+      const at = hand.findIndex((h) => h.card === mine.card);
+      hand = hand.filter((_, i) => i !== at);
     }
-    return atout.renderers[game] || atout.generic;
+    const whole = {
+      ...base, hand: hand.map((h) => ({ card: h.card, action: null })), moves: roundOver ? [] : base.moves,
+      trick: model.lastTrick.cards, winning: model.lastTrick.winner,
+      prompt: takenBy(ctx.names, model.lastTrick.winner),
+    };
+    const before = snapshot(board);
+    drawBoard(msg, whole, ctx);
+    announceTrick(prev, whole, ctx);
+    await animatePlays(board, before, msg.seat);
+    await hold(hurry ? 250 : HOLD[store.get("speed", "normal")] || HOLD.normal);
+    if (model.lastTrick.winner >= 0) await gatherTrick(board, model.lastTrick.winner);
+    announce(takenBy(ctx.names, model.lastTrick.winner));
   }
-
-  function act(action) {
-    if (!socket || socket.readyState !== WebSocket.OPEN || !last) return;
-    socket.send(JSON.stringify({ type: "act", action, n: last.n }));
+  const before = snapshot(board);
+  const newDeal = prev && prev.model.roundKey !== model.roundKey;
+  drawBoard(msg, model, ctx);
+  if (prev && !newDeal) announceTrick(prev, model, ctx);
+  const sheet = mod.sheet ? mod.sheet(msg) : null;
+  board.dataset.n = msg.n;
+  board.dataset.over = msg.over;
+  board.dataset.toAct = msg.over ? "" : msg.to_act;
+  board.dataset.round = model.roundKey;
+  board.dataset.module = mod === generic ? "generic" : msg.game;
+  status(msg);
+  const wasMine = prev && !prev.msg.over && prev.msg.to_act === prev.msg.seat;
+  const mine = !msg.over && msg.to_act === msg.seat;
+  if (mine && !wasMine) { chime(); announce(t("your_turn")); }
+  shown = { msg, model, mod, ctx };
+  $("title").textContent = `${msg.title} — ${ctx.names[msg.seat]}`;
+  if (document.activeElement !== $("name")) $("name").value = ctx.names[msg.seat];
+  $("leave").hidden = msg.over;
+  if (sheet && prev && sheet.rounds.length > summaryRound && summaryRound >= 0 && !msg.over) {
+    const label = sheet.rounds[sheet.rounds.length - 1].label;
+    overlay("summary", mod.summaryTitle ? mod.summaryTitle(label) : t("round_summary", { round: label }), roundSummary(sheet, ctx.names, sheet.rounds.length - 1));
+  } else if ($("overlay").dataset.kind === "summary" && (model.trick.length || model.dismissSummary)) {
+    hideOverlay();
   }
+  if (sheet) summaryRound = sheet.rounds.length;
+  if (msg.over) gameOver(msg, mod, ctx, sheet);
+  // A move the player asked never to be asked about (Le Malin's auto-pass): sent at once,
+  // only for the newest position (never for a message already overtaken).
+  // The pause varies so that a pass for someone holding nothing playable looks like a decision.
+  const auto = mod.auto && !msg.over && msg.to_act === msg.seat && msg === latest ? mod.auto(msg) : null;
+  if (auto) setTimeout(() => { if (msg === latest) act(auto); }, 400 + Math.random() * 500);
+  if (newDeal) animateDeal(board);
+  else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
+}
 
-  async function draw(msg) {
-    const r = await renderer(msg.game);
-    if (msg !== last) return; // a newer message arrived while the renderer loaded: draw that one
-    const names = msg.seats.map((s) => s.name);
-    const ctx = { names, act, memory, legal: msg.legal, face: r.face ? (t) => r.face(t) : null };
-    document.title = `${msg.title} · atout`;
-    $("title").textContent = `${msg.title} — ${names[msg.seat]}`;
-    const status = $("status");
-    if (msg.over) {
-      status.textContent = `${atout.t("game_over")} · ${atout.t("winners", { names: msg.result.winners.map((w) => names[w]).join(", ") })}`;
-      status.className = "status";
-    } else if (msg.to_act === msg.seat) {
-      status.textContent = atout.t("your_turn");
-      status.className = "status mine";
-    } else {
-      status.textContent = atout.t("waiting_for", { name: names[msg.to_act] });
-      status.className = "status";
+function announceTrick(prev, model, ctx) {
+  const had = new Set(prev.model.trick.map((p) => `${p.seat}:${p.card}`));
+  const fresh = model.trick.filter((p) => !had.has(`${p.seat}:${p.card}`));
+  if (fresh.length) announce(fresh.map((p) => t("played_card", { name: ctx.names[p.seat], card: ctx.cardName(p.card) })).join(". "));
+}
+
+function gameOver(msg, mod, ctx, sheet) {
+  $("after").hidden = false;
+  if (!$("replay-seat").options.length) setupReplay(msg);
+  if ($("overlay").dataset.kind === "final") return;
+  overlay("final", t("final_ranking"),
+    ranking(msg.result, ctx.names, mod.higherIsBetter !== false),
+    chart(sheet, ctx.names),
+    el("p", { class: "final-actions" },
+      el("button", { type: "button", onclick: sheetView }, t("score_sheet")),
+      el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay"))));
+}
+
+async function pump() {
+  if (busy) return;
+  busy = true;
+  try {
+    while (queue.length) {
+      const msg = queue.shift();
+      if (queue.some((m) => m.n === msg.n)) continue; // a newer copy of the same position (a rename)
+      await show(msg);
     }
-    $("board").replaceChildren(r.render(msg, ctx));
-    $("board").dataset.n = msg.n;
-    $("board").dataset.over = msg.over;
-    $("board").dataset.toAct = msg.over ? "" : msg.to_act;
-    $("after").hidden = false;
-    $("replay-controls").hidden = !msg.over;
-    $("leave").hidden = msg.over;
-    if (document.activeElement !== $("name")) $("name").value = names[msg.seat];
-    if (msg.over && !$("replay-seat").options.length) setupReplay(msg);
+  } finally {
+    busy = false;
   }
+}
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
-    socket.onopen = () => { retry = 0; socket.send(JSON.stringify({ type: "join", key })); };
-    socket.onmessage = async (ev) => {
-      const msg = JSON.parse(ev.data);
-      if (msg.type === "state") {
-        const fresh = !last || msg.n !== last.n || reconnecting;
-        last = msg;
-        reconnecting = false;
-        if (fresh) notice("");
-        await draw(msg);
-      } else if (msg.type === "error") {
-        notice(["illegal", "not_your_turn", "notation", "stale", "over"].includes(msg.code)
-          ? atout.t("refused", { reason: msg.message }) : atout.t("error", { message: msg.message }), true);
-        if (msg.code === "bad_key" || msg.code === "not_found") { left = true; socket.close(); }
-      }
-    };
-    socket.onclose = () => {
-      if (left) return;
-      reconnecting = true;
-      notice(atout.t("reconnecting"), true);
-      retry = Math.min(retry + 1, 5);
-      setTimeout(connect, 300 * retry);
-    };
-  }
-  notice(atout.t("connecting"));
-  connect();
+/* ---- the socket ------------------------------------------------------------------------ */
 
-  async function post(path, body) {
-    return fetch(`/api/tables/${tableId}/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key, ...body }) });
-  }
+const REFUSALS = ["illegal", "not_your_turn", "notation", "stale", "over"];
 
-  async function download(format) {
-    const r = await post("record", { format });
-    if (!r.ok) { notice(atout.t("error", { message: (await r.json()).message }), true); return; }
-    const disposition = r.headers.get("Content-Disposition") || "";
-    const name = (disposition.match(/filename="([^"]+)"/) || [])[1] || "game.atout";
-    const url = URL.createObjectURL(await r.blob());
-    const a = atout.el("a", { href: url, download: name });
-    document.body.append(a); a.click(); a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  socket.onopen = () => { retry = 0; socket.send(JSON.stringify({ type: "join", key, lang: i18n.lang })); };
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") {
+      const fresh = !latest || msg.n !== latest.n || reconnecting;
+      latest = msg;
+      reconnecting = false;
+      if (fresh) notice("");
+      queue.push(msg);
+      pump();
+    } else if (msg.type === "error") {
+      notice(REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message }), true);
+      announce(msg.message);
+      if (msg.code === "bad_key" || msg.code === "not_found") { left = true; socket.close(); }
+    }
+  };
+  socket.onclose = () => {
+    if (left) return;
+    reconnecting = true;
+    notice(t("reconnecting"), true);
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 300 * retry);
+  };
+}
+
+async function post(path, body) {
+  return fetch(`/api/tables/${tableId}/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key, ...body }) });
+}
+
+async function download(format) {
+  const r = await post("record", { format });
+  if (!r.ok) { notice(t("error", { message: (await r.json()).message }), true); return; }
+  const disposition = r.headers.get("Content-Disposition") || "";
+  const name = (disposition.match(/filename="([^"]+)"/) || [])[1] || "game.atout";
+  const url = URL.createObjectURL(await r.blob());
+  const a = el("a", { href: url, download: name });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/* ---- replay: the finished game move by move, as one seat saw it ------------------------ */
+
+function setupReplay(msg) {
+  $("replay-seat").replaceChildren(...msg.seats.map((s, i) => el("option", { value: i, selected: i === msg.seat }, s.name)));
+  $("step").max = msg.n;
+  $("step").value = msg.n;
+  const showStep = async () => {
+    const step = Number($("step").value);
+    const r = await post("replay", { step, as_seat: Number($("replay-seat").value) });
+    const data = await r.json();
+    if (!r.ok) { notice(t("error", { message: data.message }), true); return; }
+    $("step-label").textContent = t("step", { step, steps: data.steps });
+    const base = latest;
+    const view = { ...base, seat: data.seat, view: data.view, legal: [], over: data.over, to_act: data.view.current_player, result: data.over ? base.result : null };
+    const mod = await adapterFor(base.game);
+    const ctx = context(view, mod, true);
+    const model = mod.model(view, ctx);
+    const sheet = mod.sheet ? mod.sheet(view) : null;
+    $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
+      el("div", { class: "replay-scores" }, chart(sheet, ctx.names)));
+  };
+  $("step").addEventListener("input", showStep);
+  $("replay-seat").addEventListener("change", showStep);
+  $("prev").addEventListener("click", () => { $("step").value = Math.max(0, Number($("step").value) - 1); showStep(); });
+  $("next").addEventListener("click", () => { $("step").value = Math.min(Number($("step").max), Number($("step").value) + 1); showStep(); });
+  showStep();
+}
+
+/* ---- keyboard: arrows and Enter for cards, digits for bids ------------------------------ */
+
+let digits = "";
+let digitTimer = null;
+function onKey(ev) {
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const cards = [...document.querySelectorAll("#board .hand button.card")];
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    if (!cards.length) return;
+    ev.preventDefault();
+    let i = cards.indexOf(document.activeElement);
+    if (i < 0) i = Math.max(0, cards.findIndex((c) => c.classList.contains("legal")));
+    else i = (i + (ev.key === "ArrowRight" ? 1 : -1) + cards.length) % cards.length;
+    cards.forEach((c, j) => { c.tabIndex = j === i ? 0 : -1; });
+    cards[i].focus();
+  } else if (/^[0-9]$/.test(ev.key)) {
+    digits += ev.key;
+    clearTimeout(digitTimer);
+    const exact = document.querySelector(`#board .moves button[data-key="${digits}"]`);
+    const longer = document.querySelector(`#board .moves button[data-key^="${digits}"]:not([data-key="${digits}"])`);
+    if (exact && !longer) { exact.click(); digits = ""; return; }
+    digitTimer = setTimeout(() => { const b = document.querySelector(`#board .moves button[data-key="${digits}"]`); digits = ""; if (b) b.click(); }, 700);
+  } else if (ev.key === "Escape") {
+    hideOverlay(); closeChooser();
+  } else if (ev.key === "l" || ev.key === "L") {
+    lastTrickView();
   }
+}
+
+/* ---- start ---------------------------------------------------------------------------- */
+
+async function main() {
+  await loadStrings();
+  translatePage();
+  if (!key) { notice(t("no_key"), true); return; }
+  $("btn-last").addEventListener("click", lastTrickView);
+  $("btn-sheet").addEventListener("click", sheetView);
+  const sound = $("btn-sound");
+  const paintSound = () => {
+    const on = store.get("sound", "off") === "on";
+    sound.textContent = t(on ? "sound_short_on" : "sound_short_off");
+    sound.setAttribute("aria-pressed", String(on));
+    sound.title = t(on ? "sound_on" : "sound_off");
+    sound.setAttribute("aria-label", t(on ? "sound_on" : "sound_off"));
+  };
+  sound.addEventListener("click", () => { store.set("sound", store.get("sound", "off") === "on" ? "off" : "on"); paintSound(); chime(); });
+  paintSound();
+  const speed = $("speed");
+  speed.value = store.get("speed", "normal");
+  speed.addEventListener("change", () => store.set("speed", speed.value));
   $("download").addEventListener("click", () => download("text"));
   $("download-json").addEventListener("click", () => download("json"));
-
-  function setupReplay(msg) {
-    $("replay-seat").replaceChildren(...msg.seats.map((s, i) => atout.el("option", { value: i, selected: i === msg.seat }, s.name)));
-    $("step").max = msg.n;
-    $("step").value = msg.n;
-    const show = async () => {
-      const step = Number($("step").value);
-      const r = await post("replay", { step, as_seat: Number($("replay-seat").value) });
-      const data = await r.json();
-      if (!r.ok) { notice(atout.t("error", { message: data.message }), true); return; }
-      $("step-label").textContent = atout.t("step", { step, steps: data.steps });
-      const view = { ...last, seat: data.seat, view: data.view, legal: [], over: data.over, to_act: data.view.current_player };
-      const rr = await renderer(last.game);
-      const ctx = { names: last.seats.map((s) => s.name), act: () => {}, memory: {}, legal: [], readOnly: true, face: rr.face ? (t) => rr.face(t) : null };
-      $("replay-board").replaceChildren(rr.render(view, ctx));
-    };
-    $("step").addEventListener("input", show);
-    $("replay-seat").addEventListener("change", show);
-    $("prev").addEventListener("click", () => { $("step").value = Math.max(0, Number($("step").value) - 1); show(); });
-    $("next").addEventListener("click", () => { $("step").value = Math.min(Number($("step").max), Number($("step").value) + 1); show(); });
-    show();
-  }
-
   $("rename").addEventListener("submit", (ev) => {
     ev.preventDefault();
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "name", name: $("name").value }));
   });
-
   $("leave").addEventListener("click", async () => {
-    if (!confirm(atout.t("leave_confirm"))) return;
+    if (!confirm(t("leave_confirm"))) return;
     const r = await post("leave", {});
-    if (r.ok) { left = true; socket.close(); notice(atout.t("left")); $("board").replaceChildren(); }
-    else notice(atout.t("error", { message: (await r.json()).message }), true);
+    if (r.ok) { left = true; socket.close(); notice(t("left")); $("board").replaceChildren(); }
+    else notice(t("error", { message: (await r.json()).message }), true);
   });
-})();
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", placeOverlay);
+  notice(t("connecting"));
+  connect();
+}
+
+void has;
+main();

@@ -1,138 +1,284 @@
-/* Sticheln's table: the hand sorted by colour, each seat's handicap card(s)
-   (face down until the reveal), the trick with its led colour marked, and the
-   cards taken this hand with what the handicap colour costs. */
-"use strict";
+/* Sticheln at the table: each seat's handicap ("pain") card(s) laid face down,
+   turned face up together at the reveal; during play the led colour (every other
+   colour is trump), the card winning the trick crowned by the engine's rule, and
+   per seat the tricks and cards taken and what its handicap colour costs so far;
+   the score sheet (handicap cards and points per hand).
 
-(() => {
-  const COLOURS = { B: "#1f5fbf", G: "#1e8a3c", R: "#c0262d", Y: "#b8860b", O: "#d2691e", V: "#6b3fa0" };
-  const ORDER = Object.keys(COLOURS);
+   The view's fields: phase "pain" | "play" | "over"; pain_laid[s] (cards laid,
+   public), pains[s] (own always, the others' once revealed, else null), revealed;
+   trick [[seat, card]…], tricks [{cards, winner}…] of this hand (winner -1: a
+   trick of zeros set aside), last_trick {cards, winner, round}; sheet [{pains, deltas}]. */
 
-  const colourOf = (c) => c[0];
-  const valueOf = (c) => Number(c.slice(1));
+import { el, t } from "../lib/dom.js";
+import { cardElement } from "../felt.js";
 
-  function face(text) {
-    const ink = COLOURS[colourOf(text)];
-    if (!ink) return atout.cardFace(text);
-    return { fill: "#fff", ink, label: text, corner: text, symbol: text.slice(1) };
+export const deck = "sticheln";
+export const css = true;
+
+/** The summary's title names a hand, as Sticheln calls its rounds. */
+export function summaryTitle(label) {
+  return t("st_hand_summary", { hand: label });
+}
+
+const ORDER = "BGRYOV";
+const colourOf = (c) => c[0];
+const valueOf = (c) => Number(c.slice(1));
+const colourName = (letter) => t(`st_c_${letter}`);
+
+/** The table's options as a map ("gentle=true zero_lead_colour=first_nonzero"). */
+function options(msg) {
+  return Object.fromEntries((msg.options || "").split(/\s+/).filter(Boolean).map((p) => p.split("=")));
+}
+
+/** A card's name in words: "blue 7" ("7 bleu"). */
+export function cardName(card) {
+  if (!/^[BGRYOV]\d+$/.test(card)) return card;
+  return t("st_card", { colour: colourName(colourOf(card)), value: card.slice(1) });
+}
+
+/** A legal move's text in the page's language ("pain B7" → "Lay the blue 7 as handicap"). */
+export function actionLabel(action) {
+  const [verb, arg] = action.split(" ");
+  if (verb === "play") return t("play_card", { card: cardName(arg) });
+  if (verb === "pain") return t("st_lay_pain", { card: cardName(arg) });
+  return action;
+}
+
+/** A click on a card that cannot be played sends this, so the server says why. */
+export function fallback(card, msg) {
+  return msg.view.phase === "pain" ? `pain ${card}` : `play ${card}`;
+}
+
+/** The led colour of `trick` ([[seat, card]…]): the first card's, or with
+    zero_lead_colour=first_nonzero the first non-zero card's (null: only zeros yet). */
+export function ledColour(trick, firstNonzero) {
+  if (!trick.length) return null;
+  if (!firstNonzero) return colourOf(trick[0][1]);
+  const first = trick.find(([, c]) => valueOf(c) !== 0);
+  return first ? colourOf(first[1]) : null;
+}
+
+/** Who takes the trick so far (the engine's trick_winner_index): every colour but the led one
+    is trump; zeros never win; the highest trump wins, the first of equal trumps; without a
+    trump the highest card of the led colour.  Zeros only: the leader (all_zero_trick=leader_takes)
+    or nobody (void: null). */
+export function winningSeat(trick, firstNonzero, zerosVoid) {
+  if (!trick.length) return null;
+  const lead = ledColour(trick, firstNonzero);
+  let best = null;
+  let bestValue = 0;
+  let bestTrump = false;
+  for (const [seat, card] of trick) {
+    const v = valueOf(card);
+    if (v === 0) continue;
+    if (colourOf(card) !== lead) {
+      if (!bestTrump || v > bestValue) { best = seat; bestValue = v; bestTrump = true; }
+    } else if (!bestTrump && v > bestValue) { best = seat; bestValue = v; }
   }
+  if (best === null) return zerosVoid ? null : trick[0][0];
+  return best;
+}
 
-  /* A card laid face down: our own plain back. */
-  const BACK = { fill: "#2c4f8a", band: "#3d66a8", ink: "#dfe8f7", corner: "", symbol: "?" };
-  function back() {
-    return atout.el("span", { class: "card small back", title: atout.t("st_face_down") },
-      atout.drawCard({ ...BACK, label: atout.t("st_face_down") }));
-  }
-
-  function hasOption(msg, text) { return (msg.options || "").split(" ").includes(text); }
-
-  /* The led colour: the first card's, or (zero_lead_colour=first_nonzero) the first non-zero card's. */
-  function ledColour(msg) {
-    const trick = msg.view.trick;
-    if (!trick.length) return null;
-    if (hasOption(msg, "zero_lead_colour=first_nonzero")) {
-      const first = trick.find(([, c]) => valueOf(c) !== 0);
-      return first ? colourOf(first[1]) : null;
+/** Per seat this hand: tricks and cards taken, and what its handicap colour(s) cost so far
+    (the laid cards and the taken cards of those colours; null while its handicap is hidden). */
+export function taken(msg) {
+  const v = msg.view;
+  const o = options(msg);
+  const gentle = o.gentle === "true";
+  const cardOnly = o.pain_card_only === "true";
+  return msg.seats.map((_, s) => {
+    const mine = v.tricks.filter((tr) => tr.winner === s);
+    const cards = mine.flatMap((tr) => tr.cards.map(([, c]) => c));
+    const pains = v.pains[s];
+    let cost = null;
+    let points = null;
+    if (pains && pains.length) {
+      const colours = new Set(pains.map(colourOf));
+      const price = (c) => (gentle ? 1 : valueOf(c));
+      cost = pains.reduce((a, c) => a + price(c), 0);
+      const bad = cardOnly ? [] : cards.filter((c) => colours.has(colourOf(c)));
+      cost += bad.reduce((a, c) => a + price(c), 0);
+      points = cards.length - bad.length - cost;
     }
-    return colourOf(trick[0][1]);
-  }
+    return { tricks: mine.length, cards: cards.length, cost, points };
+  });
+}
 
-  /* Per seat: tricks and cards taken this hand, and the cost of its handicap
-     colour(s) so far (null while its handicap cards are hidden). */
-  function taken(msg) {
-    const v = msg.view;
-    const gentle = hasOption(msg, "gentle=true");
-    const cardOnly = hasOption(msg, "pain_card_only=true");
-    return msg.seats.map((_, s) => {
-      const mine = v.tricks.filter((t) => t.winner === s);
-      const cards = mine.flatMap((t) => t.cards.map(([, c]) => c));
-      const pains = v.pains[s];
-      let cost = null;
-      if (pains) {
-        const colours = new Set(pains.map(colourOf));
-        const price = (c) => (gentle ? 1 : valueOf(c));
-        cost = pains.reduce((a, c) => a + price(c), 0);
-        if (!cardOnly) cost += cards.filter((c) => colours.has(colourOf(c))).reduce((a, c) => a + price(c), 0);
-      }
-      return { tricks: mine.length, cards: cards.length, cost };
-    });
-  }
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
-  function seats(msg, ctx) {
-    const v = msg.view;
-    const got = taken(msg);
-    return atout.el("table", { class: "seats" },
-      atout.el("tr", {}, [atout.t("seat"), atout.t("st_handicap"), atout.t("won"), atout.t("st_cards_taken"), atout.t("st_cost"), atout.t("cards"), atout.t("score")].map((h) => atout.el("th", {}, h))),
-      ctx.names.map((name, s) => atout.el("tr", { class: v.current_player === s && !msg.over ? "to-act" : null, "data-seat": s },
-        atout.el("td", {}, name + (s === msg.seat ? ` (${atout.t("you")})` : "") + (s === v.dealer ? ` · ${atout.t("dealer")}` : "")),
-        atout.el("td", { class: "pains" }, atout.el("div", { class: "cards" },
-          v.pains[s] && (v.revealed || s === msg.seat) && v.pains[s].length
-            ? v.pains[s].map((c) => atout.card(c, { small: true, face }))
-            : Array.from({ length: v.pain_laid[s] }, back),
-          v.pain_laid[s] === 0 ? "—" : null)),
-        atout.el("td", {}, String(got[s].tricks)),
-        atout.el("td", {}, String(got[s].cards)),
-        atout.el("td", { class: "cost" }, got[s].cost === null ? "?" : got[s].cost ? `−${got[s].cost}` : "0"),
-        atout.el("td", {}, String(v.hand_sizes[s])),
-        atout.el("td", {}, String(v.scores[s])))));
-  }
+/** The cost of a seat's handicap so far, as a small tag ("−8"; "?" while face down). */
+function costNode(got) {
+  if (got.cost === null) return el("span", { class: "st-cost unknown", title: t("st_cost_hidden") }, el("small", {}, t("st_cost_short")), " ", el("b", {}, "?"));
+  return el("span", { class: `st-cost${got.cost ? " paid" : ""}`, title: t("st_cost_title", { cost: got.cost, points: signed(got.points) }) },
+    el("small", {}, t("st_cost_short")), " ", el("b", {}, got.cost ? `−${got.cost}` : "0"));
+}
 
-  function table(msg, ctx) {
-    const v = msg.view;
-    const led = ledColour(msg);
-    const last = v.tricks.length && !v.trick.length ? v.tricks[v.tricks.length - 1] : null;
-    return atout.el("section", { class: "zone sticheln-table" },
-      atout.el("h3", {}, atout.t("round_of", { round: v.round, rounds: v.rounds }),
-        v.phase === "pain" ? ` · ${atout.t("st_choose_handicap")}` : ""),
-      atout.el("h3", {}, atout.t("trick"), " ",
-        led ? atout.el("span", { class: "led", "data-led": led, style: `background:${COLOURS[led]}` }, atout.t("st_led", { colour: atout.t(`st_c_${led}`) })) : null),
-      atout.el("div", { class: "cards trick" }, v.trick.map(([s, c]) =>
-        atout.el("span", led && colourOf(c) !== led && valueOf(c) !== 0 ? { class: "play-seat trumps", title: atout.t("trump") } : { class: "play-seat" },
-          atout.card(c, { face }), ctx.names[s]))),
-      last ? atout.el("p", {}, `${atout.t("last_trick")}: `, last.cards.map(([s, c]) => `${ctx.names[s]} ${c}`).join(", "),
-        ` → ${last.winner >= 0 ? ctx.names[last.winner] : "—"}`) : null);
-  }
-
-  function handAndMoves(msg, ctx) {
-    const v = msg.view;
-    const legal = new Set(ctx.legal || []);
-    const prefix = v.phase === "pain" ? "pain" : "play";
-    const ro = ctx.readOnly;
-    const used = new Set();
-    const rows = ORDER.map((col) => {
-      const cs = (v.hand || []).filter((c) => colourOf(c) === col);
-      if (!cs.length) return null;
-      return atout.el("div", { class: "cards colour-row", "data-colour": col, title: atout.t(`st_c_${col}`) }, cs.map((c) => {
-        const a = `${prefix} ${c}`;
-        if (legal.has(a)) used.add(a);
-        return atout.card(c, { face, state: ro ? null : legal.has(a) ? "legal" : "illegal", onclick: ro ? null : () => ctx.act(a) });
+/** A seat's handicap cards (face up when known to the viewer, else backs; empty slots while
+    choosing) and, during play, what they cost so far. */
+function painsNode(msg, s, ctx, perSeat, got, flip) {
+  const v = msg.view;
+  const known = v.pains[s];
+  const laid = v.pain_laid[s];
+  const mine = s === msg.seat;
+  const secret = mine && !v.revealed && laid > 0;
+  const nodes = [];
+  if (known && known.length) {
+    for (const c of known) {
+      nodes.push(cardElement(ctx.deck, c, {
+        size: "pain", name: t(secret ? "st_your_pain_secret" : "st_pain_of", { card: cardName(c) }), deckOpts: ctx.deckOpts,
       }));
-    });
-    const zone = atout.el("section", { class: "zone hand" },
-      atout.el("h3", {}, atout.t("hand"), v.phase === "pain" && !ro && legal.size ? ` · ${atout.t("st_pick_handicap")}` : ""),
-      atout.el("div", { class: "colour-groups" }, rows));
-    const others = [...legal].filter((a) => !used.has(a));
-    return [zone, others.length ? atout.el("section", { class: "zone" }, atout.el("h3", {}, atout.t("actions")),
-      atout.el("div", { class: "actions" }, others.map((a) => atout.el("button", { type: "button", class: "action", "data-action": a, onclick: () => ctx.act(a) }, a)))) : null];
+    }
+  } else {
+    for (let i = 0; i < laid; i++) nodes.push(cardElement(ctx.deck, null, { size: "pain", name: t("st_pain_face_down") }));
+  }
+  const choosing = v.phase === "pain" && laid < perSeat;
+  for (let i = laid; choosing && i < perSeat; i++) {
+    nodes.push(el("span", { class: "card pain slot", role: "img", "aria-label": t("st_pain_choosing"), title: t("st_pain_choosing") }));
+  }
+  if (!nodes.length) return null;
+  const colours = known && known.length && !secret ? [...new Set(known.map(colourOf))].map(colourName).join(", ") : null;
+  return el("span", {
+    class: `extra st-pains${secret ? " secret" : ""}${flip ? " flip" : ""}`,
+    title: secret ? t("st_secret_title") : colours ? t("st_pain_colour", { colours }) : t("st_handicap"),
+  },
+  el("small", { class: "st-pain-label" }, t("st_handicap")),
+  nodes,
+  secret ? el("small", { class: "st-secret" }, t("st_secret_short")) : null,
+  v.phase !== "pain" ? costNode(got) : null);
+}
+
+function seatBadges(got, msg) {
+  const v = msg.view;
+  const badges = [{ label: t("won"), value: String(got.tricks), title: t("st_tricks_title", { n: got.tricks }) }];
+  if (v.phase === "pain" && !v.tricks.length) return badges;
+  badges.push({ label: t("st_taken_short"), value: String(got.cards), title: t("st_taken_title", { n: got.cards }) });
+  return badges;
+}
+
+/** The centre of the felt just after the reveal: every seat's handicap card(s), face up. */
+function revealPiece(msg, ctx) {
+  const v = msg.view;
+  return el("div", { class: "st-reveal", role: "status" },
+    el("strong", {}, t("st_revealed")),
+    el("div", { class: "st-reveal-row" }, msg.seats.map((_, s) => el("figure", { "data-seat": s },
+      (v.pains[s] || []).map((c) => cardElement(ctx.deck, c, { size: "pain", name: t("st_pain_of_seat", { name: ctx.names[s], card: cardName(c) }), deckOpts: ctx.deckOpts })),
+      el("figcaption", {}, ctx.names[s])))));
+}
+
+/** The centre of the felt while the handicap cards are laid: what the choice means. */
+function painPiece(o, perSeat) {
+  let cost = "st_explain_cost";
+  if (o.pain_card_only === "true") cost = "st_explain_cost_card_only";
+  else if (o.gentle === "true") cost = "st_explain_cost_gentle";
+  return el("div", { class: "st-explain" },
+    el("strong", {}, t(perSeat === 2 ? "st_explain_lay_two" : "st_explain_lay")),
+    el("p", {}, t(cost)),
+    o.hidden_pain === "true" ? el("p", {}, t("st_v_hidden_title")) : null);
+}
+
+function variants(o) {
+  const list = [];
+  if (o.gentle === "true") list.push(["st_v_gentle", "st_v_gentle_title"]);
+  if (o.two_pain_colours === "true") list.push(["st_v_two", "st_v_two_title"]);
+  if (o.pain_card_only === "true") list.push(["st_v_card_only", "st_v_card_only_title"]);
+  if (o.hidden_pain === "true") list.push(["st_v_hidden", "st_v_hidden_title"]);
+  if (o.zero_lead_colour === "first_nonzero") list.push(["st_v_zero_lead", "st_v_zero_lead_title"]);
+  if (o.all_zero_trick === "void") list.push(["st_v_zero_void", "st_v_zero_void_title"]);
+  if (o.first_lead === "dealer") list.push(["st_v_dealer_leads", "st_v_dealer_leads_title"]);
+  return list;
+}
+
+export function model(msg, ctx) {
+  const v = msg.view;
+  const me = msg.seat;
+  const o = options(msg);
+  const firstNonzero = o.zero_lead_colour === "first_nonzero";
+  const zerosVoid = o.all_zero_trick === "void";
+  const perSeat = o.two_pain_colours === "true" ? 2 : 1;
+  const got = taken(msg);
+
+  const cardAction = {};
+  const moves = [];
+  for (const a of msg.legal) {
+    const [verb, arg] = a.split(" ");
+    if ((verb === "play" || verb === "pain") && arg && (v.hand || []).includes(arg)) cardAction[arg] = a;
+    else moves.push({ action: a, label: actionLabel(a), group: verb });
+  }
+  const hand = [...(v.hand || [])]
+    .sort((a, b) => ORDER.indexOf(colourOf(a)) - ORDER.indexOf(colourOf(b)) || valueOf(a) - valueOf(b))
+    .map((c) => ({ card: c, action: cardAction[c] || null }));
+
+  const justRevealed = v.phase === "play" && v.revealed && !v.tricks.length && !v.trick.length;
+  const toAct = v.current_player;
+  const actor = ctx.names[toAct];
+  let prompt = null;
+  if (msg.over) prompt = null;
+  else if (v.phase === "pain") {
+    if (toAct === me) {
+      if (v.pain_laid[me] > 0) prompt = t("st_pain_prompt_second", { colour: colourName(colourOf(v.pains[me][0])) });
+      else prompt = t(perSeat === 2 ? "st_pain_prompt_first" : "st_pain_prompt");
+    } else prompt = t("st_pain_waiting", { name: actor });
+  } else if (v.phase === "play") {
+    const lead = !v.trick.length;
+    if (toAct === me) prompt = lead ? t("st_lead_prompt") : t("st_follow_prompt");
+    else prompt = t("is_playing", { name: actor });
+    if (justRevealed) prompt = `${t("st_revealed")} ${toAct === me ? t("st_lead_prompt") : t("st_leads", { name: actor })}`;
   }
 
-  function sheet(msg, ctx) {
-    const v = msg.view;
-    if (!v.sheet.length) return null;
-    const totals = ctx.names.map(() => 0);
-    return atout.el("section", {}, atout.el("h3", {}, atout.t("score_sheet")),
-      atout.el("table", { class: "sheet" },
-        atout.el("tr", {}, atout.el("th", {}, "#"), ctx.names.map((n) => atout.el("th", {}, n))),
-        v.sheet.map((line, r) => atout.el("tr", {}, atout.el("td", {}, String(r + 1)), ctx.names.map((_, s) => {
-          totals[s] += line.deltas[s];
-          return atout.el("td", { title: (line.pains[s] || []).join(" ") },
-            `${(line.pains[s] || []).join(" ")} ${line.deltas[s] >= 0 ? "+" : ""}${line.deltas[s]} → ${totals[s]}`);
-        })))));
+  const info = [];
+  if (v.phase === "pain") {
+    const done = v.pain_laid.reduce((a, b) => a + b, 0);
+    info.push({ label: t("st_handicap"), value: t("st_laid_count", { n: done, of: perSeat * msg.seats.length }), title: `${t("st_laid_title")}. ${t(perSeat === 2 ? "st_explain_lay_two" : "st_explain_lay")}` });
   }
-
-  function render(msg, ctx) {
-    return atout.el("div", { class: "sticheln" }, seats(msg, ctx), table(msg, ctx), handAndMoves(msg, ctx),
-      sheet(msg, ctx), atout.chart(ctx.names, msg.score_history));
+  const myPains = v.pains[me] || [];
+  if (myPains.length) {
+    const cols = [...new Set(myPains.map(colourOf))].map(colourName).join(", ");
+    info.push({ label: t("st_handicap"), value: cols, card: myPains[0], title: t("st_your_handicap_title", { colours: cols }) });
   }
+  if (v.phase === "play") {
+    const led = ledColour(v.trick, firstNonzero);
+    if (led) info.push({ label: t("st_led_label"), value: colourName(led), card: v.trick.find(([, c]) => colourOf(c) === led && (!firstNonzero || valueOf(c) !== 0))[1], title: t("st_led_title", { colour: colourName(led) }) });
+    else if (v.trick.length) info.push({ label: t("st_led_label"), value: t("st_led_none"), title: t("st_led_none_title") });
+    else info.push({ label: t("st_led_label"), value: "–", title: t("st_led_next") });
+  }
+  const vs = variants(o);
+  if (vs.length) info.push({ label: t(vs.length > 1 ? "st_variants" : "st_variant"), value: vs.map(([key]) => t(key)).join(" · "), title: vs.map(([, title]) => t(title)).join(". ") });
 
-  atout.renderers.sticheln = { render, face };
-})();
+  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
+  return {
+    heading: t("st_hand_of", { round: v.round, rounds: v.rounds }),
+    info,
+    seats: msg.seats.map((_, s) => ({
+      dealer: s === v.dealer,
+      score: String(v.scores[s]),
+      cards: v.phase === "over" ? undefined : v.hand_sizes[s],
+      badges: seatBadges(got[s], msg),
+      extra: painsNode(msg, s, ctx, perSeat, got[s], justRevealed && s !== me),
+    })),
+    trick: v.trick.map(([seat, card]) => ({ seat, card })),
+    winning: winningSeat(v.trick, firstNonzero, zerosVoid),
+    lastTrick: last ? { cards: last.cards.map(([seat, card]) => ({ seat, card })), winner: last.winner, round: last.round } : null,
+    hand,
+    moves,
+    prompt,
+    centre: justRevealed ? revealPiece(msg, ctx) : v.phase === "pain" && !msg.over ? painPiece(o, perSeat) : null,
+    roundKey: `h${v.round}`,
+  };
+}
+
+/** The score sheet: per hand and seat its handicap card(s) and points (no contract: no ✓/✗). */
+export function sheet(msg) {
+  const v = msg.view;
+  const totals = msg.seats.map(() => 0);
+  return {
+    heads: [t("st_handicap"), t("points")],
+    rounds: v.sheet.map((line, r) => ({
+      label: String(r + 1),
+      seats: msg.seats.map((_, s) => {
+        const d = line.deltas[s];
+        totals[s] += d;
+        return { cells: [(line.pains[s] || []).map(cardName).join(", "), signed(d)], ok: null, total: totals[s] };
+      }),
+    })),
+  };
+}

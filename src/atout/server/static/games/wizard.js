@@ -1,60 +1,138 @@
-/* Wizard's table: coloured suits, Wizards and Jesters of our own drawing,
-   trump and turned-up card, the trick, bids, the score sheet and a chart. */
-"use strict";
+/* Wizard at the table: bids and tricks on each seat, trump and the turned-up
+   card on the felt, the card winning the trick crowned, the dealer's trump choice
+   told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
-(() => {
-  const SUITS = { B: ["#1f5fbf", "blue"], G: ["#1e8a3c", "green"], R: ["#c0262d", "red"], Y: ["#b8860b", "yellow"] };
-  const g = atout.generic;
+import { t, i18n } from "../lib/dom.js";
 
-  function face(text) {
-    if (text === "Z") return { fill: "#fff", band: "#3b2a6b", ink: "#f3d36b", label: "Wizard", corner: "Z", symbol: "★" };
-    if (text === "N") return { fill: "#fff", band: "#d9d9d9", ink: "#444", label: "Jester", corner: "N", symbol: "☺" };
-    const suit = SUITS[text[0]];
-    if (!suit) return atout.cardFace(text);
-    return { fill: "#fff", ink: suit[0], label: text.slice(1), corner: text, symbol: text.slice(1) };
+export const deck = "wizard";
+const LETTERS = "BGRY";
+const SUIT_WORDS = ["blue", "green", "red", "yellow"];
+
+/** The drawing's letters follow the page: W and J in English, Z and N (the notation) otherwise. */
+export function deckOptions() {
+  return { lang: i18n.lang };
+}
+
+/** A card's name in words: "blue 7", "Wizard", "Jester" (accessible names, announcements). */
+export function cardName(card) {
+  if (card === "Z") return t("wiz_wizard");
+  if (card === "N") return t("wiz_jester");
+  const suit = LETTERS.indexOf(card[0]);
+  return suit < 0 ? card : t("wiz_card", { suit: t(`wiz_suit_${SUIT_WORDS[suit]}`), rank: card.slice(1) });
+}
+
+/** A legal move's text in the page's language ("bid 2" → "annoncer 2", "trump blue" → "atout : bleu"). */
+export function actionLabel(action) {
+  const [verb, arg] = action.split(" ");
+  if (verb === "bid") return t("wiz_bid_n", { n: arg });
+  if (verb === "trump") return t("wiz_trump_suit", { suit: t(`wiz_suit_${arg}`) });
+  if (action === "play blind") return t("wiz_play_blind");
+  if (verb === "play") return t("play_card", { card: cardName(arg) });
+  return action;
+}
+
+/** Who is winning the trick so far: the first Wizard; else the highest trump; else the highest
+    card of the suit led; Jesters only: the first (the engine's rule, for the crown on the felt). */
+export function winningSeat(trick, trump) {
+  let best = null;
+  for (const [seat, card] of trick) {
+    if (best === null) { best = { seat, card }; continue; }
+    const w = best.card;
+    if (w === "Z") break;
+    if (card === "Z") { best = { seat, card }; continue; }
+    if (card === "N") continue;
+    if (w === "N") { best = { seat, card }; continue; }
+    const same = card[0] === w[0];
+    if ((same && Number(card.slice(1)) > Number(w.slice(1))) || (card[0] === trump && w[0] !== trump)) best = { seat, card };
   }
+  return best ? best.seat : null;
+}
 
-  function seats(msg, ctx) {
-    const v = msg.view;
-    return atout.el("table", { class: "seats" },
-      atout.el("tr", {}, [atout.t("seat"), atout.t("bid"), atout.t("won"), atout.t("cards"), atout.t("score")].map((h) => atout.el("th", {}, h))),
-      ctx.names.map((name, s) => atout.el("tr", { class: v.current_player === s && !msg.over ? "to-act" : null, "data-seat": s },
-        atout.el("td", {}, name + (s === msg.seat ? ` (${atout.t("you")})` : "") + (s === v.dealer ? ` · ${atout.t("dealer")}` : "")),
-        atout.el("td", {}, v.bids[s] !== null ? String(v.bids[s]) : v.has_bid[s] ? "✓" : "—"),
-        atout.el("td", {}, String(v.tricks_won[s])),
-        atout.el("td", {}, String(v.hand_sizes[s])),
-        atout.el("td", {}, String(v.scores[s])))));
+function bidBadge(v, s) {
+  if (v.bids[s] !== null) return { label: t("bid"), value: String(v.bids[s]) };
+  if (v.has_bid[s]) return { label: t("bid"), value: "✓", title: t("wiz_bid_secret") };
+  return { label: t("bid"), value: "–" };
+}
+
+export function model(msg, ctx) {
+  const v = msg.view;
+  const me = msg.seat;
+  const trumpLetter = v.trump ? LETTERS[SUIT_WORDS.indexOf(v.trump)] : null;
+  const cardAction = {};
+  const moves = [];
+  for (const a of msg.legal) {
+    if (a.startsWith("play ") && a !== "play blind") cardAction[a.slice(5)] = a;
+    else moves.push({
+      action: a, label: actionLabel(a),
+      key: a.startsWith("bid ") ? a.slice(4) : undefined,
+      short: a.startsWith("bid ") ? a.slice(4) : undefined,
+      group: a.split(" ")[0],
+    });
   }
-
-  function sheet(msg, ctx) {
-    const v = msg.view;
-    if (!v.sheet.length) return null;
-    const totals = ctx.names.map(() => 0);
-    return atout.el("section", {}, atout.el("h3", {}, atout.t("score_sheet")),
-      atout.el("table", { class: "sheet" },
-        atout.el("tr", {}, atout.el("th", {}, "#"), ctx.names.map((n) => atout.el("th", {}, n))),
-        v.sheet.map((line, r) => atout.el("tr", {}, atout.el("td", {}, String(r + 1)), ctx.names.map((_, s) => {
-          totals[s] += line.deltas[s];
-          return atout.el("td", { title: `${atout.t("bid")} ${line.bids[s]}, ${atout.t("won")} ${line.tricks[s]}` },
-            `${line.bids[s]}/${line.tricks[s]} → ${totals[s]}`);
-        })))));
+  let prompt = null;
+  const dealerName = ctx.names[v.dealer];
+  if (msg.over) prompt = null;
+  else if (v.phase === "trump") prompt = v.current_player === me ? t("wiz_choose_trump") : t("wiz_dealer_chooses", { name: dealerName });
+  else if (v.phase === "bid") {
+    if (v.current_player === me) {
+      const allowed = moves.filter((m) => m.group === "bid").map((m) => Number(m.key));
+      const forbidden = Array.from({ length: v.round + 1 }, (_, i) => i).filter((i) => !allowed.includes(i));
+      prompt = forbidden.length ? t("wiz_bid_prompt_forbidden", { n: forbidden.join(", ") }) : t("wiz_bid_prompt", { round: v.round });
+    } else prompt = t("wiz_is_bidding", { name: ctx.names[v.current_player] });
+  } else if (v.phase === "play") {
+    prompt = v.current_player === me ? (v.trick.length ? t("follow_prompt") : t("lead_prompt")) : t("is_playing", { name: ctx.names[v.current_player] });
   }
+  let trumpValue = t("wiz_no_trump");
+  if (v.trump) trumpValue = t(`wiz_suit_${v.trump}`);
+  else if (v.phase === "trump" || (v.turned === "Z" && !v.trump)) trumpValue = v.phase === "trump" ? t("wiz_dealer_choosing") : t("wiz_no_trump");
+  const info = [
+    { label: t("trump"), value: trumpValue, card: v.turned || undefined, title: v.turned ? t("wiz_turned", { card: cardName(v.turned) }) : t("wiz_no_turned") },
+  ];
+  const seen = v.seen_hands;
+  const hand = v.hand.map((c) => ({ card: c, action: cardAction[c] || null }));
+  if (msg.legal.includes("play blind")) moves.unshift({ action: "play blind", label: t("wiz_play_blind"), group: "play" });
+  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
+  return {
+    heading: t("round_of", { round: v.round, rounds: v.rounds }),
+    info,
+    seats: msg.seats.map((_, s) => ({
+      dealer: s === v.dealer,
+      score: String(v.scores[s]),
+      cards: v.hand_sizes[s],
+      badges: [bidBadge(v, s), { label: t("won"), value: String(v.tricks_won[s]), tone: v.bids[s] !== null && v.tricks_won[s] > v.bids[s] ? "over" : null }],
+      extra: seen && seen[s] ? seenHand(seen[s], ctx) : null,
+    })),
+    trick: v.trick.map(([seat, card]) => ({ seat, card })),
+    winning: winningSeat(v.trick, trumpLetter),
+    lastTrick: last ? { cards: last.cards.map(([seat, card]) => ({ seat, card })), winner: last.winner, round: last.round } : null,
+    hand,
+    moves,
+    prompt,
+    roundKey: `r${v.round}`,
+  };
+}
 
-  function render(msg, ctx) {
-    const v = msg.view;
-    const table = atout.el("section", { class: "zone" },
-      atout.el("h3", {}, atout.t("round_of", { round: v.round, rounds: v.rounds })),
-      atout.el("div", { class: "cards" },
-        v.turned ? atout.el("span", { class: "play-seat" }, atout.card(v.turned, { small: true, face }), atout.t("turned")) : null,
-        atout.el("span", { class: "play-seat trump" }, atout.el("strong", {}, v.trump ? v.trump : atout.t("no_trump")), atout.t("trump"))),
-      atout.el("h3", {}, atout.t("trick")),
-      atout.el("div", { class: "cards trick" }, v.trick.map(([s, c]) => atout.el("span", { class: "play-seat" }, atout.card(c, { face }), ctx.names[s]))),
-      v.tricks.length && !v.trick.length ? atout.el("p", {}, `${atout.t("last_trick")}: `,
-        v.tricks[v.tricks.length - 1].cards.map(([s, c]) => `${ctx.names[s]} ${c}`).join(", "),
-        ` → ${ctx.names[v.tricks[v.tricks.length - 1].winner]}`) : null);
-    const seen = v.seen_hands ? atout.el("section", { class: "zone" }, v.seen_hands.map((h, s) => h ? atout.el("div", {}, ctx.names[s], atout.el("div", { class: "cards" }, h.map((c) => atout.card(c, { small: true, face })))) : null)) : null;
-    return atout.el("div", { class: "wizard" }, seats(msg, ctx), table, seen, g.handAndMoves(msg, ctx), sheet(msg, ctx), atout.chart(ctx.names, msg.score_history));
-  }
+function seenHand(cards, ctx) {
+  const span = document.createElement("span");
+  span.className = "seen-hand";
+  span.title = t("wiz_seen");
+  span.textContent = cards.map((c) => ctx.cardName(c)).join(", ");
+  return span;
+}
 
-  atout.renderers.wizard = { render, face };
-})();
+/** The score sheet: per round and seat, bid, tricks and the round's points; ✓ when the bid was made. */
+export function sheet(msg) {
+  const v = msg.view;
+  const totals = msg.seats.map(() => 0);
+  return {
+    heads: [t("bid"), t("won"), t("points")],
+    rounds: v.sheet.map((line, r) => ({
+      label: String(r + 1),
+      seats: msg.seats.map((_, s) => {
+        totals[s] += line.deltas[s];
+        const d = line.deltas[s];
+        return { cells: [String(line.bids[s]), String(line.tricks[s]), d > 0 ? `+${d}` : String(d)], ok: line.bids[s] === line.tricks[s], total: totals[s] };
+      }),
+    })),
+  };
+}

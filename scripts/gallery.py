@@ -1,0 +1,202 @@
+"""Screenshots of every game's table at its key moments, to look at as a player would.
+
+    .venv/bin/python scripts/gallery.py [--out artifacts/gallery] [--games wizard,malin] [--players 4]
+
+Starts ``atout serve`` on a loopback port with a fresh SQLite file, sits one human
+(this script, clicking the first playable card or move like a hurried player)
+with bots, and writes PNGs named ``<game>-<device>-<lang>-<moment>.png``:
+
+- ``1-start``: the first decision (a bid, a handicap card, the first lead);
+- ``2-mid``: cards on the table, the human to play (a few turns in, for a game without tricks);
+- ``3-trick``: a finished trick held whole on the felt, its winner crowned;
+- ``4-summary``: the summary of a finished round;
+- ``5-over``: the final ranking.
+
+Devices: ``laptop`` (1280×800) and ``phone`` (360×740, touch); languages EN and FR.
+Needs Debian's chromium (``apt-get install chromium``), as the browser tests do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from atout.core.registry import game_class, names
+
+CHROMIUM = "/usr/bin/chromium"
+DEVICES: dict[str, dict[str, Any]] = {
+    "laptop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
+}
+LOCALES = {"en": "en-US", "fr": "fr-FR"}
+#: Short games (two rounds of Wizard, one hand of the others), with every optional part of the
+#: table shown (Le Malin's Malheur cards): each applies to the games that have the option.
+SHORT = {"rounds": 2, "hands": 1, "max_deals": 1, "start_score": 6, "fun": True}
+NAMES = ["Alice", "Bruno", "Chloé", "Dmitri", "Eve", "Farid", "Gaëlle", "Hugo"]
+MAX_MOVES = 300
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        "-c",
+        "from atout.cli.main import app; app()",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        str(port),
+    ]
+    cmd += ["--bot-delay", str(bot_delay)]
+    log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {Path(db + '.log').read_text(errors='replace')}")
+
+
+def new_table(url: str, game: str, players: int, extra: dict[str, Any]) -> str:
+    specs = {s.name for s in game_class(game).option_specs}
+    options = {k: v for k, v in {**SHORT, **extra}.items() if k in specs}
+    seats = [{"name": NAMES[i], "bot": None if i == 0 else "normal"} for i in range(players)]
+    r = httpx.post(
+        f"{url}/api/tables", json={"game": game, "players": players, "options": options, "seats": seats}
+    )
+    r.raise_for_status()
+    link: str = r.json()["seats"][0]["url"]
+    return link
+
+
+def data(page: Page) -> dict[str, str]:
+    d: dict[str, str] = page.eval_on_selector("#board", "b => ({...b.dataset})")
+    return d
+
+
+def play_one(page: Page) -> None:
+    n = int(data(page)["n"])
+    target = page.locator("#board button.card.legal, #board button.action").first
+    if "card" in (target.get_attribute("class") or ""):
+        target.click(position={"x": 8, "y": 24})  # the corner that shows in a fanned hand
+    else:
+        target.click()
+    page.wait_for_function(
+        "n => Number(document.getElementById('board').dataset.n) > n || !document.getElementById('chooser').hidden",
+        arg=n,
+    )
+    chooser = page.locator("#chooser:not([hidden]) button.action")
+    if chooser.count():
+        chooser.first.click()
+    page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+
+
+def shoot(page: Page, out: Path, stem: str, moment: str, done: set[str]) -> None:
+    if moment in done:
+        return
+    done.add(moment)
+    page.wait_for_timeout(450)  # let the cards land
+    page.screenshot(path=str(out / f"{stem}-{moment}.png"))
+
+
+def play_and_shoot(
+    browser: Browser, link: str, out: Path, stem: str, device: str, lang: str, players: int
+) -> None:
+    context = browser.new_context(locale=LOCALES[lang], **DEVICES[device])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(link)
+    page.wait_for_selector("#board[data-n]")
+    done: set[str] = set()
+    full = f"document.querySelectorAll('#board .trick .played').length === {players}"
+    for turns in range(MAX_MOVES):
+        page.wait_for_function(
+            "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === '0'; }"
+        )
+        if page.locator("#overlay[data-kind=summary]:not([hidden])").count():
+            shoot(page, out, stem, "4-summary", done)
+        if data(page)["over"] == "true":
+            page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
+            shoot(page, out, stem, "5-over", done)
+            break
+        if "1-start" not in done:
+            shoot(page, out, stem, "1-start", done)
+        elif "2-mid" not in done and (page.locator("#board .trick .played").count() or turns >= 4):
+            shoot(page, out, stem, "2-mid", done)  # cards on the table (or, without tricks, a few turns in)
+        play_one(page)
+        if "3-trick" not in done:
+            try:
+                page.wait_for_function(full, timeout=1200)
+                page.screenshot(path=str(out / f"{stem}-3-trick.png"))
+                done.add("3-trick")
+            except PlaywrightError:
+                pass
+    context.close()
+    if errors:
+        print(f"{stem}: JavaScript errors: {errors}", file=sys.stderr)
+    print(f"{stem}: {', '.join(sorted(done))}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", default="artifacts/gallery", help="folder for the PNGs")
+    parser.add_argument("--games", default=",".join(names()), help="comma-separated game names")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--devices", default="laptop,phone")
+    parser.add_argument("--langs", default="en,fr")
+    parser.add_argument("--bot-delay", type=float, default=0.3)
+    args = parser.parse_args()
+    if not os.path.exists(CHROMIUM):
+        raise SystemExit(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        server = start_server(str(Path(tmp) / "gallery.sqlite3"), port, args.bot_delay)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+                for game in args.games.split(","):
+                    cls = game_class(game)
+                    players = max(cls.min_players, min(cls.max_players, args.players))
+                    for device in args.devices.split(","):
+                        for lang in args.langs.split(","):
+                            link = new_table(url, game, players, {})
+                            play_and_shoot(
+                                browser, link, out, f"{game}-{device}-{lang}", device, lang, players
+                            )
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+    print(f"screenshots in {out}/")
+
+
+if __name__ == "__main__":
+    main()

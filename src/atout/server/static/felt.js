@@ -1,0 +1,225 @@
+/* The card table: seats around a felt, the trick in the middle, the hand below.
+
+   felt.js draws a *table model* (see the typedef below), which each game's module
+   (static/games/<game>.js) builds from the seat's message alone; nothing here knows
+   a game.  Motion (cards flying to the table, a trick gathered by its winner, the
+   deal) is done with the Web Animations API on the drawn elements, and skipped when
+   the user prefers reduced motion.
+
+   @typedef {{seat: number, card: string, note?: string}} Play
+   @typedef {{label: string, value?: string, title?: string, tone?: string}} Badge
+   @typedef {{badges: Badge[], score?: string, cards?: number, extra?: Node, dealer?: boolean, away?: string}} SeatModel
+   @typedef {{action: string, label: string, short?: string, key?: string, group?: string, title?: string}} Move
+   @typedef {{card: string, action: string|null, choices?: Move[], number?: {min: number, max: number, value: number, label: string, make: (n: number) => string}}} HandCard
+   @typedef {{
+     heading: string, info: {label: string, value?: string, card?: string, title?: string}[],
+     seats: SeatModel[], trick: Play[], winning: number|null,
+     lastTrick: {cards: Play[], winner: number, round?: number}|null,
+     hand: HandCard[], moves: Move[], prompt: string|null,
+     centre?: Node|null, panels?: Node[], roundKey: string, dismissSummary?: boolean
+   }} TableModel
+*/
+
+import { el, t, reducedMotion } from "./lib/dom.js";
+import { cardSvg, backSvg } from "./cards.js";
+
+/** Where seat `seat` sits, in % of the felt, with the viewer at the bottom and play going clockwise. */
+export function seatPlace(seat, viewer, n) {
+  const r = (seat - viewer + n) % n;
+  const angle = Math.PI / 2 + (r * 2 * Math.PI) / n;
+  const phone = window.matchMedia("(max-width: 640px)").matches;
+  const x = 50 + (phone ? 36 : 43) * Math.cos(angle);
+  const y = 50 + 41 * Math.sin(angle);
+  let side = "top";
+  if (r === 0) side = "bottom";
+  else if (x < 30) side = "left";
+  else if (x > 70) side = "right";
+  return { x, y, side, r };
+}
+
+/** Where the card seat `seat` played lies on the felt: between the centre and the seat. */
+function trickPlace(seat, viewer, n) {
+  const p = seatPlace(seat, viewer, n);
+  const phone = window.matchMedia("(max-width: 640px)").matches;
+  return { x: 50 + (p.x - 50) * (phone ? 0.36 : 0.38), y: 48 + (p.y - 50) * (phone ? 0.44 : 0.34) };
+}
+
+/** A card's drawing as an element: a real button when it can be clicked. */
+export function cardElement(deck, card, opts = {}) {
+  const attrs = {
+    class: ["card", opts.size || "", opts.state || ""].filter(Boolean).join(" "),
+    "data-card": card,
+    "aria-label": opts.name || card,
+    title: opts.title || opts.name || card,
+  };
+  const art = card === null ? backSvg() : cardSvg(deck, card, opts.deckOpts || {});
+  if (opts.onclick) {
+    // An unplayable card stays clickable (the server then says which rule forbids it); its name says so.
+    if (opts.state === "illegal") attrs["aria-label"] = t("not_playable", { card: attrs["aria-label"] });
+    return el("button", { type: "button", ...attrs, onclick: opts.onclick }, art);
+  }
+  return el("span", { ...attrs, role: "img" }, art);
+}
+
+function initials(name) {
+  const words = String(name || "?").trim().split(/\s+/);
+  return (words[0][0] + (words.length > 1 ? words[1][0] : "")).toUpperCase();
+}
+
+/** One seat's plate: name, dealer mark, badges (bid, tricks…), cards left, score. */
+function plate(msg, model, seat, names, place) {
+  const s = model.seats[seat] || { badges: [] };
+  const acting = !msg.over && msg.to_act === seat;
+  const info = msg.seats[seat] || {};
+  const backs = Math.min(s.cards ?? 0, 8);
+  return el("div", {
+    class: `seat side-${place.side}${acting ? " to-act" : ""}${seat === msg.seat ? " me" : ""}`,
+    "data-seat": seat,
+    style: { left: `${place.x}%`, top: `${place.y}%` },
+  },
+  el("div", { class: "plate" },
+    el("span", { class: `avatar tone-${seat % 8}`, "aria-hidden": "true" }, initials(names[seat])),
+    el("span", { class: "who" },
+      el("span", { class: "name" }, names[seat]),
+      info.bot ? el("span", { class: "bot-mark", title: t("bot_level", { level: t(`level_${info.bot}`) }) }, t("bot_short")) : null,
+      s.dealer ? el("span", { class: "dealer", title: t("dealer_title") }, t("dealer_mark")) : null),
+    s.score !== undefined ? el("span", { class: "score", title: t("score") }, s.score) : null,
+    el("span", { class: "badges" }, s.badges.map((b) => el("span", { class: `badge${b.tone ? " " + b.tone : ""}`, title: b.title || null },
+      b.value !== undefined ? [el("small", {}, b.label), " ", el("b", {}, b.value)] : b.label))),
+    s.cards && seat !== msg.seat ? el("span", { class: "backs", title: t("cards_left", { n: s.cards }), "aria-label": t("cards_left", { n: s.cards }) },
+      Array.from({ length: backs }, () => el("span", { class: "mini-back" })), el("span", { class: "count" }, String(s.cards))) : null,
+    s.extra || null,
+    s.away ? el("span", { class: "away" }, s.away) : null));
+}
+
+/** The round and the game's facts of the moment (trump…): over the felt's corner on a laptop,
+    a row above it on a phone, where the felt has no corner to spare. */
+export function drawInfo(model, ctx) {
+  return el("div", { class: "felt-info" },
+    el("strong", { class: "heading" }, model.heading),
+    model.info.map((c) => el("span", { class: "chip", title: c.title || null },
+      c.card ? cardElement(ctx.deck, c.card, { size: "tiny", name: c.value || c.card, deckOpts: ctx.deckOpts }) : null,
+      el("small", {}, c.label), c.value !== undefined ? el("b", {}, c.value) : null)));
+}
+
+/** The felt: seats, the trick, and a game's own centre piece. */
+export function drawFelt(msg, model, ctx) {
+  const n = msg.players;
+  const viewer = msg.seat;
+  const names = ctx.names;
+  const felt = el("section", { class: `felt players-${n}`, "aria-label": t("table") });
+  for (let s = 0; s < n; s++) felt.append(plate(msg, model, s, names, seatPlace(s, viewer, n)));
+  if (model.centre) felt.append(el("div", { class: "centre-piece" }, model.centre));
+  const trick = el("div", { class: "trick", "aria-label": t("trick") });
+  for (const p of model.trick) {
+    const at = trickPlace(p.seat, viewer, n);
+    trick.append(el("div", {
+      class: `played${model.winning === p.seat ? " winning" : ""}`,
+      "data-seat": p.seat, "data-card": p.card,
+      style: { left: `${at.x}%`, top: `${at.y}%` },
+    },
+    cardElement(ctx.deck, p.card, { name: `${names[p.seat]}: ${ctx.cardName(p.card)}`, deckOpts: ctx.deckOpts }),
+    p.note ? el("span", { class: "note" }, p.note) : null,
+    model.winning === p.seat ? el("span", { class: "crown", title: t("winning") }, "♛") : null));
+  }
+  felt.append(trick);
+  return felt;
+}
+
+/** The viewer's hand: playable cards lift, the others dim; arrows move between them. */
+export function drawHand(msg, model, ctx) {
+  // Cards lift when playable and dim when not, only while some card is playable:
+  // during a bid or someone else's turn the hand stays plain.
+  const playable = (h) => h.action !== null || (h.choices && h.choices.length) || h.number;
+  const anyPlayable = model.hand.some(playable);
+  const cards = model.hand.map((h, i) => {
+    const state = ctx.readOnly || !anyPlayable ? null : playable(h) ? "legal" : "illegal";
+    const click = ctx.readOnly ? null : () => {
+      if (h.choices && h.choices.length || h.number) ctx.choose(h, i);
+      else ctx.act(h.action || ctx.fallback(h.card));
+    };
+    const node = cardElement(ctx.deck, h.card, { state, name: ctx.cardName(h.card), onclick: click, deckOpts: ctx.deckOpts });
+    if (node.tagName === "BUTTON") node.tabIndex = -1;
+    return node;
+  });
+  const hand = el("div", { class: `hand count-${Math.min(cards.length, 20)}`, role: "group", "aria-label": t("hand"), style: { "--count": cards.length } }, cards);
+  return hand;
+}
+
+/** The moves that are not cards in the hand (bids, trump, pass…), grouped. */
+export function drawMoves(model, ctx) {
+  if (ctx.readOnly || !model.moves.length) return null;
+  const groups = new Map();
+  for (const m of model.moves) {
+    const g = m.group || "other";
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(m);
+  }
+  return el("div", { class: "moves" }, [...groups.entries()].map(([g, ms]) => el("div", { class: `move-group group-${g}` },
+    ms.map((m) => el("button", {
+      type: "button", class: "action", "data-action": m.action, "data-key": m.key || null,
+      title: m.title || (m.short ? m.label : null), "aria-label": m.short ? m.label : null, onclick: () => ctx.act(m.action),
+    }, m.short || m.label)))));
+}
+
+/* ---- motion --------------------------------------------------------------------- */
+
+/** Rectangles of what is on screen now, to animate from after a redraw. */
+export function snapshot(root) {
+  const rects = { hand: {}, seats: {}, played: {} };
+  root.querySelectorAll(".hand .card").forEach((c, i) => { rects.hand[`${c.dataset.card}#${i}`] = c.getBoundingClientRect(); rects.hand[c.dataset.card] ??= c.getBoundingClientRect(); });
+  root.querySelectorAll(".felt .seat").forEach((s) => { rects.seats[s.dataset.seat] = s.getBoundingClientRect(); });
+  root.querySelectorAll(".trick .played").forEach((p) => { rects.played[`${p.dataset.seat}:${p.dataset.card}`] = p.getBoundingClientRect(); });
+  return rects;
+}
+
+function fromRect(node, rect, opts = {}) {
+  if (reducedMotion() || !rect) return null;
+  const to = node.getBoundingClientRect();
+  if (!to.width) return null;
+  const dx = rect.left + rect.width / 2 - (to.left + to.width / 2);
+  const dy = rect.top + rect.height / 2 - (to.top + to.height / 2);
+  const scale = opts.scale ?? Math.max(0.3, Math.min(1.6, rect.width / to.width));
+  return node.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: opts.fade ? 0 : 1 }, { transform: "none", opacity: 1 }],
+    { duration: opts.duration ?? 320, easing: "cubic-bezier(.2,.7,.3,1)", delay: opts.delay ?? 0, fill: "backwards" });
+}
+
+/** New cards on the table fly in from the hand (the viewer's) or from the seat that played them. */
+export function animatePlays(root, before, viewer) {
+  const anims = [];
+  root.querySelectorAll(".trick .played").forEach((p) => {
+    const key = `${p.dataset.seat}:${p.dataset.card}`;
+    if (before.played[key]) return;
+    const src = Number(p.dataset.seat) === viewer ? before.hand[p.dataset.card] : before.seats[p.dataset.seat];
+    const a = fromRect(p, src, { scale: Number(p.dataset.seat) === viewer ? undefined : 0.45 });
+    if (a) anims.push(a.finished.catch(() => {}));
+  });
+  return Promise.all(anims);
+}
+
+/** The finished trick slides to its winner's seat and vanishes. */
+export function gatherTrick(root, winner) {
+  const seat = root.querySelector(`.felt .seat[data-seat="${winner}"]`);
+  const cards = [...root.querySelectorAll(".trick .played")];
+  if (!seat || !cards.length || reducedMotion()) return Promise.resolve();
+  const target = seat.getBoundingClientRect();
+  return Promise.all(cards.map((c, i) => {
+    const from = c.getBoundingClientRect();
+    const dx = target.left + target.width / 2 - (from.left + from.width / 2);
+    const dy = target.top + target.height / 2 - (from.top + from.height / 2);
+    return c.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0 }],
+      { duration: 420, delay: i * 40, easing: "ease-in", fill: "forwards" }).finished.catch(() => {});
+  }));
+}
+
+/** A new deal: the hand's cards arrive from the middle of the table one after another. */
+export function animateDeal(root) {
+  if (reducedMotion()) return;
+  const felt = root.querySelector(".felt");
+  if (!felt) return;
+  const f = felt.getBoundingClientRect();
+  const centre = { left: f.left + f.width / 2 - 20, top: f.top + f.height / 2 - 28, width: 40, height: 56 };
+  root.querySelectorAll(".hand .card").forEach((c, i) => fromRect(c, centre, { delay: i * 45, duration: 300, scale: 0.5 }));
+  root.querySelectorAll(".felt .seat:not(.me) .mini-back").forEach((c, i) => fromRect(c, centre, { delay: i * 25, duration: 260, scale: 1 }));
+}

@@ -1,0 +1,404 @@
+"""Refusals in French: no English string left (src/atout/server/messages.py).
+
+Every reason the rules engines give (``illegal_reason``), every notation and option
+error, and every error the server itself raises must match a template of
+static/i18n/reasons.fr.json: random states of every game and player count are walked
+(seeded), every illegal action id is tried there, and malformed texts go through
+``state.parse``.  A message with no template would reach a French player in English.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from atout.core.errors import AtoutError, NotationError, OptionError
+from atout.core.game import Game, State
+from atout.core.registry import game_class, load, names
+from atout.server import messages
+from atout.server.messages import ReasonContext, catalogue, localize, translate
+
+from .conftest import create_table, join, send
+
+SERVER = Path(messages.__file__).parent
+NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+#: Per game, option sets that unlock the variants' own refusals.
+CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "wizard": [{}, {"plus_minus_one": True}, {"clairvoyance": True, "bids": "hidden_until_play"}],
+    "malin": [
+        {"fun": True},
+        {"fun": True, "sum_rule": "running", "wish_forbidden_scope": "hand", "twin_value": "avoid_taken"},
+    ],
+    "sticheln": [{}, {"two_pain_colours": True}],
+    "nain-jaune": [{}, {"first_card": "lowest", "voluntary_stop": True, "manual_claim": True}],
+}
+#: Texts that are not actions (or not here), tried at every visited decision.
+MALFORMED = [
+    "dance", "play", "play Q99", "play ZZ", "play 99", "bid x", "bid 99", "bid -1", "trump purple",
+    "pain X1", "pain B99", "malheur zorro on 1", "malheur fennec on 9", "malheur fennec on x",
+    "malheur malin on 0 0", "malheur fennec on 1 2", "play TWIN", "play TWIN 3", "play WISH",
+    "play WISH 500", "wish 999", "wish x", "play 17 2", "malheur 666 on 9:3", "malheur 666 on 1:99",
+    "play 10X", "1 2 3", "play blind",
+]  # fmt: skip
+#: Chance texts (records and tools type them), tried at chance nodes.
+MALFORMED_CHANCE = [
+    "dealer 99", "dealer x", "deal 7 B7", "deal 0 Q99", "turn X", "remove 99", "draw 7 fennec",
+    "draw 0 zorro", "steal 7 malin", "deal", "shuffle",
+]  # fmt: skip
+
+
+def context(game: Game) -> ReasonContext:
+    return ReasonContext(game=game.name, names=NAMES[: game.players])
+
+
+def reasons_of(game: Game, seed: int, decisions: int = 40, every: int = 3) -> dict[str, ReasonContext]:
+    """Refusals met on a random walk of ``game`` (chance explicit: its nodes are tried too)."""
+    rng = random.Random(seed)
+    state: State = game.new_state(None)
+    ctx = context(game)
+    found: dict[str, ReasonContext] = {}
+    seen = 0
+    while not state.is_terminal and seen < decisions:
+        chance = state.is_chance
+        space = game.num_chance_outcomes if chance else game.num_actions
+        if chance or seen % every == 0:
+            for action in range(space + 2):
+                reason = state.illegal_reason(action)
+                if reason is not None:
+                    found[reason] = ctx
+            for text in MALFORMED_CHANCE if chance else MALFORMED:
+                try:
+                    state.parse(text)
+                except NotationError as exc:
+                    found[str(exc)] = ctx
+        if chance:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            seen += 1
+            state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def option_errors(name: str) -> list[str]:
+    """Every option refusal of game ``name``: each option with wrong values, impossible combinations."""
+    cls = game_class(name)
+    tries: list[tuple[int, dict[str, Any]]] = [(cls.min_players - 1, {}), (cls.max_players + 1, {})]
+    for spec in cls.option_specs:
+        tries += [(cls.min_players, {spec.name: "nonsense"}), (cls.min_players, {spec.name: 10**6})]
+        tries.append((cls.min_players, {spec.name: None}))
+    tries += [
+        (cls.min_players, {"no_such_option": 1}),
+        (cls.min_players, {"first_dealer": cls.max_players - 1}),
+        (cls.min_players, {"plus_minus_one": True, "bids": "hidden_until_end"}),
+        (6, {"rounds": 20}),
+        (cls.min_players, {"start_tokens": 2, "stake_unit": 5}),
+    ]
+    out = []
+    for players, options in tries:
+        try:
+            load(name, players, **options)
+        except AtoutError as exc:
+            out.append(str(exc))
+    try:
+        cls("four")  # type: ignore[arg-type]
+    except OptionError as exc:
+        out.append(str(exc))
+    return out
+
+
+def untranslated(found: dict[str, ReasonContext]) -> list[str]:
+    return sorted(m for m, ctx in found.items() if translate(m, "fr", ctx) is None)
+
+
+@pytest.mark.parametrize("game_name", names())
+def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
+    cls = game_class(game_name)
+    found: dict[str, ReasonContext] = {}
+    for players in range(cls.min_players, cls.max_players + 1):
+        for i, options in enumerate(CONFIGS[game_name]):
+            game = load(game_name, players, **options)
+            found |= reasons_of(game, seed=1000 * players + i)
+    ctx = ReasonContext(game=game_name, names=NAMES)
+    found |= dict.fromkeys(option_errors(game_name), ctx)
+    assert len(found) > 50
+    missing = untranslated(found)
+    assert missing == [], f"{len(missing)} messages have no template in reasons.fr.json: {missing[:20]}"
+    # And English renders every one of them too (seats by name, cards as drawn).
+    assert [m for m, c in found.items() if translate(m, "en", c) is None] == []
+
+
+#: Values for the expressions of the server's f-string messages (a new expression fails
+#: here until it is given one: then its message is checked like the others).
+SAMPLES = {
+    "MAX_MESSAGE": "4096",
+    "game.players": "4",
+    "len(seats)": "3",
+    "spec.bot!r": "'genius'",
+    "game.name": "wizard",
+    "', '.join(bots)": "random, heuristic, easy",
+    "table.seats[state.current_player].name": "Bob",
+    "table.n": "12",
+    "bot_name!r": "'genius'",
+    "', '.join(available(table.game))": "random, heuristic",
+    "', '.join(BOT_PACES)": "slow, normal, fast",
+}
+
+
+def server_messages() -> list[str]:
+    """The text of every TableError and refusal in server/app.py and server/tables.py."""
+    out = []
+    for path in (SERVER / "app.py", SERVER / "tables.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or len(node.args) != 2:
+                continue
+            func = node.func
+            callee = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
+            if callee not in ("TableError", "refuse", "error"):
+                continue
+            arg = node.args[1]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                out.append(arg.value)
+            elif isinstance(arg, ast.JoinedStr):
+                text = ""
+                for part in arg.values:
+                    if isinstance(part, ast.Constant):
+                        text += str(part.value)
+                    else:
+                        assert isinstance(part, ast.FormattedValue)
+                        expr = ast.unparse(part.value) + ("!r" if part.conversion == ord("r") else "")
+                        assert expr in SAMPLES, f"{path.name}: give {expr!r} a sample value in SAMPLES"
+                        text += SAMPLES[expr]
+                out.append(text)
+    return out
+
+
+def test_every_server_error_is_in_french() -> None:
+    found = server_messages()
+    assert len(found) > 25 and "no such table" in found
+    ctx = ReasonContext(game="wizard", names=NAMES[:4])
+    assert [m for m in found if translate(m, "fr", ctx) is None] == []
+
+
+@pytest.mark.parametrize(
+    ("game", "english", "french"),
+    [
+        (
+            "wizard",
+            "you must follow blue: you hold B3, B11",
+            "vous devez fournir la couleur demandée (bleu) : vous avez 3 bleu et 11 bleu",
+        ),
+        (
+            "wizard",
+            "a bid is 0 to 3 in round 3: there are only 3 tricks",
+            "à la manche 3, une annonce va de 0 à 3 : il n'y a que 3 plis",
+        ),
+        ("wizard", "it is not your turn: Bob is to play", "ce n'est pas votre tour : c'est à Bob de jouer"),
+        (
+            "wizard",
+            "it is time to bid (seat 2), not to play Z",
+            "c'est le moment des annonces (Cid), pas de jouer un Sorcier",
+        ),
+        (
+            "wizard",
+            "it is time to bid (seat 1), not to bid 4",
+            "c'est le moment des annonces (Bob), pas d'annoncer 4",
+        ),
+        ("wizard", "you do not hold N", "vous n'avez pas de Bouffon"),
+        (
+            "nain-jaune",
+            "the run needs a 7 (any suit), not AC",
+            "la suite demande un 7 (de n'importe quelle couleur), pas l'as de trèfle",
+        ),
+        (
+            "nain-jaune",
+            "you hold the Q (QS QH): you must play it",
+            "vous devez jouer la dame : vous l'avez (dame de pique et dame de cœur)",
+        ),
+        (
+            "malin",
+            "666 only reverses a whole number; seat 3's card is worth 17.5",
+            "666 n'inverse qu'un nombre entier ; la carte de Dee vaut 17,5",
+        ),
+        (
+            "malin",
+            "12 is already bid by seat 0: every contract must be different",
+            "Ann a déjà pris le contrat 12 : tous les contrats doivent être différents",
+        ),
+        (
+            "sticheln",
+            "Sticheln méchant: your second handicap card must be of another colour than your first, V3 (violet)",
+            "Sticheln méchant : votre deuxième carte de handicap doit être d'une autre couleur que la première, le 3 violet (violet)",
+        ),
+        (
+            "wizard",
+            "'bid x': invalid literal for int() with base 10: 'x'",
+            "« bid x » : « x » n'est pas un nombre entier",
+        ),
+        ("wizard", "first_dealer must be a seat 0..3", "« Premier donneur » doit être une place de 1 à 4"),
+    ],
+)
+def test_french_names_colours_cards_and_seats(game: str, english: str, french: str) -> None:
+    assert localize(english, "fr", ReasonContext(game=game, names=NAMES[:4])) == french
+
+
+def test_english_numbers_seats_from_one_and_names_cards_as_drawn() -> None:
+    wizard = ReasonContext(game="wizard", names=("Ann", "Bob", "Cid"))
+    assert localize("it is time to bid (seat 2), not to play B7", "en", wizard) == (
+        "it is time to bid (Cid), not to play blue 7"
+    )
+    unnamed = ReasonContext(game="wizard")
+    assert localize("it is time to bid (seat 2), not to play B7", "en", unnamed) == (
+        "it is time to bid (seat 3), not to play blue 7"
+    )
+    assert localize("it is time to bid (seat 2), not to play B7", "fr", unnamed) == (
+        "c'est le moment des annonces (la place 3), pas de jouer le 7 bleu"
+    )
+    nain = ReasonContext(game="nain-jaune")
+    assert (
+        localize("the run needs a 7 (any suit), not AC", "en", nain) == "the run needs a 7 (any suit), not A♣"
+    )
+
+
+def test_an_unknown_message_stays_english_and_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="atout.server")
+    text = "a brand new refusal nobody translated (test)"
+    assert localize(text, "fr") == text
+    assert localize(text, "fr") == text
+    assert [r.levelname for r in caplog.records if text in r.getMessage()] == ["WARNING"]
+
+
+def test_a_card_the_game_does_not_have_does_not_match() -> None:
+    # "Q99" is no Wizard card: the template does not apply, nothing is invented.
+    assert translate("you do not hold Q99", "fr", ReasonContext(game="wizard")) is None
+
+
+def test_every_french_template_is_well_formed() -> None:
+    data = json.loads((SERVER / "static" / "i18n" / "reasons.fr.json").read_text(encoding="utf-8"))
+    cat = catalogue("fr")
+    assert len(cat.templates) == len(data["templates"]) and len(cat.actions) == len(data["actions"])
+    for source, target in data["templates"].items():
+        # Every placeholder of the English is used by the French, none invented.
+        assert set(re.findall(r"\{(\w+):\w+\}", source)) == set(re.findall(r"\{(\w+)\}", target)), source
+        assert target != source
+
+
+# -- through the server -------------------------------------------------------------------
+
+
+def socket_error(
+    client: TestClient, table: str, key: str, join_msg: dict[str, Any], act: str
+) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        send(ws, {**join_msg, "key": key})
+        msg = ws.receive_json()
+        send(ws, {"type": "act", "action": act, "n": msg["n"]})
+        reply: dict[str, Any] = ws.receive_json()
+        return reply
+
+
+def test_a_socket_s_errors_are_in_its_join_message_s_language(client: TestClient) -> None:
+    table, keys = create_table(client, "wizard", 3)
+    state = client.app.state.manager.tables[table].state  # type: ignore[attr-defined]
+    idle = (state.current_player + 1) % 3
+    french = socket_error(client, table, keys[idle], {"type": "join", "lang": "fr"}, "bid 0")
+    assert french["code"] == "not_your_turn"
+    assert french["message"] == f"ce n'est pas votre tour : c'est à P{state.current_player} de jouer"
+    english = socket_error(client, table, keys[idle], {"type": "join", "lang": "en"}, "bid 0")
+    assert english["message"] == f"it is not your turn: P{state.current_player} is to play"
+    # An unknown language is ignored: the page's language (here none: English) is kept.
+    other = socket_error(client, table, keys[idle], {"type": "join", "lang": "xx"}, "bid 0")
+    assert other["message"] == english["message"]
+
+
+def test_without_lang_a_socket_speaks_the_page_s_language(client: TestClient) -> None:
+    table, keys = create_table(client, "wizard", 3)
+    seat = client.app.state.manager.tables[table].state.current_player  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{table}", headers={"Accept-Language": "fr-FR,fr;q=0.9"}) as ws:
+        send(ws, {"type": "act", "action": "bid 0"})
+        assert ws.receive_json()["message"] == "rejoignez d'abord une place avec sa clé"
+        msg = join(ws, keys[seat])
+        send(ws, {"type": "act", "action": "bid 99", "n": msg["n"]})
+        reply = ws.receive_json()
+        assert reply["code"] == "notation" and "une annonce va de 0 à" in reply["message"]
+        send(ws, {"type": "act", "action": "dance", "n": msg["n"]})
+        assert "n'est pas une carte du Wizard" in ws.receive_json()["message"]
+
+
+def test_a_refused_card_is_explained_in_french(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    """Le Nain Jaune: the seat to play tries cards it may not play; every refusal is French
+    and names the cards in words ("l'as de trèfle"), never in notation ("AC")."""
+    caplog.set_level(logging.WARNING, logger="atout.server")
+    table, keys = create_table(client, "nain-jaune", 3)
+    live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+    refusals = []
+    for _ in range(6):
+        seat = live.state.current_player
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            send(ws, {"type": "join", "key": keys[seat], "lang": "fr"})
+            msg = ws.receive_json()
+            illegal = [a for a in range(52) if a not in live.state.legal_actions()][:8]
+            for a in illegal:
+                send(ws, {"type": "act", "action": live.game.action_to_text(a), "n": msg["n"]})
+                reply = ws.receive_json()
+                assert reply["code"] == "illegal"
+                refusals.append(reply["message"])
+            send(ws, {"type": "act", "action": msg["legal"][0], "n": msg["n"]})
+            assert ws.receive_json()["n"] == msg["n"] + 1
+    assert refusals and all(r.startswith(("vous ", "la ")) for r in refusals), refusals
+    assert not any(re.search(r"\b(?:[2-9]|10|[AJQK])[CDHS]\b", r) for r in refusals), refusals
+    assert not [r for r in caplog.records if "translation" in r.getMessage()]
+
+
+@pytest.mark.parametrize(
+    ("body", "french"),
+    [
+        ({"game": "chess", "players": 4, "seats": []}, "jeu inconnu : « chess »"),
+        ({"game": "wizard", "players": 9, "seats": []}, "Wizard se joue de 3 à 6 joueurs, pas à 9"),
+        ({"game": "wizard", "players": 3, "seats": [{}, {}]}, "indiquez 3 places, pas 2"),
+        (
+            {"game": "wizard", "players": 6, "options": {"rounds": 20}, "seats": [{}] * 6},
+            "« Manches » va de 1 à 10 avec 6 joueurs",
+        ),
+        (
+            {"game": "wizard", "players": 3, "seats": [{}] * 3, "bot_pace": "warp"},
+            "bot_pace vaut l'une de ces valeurs : slow, normal, fast",
+        ),
+    ],
+)
+def test_api_errors_are_in_the_reader_s_language(client: TestClient, body: Any, french: str) -> None:
+    r = client.post("/api/tables", json=body, headers={"Accept-Language": "fr"})
+    assert r.status_code == 400
+    assert r.json()["message"].startswith(french), r.json()
+    client.cookies.set("lang", "fr")
+    assert client.post("/api/tables", json=body).json()["message"].startswith(french)
+
+
+def test_seat_endpoint_errors_are_in_french(client: TestClient) -> None:
+    table, keys = create_table(client)
+    client.cookies.set("lang", "fr")
+    r = client.post(f"/api/tables/{table}/seat", json={"key": "forged"})
+    assert (
+        r.status_code == 403 and r.json()["message"] == "la clé de ce lien n'est pas valable pour cette table"
+    )
+    r = client.post("/api/tables/nosuchtable/seat", json={"key": keys[0]})
+    assert r.json()["message"] == "cette table n'existe pas"
+    r = client.post(f"/api/tables/{table}/replay", json={"key": keys[0], "step": 999})
+    assert r.json()["message"] == "step va de 0 à 0"
+    assert client.get("/api/nothing").json()["message"] == "introuvable"
