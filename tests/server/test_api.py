@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -104,7 +105,9 @@ def test_creation_refuses_bad_requests(client: TestClient, body: Any, message: s
 def test_creation_refuses_malformed_and_oversized_bodies(client: TestClient) -> None:
     r = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
-    r = client.post("/api/tables", content=b'{"x": "' + b"a" * 10000 + b'"}')
+    r = client.post(
+        "/api/tables", content=b'{"x": "' + b"a" * 10000 + b'"}', headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 400 and r.json()["code"] == "too_large"
 
 
@@ -139,3 +142,26 @@ def test_unknown_paths_get_json_errors(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["type"] == "error"
     r = client.get("/api/tables")
     assert r.status_code == 405
+
+
+def test_every_response_carries_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/static/table.js", "/api/games", "/rules/wizard", "/no/such/page"):
+        r = client.get(path)
+        assert r.headers["x-content-type-options"] == "nosniff", path
+        assert r.headers["x-frame-options"] == "DENY", path
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_posts_are_json_only(client: TestClient, content_type: str | None) -> None:
+    """A page of another site may POST text/plain or a form without asking: such a request creates nothing."""
+    body = json.dumps(
+        {"game": "wizard", "players": 3, "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
+    )
+    headers = {"Content-Type": content_type} if content_type else {}
+    r = client.post("/api/tables", content=body, headers=headers)
+    assert r.status_code == 415, r.text
+    assert r.json()["code"] == "unsupported_media"
+    ok = client.post("/api/tables", content=body, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert ok.status_code == 200, ok.text
