@@ -131,7 +131,7 @@ def play_and_shoot(
     page.goto(link)
     page.wait_for_selector("#board[data-n]")
     done: set[str] = set()
-    full = f"document.querySelectorAll('#board .trick .played').length === {players}"
+    full = f"() => document.querySelectorAll('#board .trick .played').length === {players}"
     for turns in range(MAX_MOVES):
         page.wait_for_function(
             "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === '0'; }"

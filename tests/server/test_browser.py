@@ -182,7 +182,7 @@ def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Pag
         page.click("#download")
     assert download.value.suggested_filename.endswith(".atout")
     page.click("#prev")
-    page.wait_for_function("document.getElementById('step-label').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('step-label').textContent.length > 0")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"table-{game}-over.png"), full_page=True)
 
@@ -203,11 +203,11 @@ def test_two_browsers_share_a_table(server: Server, browser: Browser) -> None:
         pages[1].click(".seat-menu summary")  # the seat's settings: name, card speed, leave
         pages[1].fill("#name", "Bob")
         pages[1].click("#rename button")
-        pages[0].wait_for_function("document.getElementById('board').textContent.includes('Bob')")
+        pages[0].wait_for_function("() => document.getElementById('board').textContent.includes('Bob')")
         for _ in range(6):
             to_act = board(pages[0])["toAct"]
             if to_act not in ("0", "1"):
-                pages[0].wait_for_function("document.getElementById('board').dataset.toAct !== '2'")
+                pages[0].wait_for_function("() => document.getElementById('board').dataset.toAct !== '2'")
                 continue
             actor, watcher = pages[int(to_act)], pages[1 - int(to_act)]
             n = int(board(actor)["n"])
@@ -267,7 +267,7 @@ def test_a_killed_server_resumes_the_game(server: Server, page: Page) -> None:
     server.kill()  # SIGKILL: no shutdown code runs
     page.wait_for_selector("#notice.error")  # "connection lost"
     server.start()  # same database, same port: the page reconnects by itself
-    page.wait_for_function("document.getElementById('notice').textContent === ''")
+    page.wait_for_function("() => document.getElementById('notice').textContent === ''")
     assert (board(page), page.inner_text("#board")) == before
     play_to_the_end(page, 0)
     assert board(page)["over"] == "true"
@@ -279,9 +279,9 @@ def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     assert page.inner_text("h2 >> nth=1") == "New table"
     page.click("button[data-lang=fr]")
     page.wait_for_selector("html[lang=fr]")
-    page.wait_for_function("document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
+    page.wait_for_function("() => document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
     page.reload()  # the choice is remembered (a cookie)
-    page.wait_for_function("document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
+    page.wait_for_function("() => document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
 
 
 # ---- the card table ------------------------------------------------------------------------
@@ -335,7 +335,7 @@ def test_a_finished_trick_stays_whole_on_the_table_then_the_last_trick_shows_it(
             if board(page).get("round") != "r1":
                 break
             play_one(page)
-        page.wait_for_function("window.__tricks.length >= 1")
+        page.wait_for_function("() => window.__tricks.length >= 1")
         first = page.evaluate("window.__tricks[0]")
         assert sorted(first["seats"]) == [0, 1, 2], first  # every seat's card, in front of its seat
         assert first["crowned"] == 1, first  # the card that won is marked
@@ -389,10 +389,10 @@ def test_the_title_and_the_favicon_tell_whose_turn_it_is(server: Server, browser
         for _ in range(4):
             to_act = board(pages[0])["toAct"]
             if to_act not in ("0", "1"):
-                pages[0].wait_for_function("document.getElementById('board').dataset.toAct !== '2'")
+                pages[0].wait_for_function("() => document.getElementById('board').dataset.toAct !== '2'")
                 continue
             actor, other = pages[int(to_act)], pages[1 - int(to_act)]
-            other.wait_for_function(f"document.getElementById('board').dataset.toAct === '{to_act}'")
+            other.wait_for_function(f"() => document.getElementById('board').dataset.toAct === '{to_act}'")
             assert actor.title().startswith("● Your turn"), actor.title()
             assert not other.title().startswith("●"), other.title()
             icons = [p.get_attribute("#favicon", "href") for p in (actor, other)]
@@ -542,7 +542,7 @@ def test_a_french_player_sees_no_english_in_a_whole_game(server: Server, browser
                 page.click(tool)
             assert_french(page, english, f"{game}, {tool}")
         page.click("#prev")
-        page.wait_for_function("document.getElementById('step-label').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('step-label').textContent.length > 0")
         assert_french(page, english, f"{game}, replay")
         page.goto(server.url + "/")
         page.wait_for_selector("#game option", state="attached")
