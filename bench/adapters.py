@@ -78,6 +78,33 @@ def pettingzoo(name: str, players: int) -> Runner:
     return run
 
 
+def pettingzoo_floor(name: str, players: int) -> Runner:
+    """PettingZoo's own loop with no observation at all (``last(observe=False)``).
+
+    The floor any observation adds to: what the AEC protocol and its order
+    wrapper cost per step, the legal actions taken from the engine.
+    """
+    env = pettingzoo_env(name, players)
+
+    def run(seconds: float, rng: random.Random) -> tuple[int, int, float]:
+        decisions = actions = 0
+        start = time.perf_counter()
+        state = env.unwrapped
+        while time.perf_counter() - start < seconds:
+            env.reset(seed=rng.getrandbits(32))
+            for _agent in env.agent_iter():
+                _, _, terminated, truncated, _ = env.last(observe=False)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                env.step(rng.choice(state.state.legal_actions()))
+                decisions += 1
+            actions += len(state.state.history)
+        return decisions, actions, time.perf_counter() - start
+
+    return run
+
+
 def gymnasium(name: str, players: int) -> Runner:
     env = gym_env(name, players, opponents="random")
 
@@ -151,6 +178,7 @@ def main() -> None:
         f"native {name} (apply only)": native(name, n, tensor=False),
         f"native {name} + infostate tensor": native(name, n, tensor=True),
         "pettingzoo AEC (obs + mask)": pettingzoo(name, n),
+        "pettingzoo AEC, no observation (floor)": pettingzoo_floor(name, n),
         "gymnasium single agent vs random": gymnasium(name, n),
         f"openspiel {short}": spiel(short, {"players": n}, tensor=False),
         f"openspiel {short} + tensor": spiel(short, {"players": n}, tensor=True),

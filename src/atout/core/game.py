@@ -35,12 +35,19 @@ from typing import Any, ClassVar
 
 from .errors import IllegalAction, NotationError, OptionError
 from .options import OptionSpec, validate_options
-from .tensor import GENERIC_TENSOR_SIZE, hashed_tensor
+from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
 CHANCE = -1
 #: ``current_player`` once the match is over (OpenSpiel's value too).
 TERMINAL = -4
+#: A cache slot not filled yet (None is a value: "no layout").
+_UNSET: Any = object()
+
+
+def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
+    """What an unpickled game is: the same class, players and options."""
+    return cls(players, **options)
 
 
 class Game(ABC):
@@ -108,6 +115,11 @@ class Game(ABC):
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is its class, players and options: pickled as such (to worker processes,
+        # say), its caches (the tensor layout module, sizes) are rebuilt on the other side.
+        return (_rebuild_game, (type(self), self.players, dict(self.options)))
+
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in self.non_default_options().items())
         return f"atout.load({self.name!r}, players={self.players}{extra})"
@@ -146,10 +158,16 @@ class Game(ABC):
 
     # -- research adapters (optional: every method has a working default) ----------
     def _tensor_layout(self) -> Any:
-        return importlib.import_module(self.tensors) if self.tensors else None
+        # Looked up once per game object: this runs at every step of the research adapters.
+        layout = self.__dict__.get("_layout", _UNSET)
+        if layout is _UNSET:
+            layout = self.__dict__["_layout"] = (
+                importlib.import_module(self.tensors) if self.tensors else None
+            )
+        return layout
 
     def _tensor_view(self, view: View) -> View:
-        if not isinstance(view, View) or view.game != self:
+        if not isinstance(view, View) or (view.game is not self and view.game != self):
             raise ValueError(f"a tensor needs a view of this {self.title} game")
         return view
 
@@ -167,10 +185,21 @@ class Game(ABC):
         JSON form (:mod:`atout.core.tensor`); games override it with a documented
         layout (the rules page's "Tensors" section) named by :attr:`tensors`.
         """
+        return self.write_tensor(view, False, [0.0] * self.observation_tensor_size())
+
+    def write_tensor(self, view: View, information_state: bool, out: Buffer) -> Buffer:
+        """Write ``view``'s observation (or information-state) tensor into ``out`` and return it.
+
+        ``out`` is zeroed by the caller and has the tensor's size: the research
+        adapters pass their float32 arrays, so no list of floats is built and
+        converted at every step (the values are those of :meth:`observation_tensor`
+        and :meth:`information_state_tensor`, as float32).
+        """
         layout = self._tensor_layout()
         if layout is None:
-            return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
-        return list(layout.encode(self._tensor_view(view), information_state=False))
+            return write_hashed(view.to_dict(), out)
+        layout.encode(self._tensor_view(view), information_state, out)
+        return out
 
     def information_state_tensor_size(self) -> int:
         """Length of :meth:`information_state_tensor` for this configuration."""
@@ -186,10 +215,7 @@ class Game(ABC):
         seen earlier (the round's finished tricks, say).  The default is the
         hashed view, which holds all of it.
         """
-        layout = self._tensor_layout()
-        if layout is None:
-            return hashed_tensor(view.to_dict(), GENERIC_TENSOR_SIZE)
-        return list(layout.encode(self._tensor_view(view), information_state=True))
+        return self.write_tensor(view, True, [0.0] * self.information_state_tensor_size())
 
     def max_history_length(self) -> int | None:
         """An upper bound on ``len(state.history)`` of a whole match, if known."""

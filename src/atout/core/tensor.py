@@ -18,7 +18,26 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol, SupportsIndex, TypeVar
+
+
+class TensorBuffer(Protocol):
+    """Where a tensor is written: a list of floats, or a preallocated numpy array.
+
+    Why a protocol: the engine stays free of numpy (encoders build lists), while
+    the research adapters hand the encoders their own zeroed float32 buffers and
+    skip the list-to-array conversion, which costs more than the encoding itself.
+    """
+
+    def __getitem__(self, index: SupportsIndex, /) -> Any: ...
+
+    def __setitem__(self, index: SupportsIndex, value: float, /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+
+#: A particular kind of buffer, given and returned (a list stays a list, an array an array).
+Buffer = TypeVar("Buffer", bound=TensorBuffer)
 
 #: Length of the generic (hashed) observation and information-state tensors.
 GENERIC_TENSOR_SIZE = 2048
@@ -70,7 +89,12 @@ def view_features(data: dict[str, Any]) -> list[str]:
 
 def hashed_tensor(data: dict[str, Any], size: int = GENERIC_TENSOR_SIZE) -> list[float]:
     """Feature-hashed 0/1 vector of ``size`` cells for a JSON-ready dict."""
-    tensor = [0.0] * size
+    return write_hashed(data, [0.0] * size)
+
+
+def write_hashed(data: dict[str, Any], out: Buffer) -> Buffer:
+    """:func:`hashed_tensor` written into ``out`` (zeroed; its length is the size)."""
+    size = len(out)
     for feature in view_features(data):
-        tensor[_cell(feature, size)] = 1.0
-    return tensor
+        out[_cell(feature, size)] = 1.0
+    return out

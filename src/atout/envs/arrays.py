@@ -1,8 +1,11 @@
-"""Lists of floats to numpy, fast: the adapters' hot conversion.
+"""The adapters' arrays: tensors written straight into float32, lists converted fast.
 
+The hot path is :func:`tensor_array`: the game's encoder writes into a zeroed
+float32 array (:meth:`atout.Game.write_tensor`), so no list of a few thousand
+floats is built and converted at every step.  For lists that exist anyway,
 ``np.asarray(list, np.float32)`` converts element by element through Python
-floats; packing with :mod:`struct` first is about 2.5 times faster for the
-few thousand values of an information-state tensor (bench/adapters.py).
+floats; packing with :mod:`struct` first is about 2.5 times faster
+(bench/adapters.py).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from ..core.game import Game, View
 
 
 @lru_cache(maxsize=64)
@@ -27,3 +32,26 @@ def float32_array(values: list[float]) -> np.ndarray[Any, np.dtype[np.float32]]:
 def float32_view(values: list[float]) -> np.ndarray[Any, np.dtype[np.float32]]:
     """A read-only float32 array over a packed copy of ``values`` (to copy from)."""
     return np.frombuffer(_packer(len(values)).pack(*values), np.float32)
+
+
+def _sizes(game: Game) -> tuple[int, int]:
+    # Kept on the game object: hashing a game (its sorted options) costs more than the lookup saves.
+    sizes: tuple[int, int] | None = game.__dict__.get("_adapter_sizes")
+    if sizes is None:
+        sizes = game.__dict__["_adapter_sizes"] = (
+            game.observation_tensor_size(),
+            game.information_state_tensor_size(),
+        )
+    return sizes
+
+
+def tensor_array(game: Game, view: View, information_state: bool) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """A fresh float32 array of ``view``'s information-state (or observation) tensor."""
+    out = np.zeros(_sizes(game)[information_state], np.float32)
+    game.write_tensor(view, information_state, out)
+    return out
+
+
+def tensor_size_of(game: Game, information_state: bool) -> int:
+    """The tensor's length, cached per game configuration (games are hashable)."""
+    return _sizes(game)[information_state]

@@ -75,7 +75,6 @@ import pyspiel
 from ..core.game import Game, State
 from ..core.options import OptionSpec
 from ..core.registry import game_class, names
-from .arrays import float32_view
 from .common import check_choice
 
 #: Fallbacks for games that do not bound their length or scores.
@@ -459,17 +458,32 @@ class AtoutObserver:
         if self.perfect_recall:
             size += PAST_DIGEST_SIZE
         self.tensor = np.zeros(size, np.float32)
+        #: The game's part of the tensor (all of it but the perfect-recall digest), written in place.
+        self.part = self.tensor[: self.base]
         self.dict = {name: self.tensor}
+        #: The last (cell, history length, seat) written, and a copy of what was written.
+        self._memo: tuple[_Cell, int, int] | None = None
+        self._copy = np.zeros(size, np.float32)
 
     def set_from(self, state: AtoutSpielState, player: int) -> None:
+        # pyspiel asks twice for each tensor it returns: the second time, the same
+        # state (same cell, same history length: atout histories only grow) and
+        # seat are answered from a private copy of the first answer.  The cell is
+        # held, so its id cannot be reused by another state meanwhile.
         cell = state._cell
-        view = cell.state.view(player)
-        if not self.information_state:
-            self.tensor[:] = float32_view(self.game.observation_tensor(view))
+        key = (cell, len(cell.state.history), player)
+        memo = self._memo
+        if memo is not None and memo[0] is cell and memo[1:] == key[1:]:
+            np.copyto(self.tensor, self._copy)
             return
-        self.tensor[: self.base] = float32_view(self.game.information_state_tensor(view))
+        view = cell.state.view(player)
+        tensor = self.tensor
+        tensor.fill(0.0)
+        self.game.write_tensor(view, self.information_state, self.part)
         if self.perfect_recall:
-            self.tensor[self.base :] = cell.past_bits(player)
+            tensor[self.base :] = cell.past_bits(player)
+        np.copyto(self._copy, tensor)
+        self._memo = key
 
     def string_from(self, state: AtoutSpielState, player: int) -> str:
         return state._cell.information_state_string(player, self.perfect_recall)

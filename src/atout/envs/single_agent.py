@@ -50,14 +50,13 @@ from ..core.errors import IllegalAction
 from ..core.game import Game
 from ..core.registry import game_class, names
 from ..match import BotError, derive_seed
-from .arrays import float32_array
+from .arrays import tensor_array
 from .common import (
     REWARDS,
     TENSORS,
     RoundRewards,
     SeedStream,
     check_choice,
-    observation_vector,
     split_options,
     tensor_size,
 )
@@ -148,7 +147,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         mask = np.zeros(self.game.num_actions, np.int8)
         mask[list(view.legal_actions)] = 1
         return {
-            "observation": float32_array(observation_vector(self.game, view, self.tensor)),
+            "observation": tensor_array(self.game, view, self.tensor == "information_state"),
             "action_mask": mask,
         }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.tensor import TensorBuffer
 from . import cards as C
 from .cards import Value
 
@@ -88,7 +89,7 @@ def tensor_size(game: MalinGame, information_state: bool) -> int:
     return sum(size for _, size in blocks(game, information_state))
 
 
-def _slots(tensor: list[float], base: int, kinds: tuple[int, ...] | list[int]) -> None:
+def _slots(tensor: TensorBuffer, base: int, kinds: tuple[int, ...] | list[int]) -> None:
     # Physical cards: the first Twin at entry 34, the second at 35, the Wish at 36.
     mask = C.mask_of(kinds)
     for slot in range(S):
@@ -100,27 +101,38 @@ def _value(value: Value) -> float:
     return max(-1.0, min(1.0, float(value) / VALUE_SCALE))
 
 
-def _table(tensor: list[float], base: int, rel: int, card: TableCard) -> None:
+def _table(tensor: TensorBuffer, base: int, rel: int, card: TableCard) -> None:
     _seat, kind, declared, value = card
     at = base + rel * TABLE
     tensor[at + kind] = 1.0
-    tensor[at + K] = _value(declared)
-    tensor[at + K + 1] = _value(value)
+    if declared:  # the buffer is zeroed: write only what is not
+        tensor[at + K] = _value(declared)
+    if value:
+        tensor[at + K + 1] = _value(value)
 
 
-def encode(view: MalinView, information_state: bool) -> list[float]:
-    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = None) -> TensorBuffer:
+    """The tensor of ``view`` (see :func:`blocks` for the order), written into ``out`` if given.
+
+    ``out`` must be zeroed and of the layout\'s size (a numpy array, say: the adapters
+    write straight into their float32 buffers instead of converting a list).
+    """
     game = view.game
     n, h, me = game.players, game.hand_size, view.seat
     bids_size = max(h, 8) + 1
-    tensor = [0.0] * tensor_size(game, information_state)
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    constants: tuple[tuple[int, int], float] | None = game.__dict__.get("_tensor_constants")
+    if constants is None:  # once per game: this runs at every step of the research adapters
+        low, high = game.score_bounds()
+        constants = ((tensor_size(game, False), tensor_size(game, True)), float(max(-low, high)))
+        game.__dict__["_tensor_constants"] = constants
+    sizes, scale = constants
+    tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
+    #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
+    rel = [(seat - me) % n for seat in range(n)]
 
     def one_hot_seat(at: int, seat: int) -> None:
         if 0 <= seat < n:
-            tensor[at + rel(seat)] = 1.0
+            tensor[at + rel[seat]] = 1.0
 
     at = 0
     tensor[at + PHASES.index(view.phase)] = 1.0
@@ -137,17 +149,17 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
         _slots(tensor, at, [view.removed])
     at += S
     for seat, size in enumerate(view.hand_sizes):
-        tensor[at + rel(seat)] = size / h
+        tensor[at + rel[seat]] = size / h
     at += n
     for seat, bid in enumerate(view.bids):
         if bid is not None:
-            tensor[at + rel(seat) * bids_size + bid] = 1.0
+            tensor[at + rel[seat] * bids_size + bid] = 1.0
     at += n * bids_size
     for seat, won in enumerate(view.tricks_won):
-        tensor[at + rel(seat) * (h + 1) + won] = 1.0
+        tensor[at + rel[seat] * (h + 1) + won] = 1.0
     at += n * (h + 1)
     for card in view.trick:
-        _table(tensor, at, rel(card[0]), card)
+        _table(tensor, at, rel[card[0]], card)
     at += n * TABLE
     one_hot_seat(at, view.leader)
     at += n
@@ -155,10 +167,8 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
     at += n
     tensor[at] = 1.0 if view.wish_modified else 0.0
     at += 1
-    low, high = game.score_bounds()
-    scale = float(max(-low, high))
     for seat, score in enumerate(view.scores):
-        tensor[at + rel(seat)] = max(-1.0, min(1.0, score / scale))
+        tensor[at + rel[seat]] = max(-1.0, min(1.0, score / scale))
     at += n
     if game.fun:
         copies = game.copies
@@ -169,7 +179,7 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
         at += M
         for seat, count in enumerate(view.malheur_counts):
             if total:
-                tensor[at + rel(seat)] = min(1.0, count / total)
+                tensor[at + rel[seat]] = min(1.0, count / total)
         at += n
         if total:
             tensor[at] = min(1.0, view.malheur_pile / total)
@@ -181,7 +191,7 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
         tensor[at + WINDOWS.index(view.window)] = 1.0
         at += len(WINDOWS)
         for seat in view.passed:
-            tensor[at + rel(seat)] = 1.0
+            tensor[at + rel[seat]] = 1.0
         at += n
         pending = view.pending
         if pending is not None:
@@ -189,18 +199,18 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
             one_hot_seat(at, caster)
             tensor[at + n + mtype] = 1.0
             for seat in targets:
-                tensor[at + n + M + rel(seat)] = 1.0
+                tensor[at + n + M + rel[seat]] = 1.0
             if 0 <= asking < len(targets):
-                tensor[at + 2 * n + M + rel(targets[asking])] = 1.0
+                tensor[at + 2 * n + M + rel[targets[asking]]] = 1.0
             for seat, flag in zip(targets, redirected, strict=False):
                 if flag:
-                    tensor[at + 3 * n + M + rel(seat)] = 1.0
+                    tensor[at + 3 * n + M + rel[seat]] = 1.0
         at += 4 * n + M
     if information_state:
         width = n * TABLE + n
         for t, (cards, winner) in enumerate(view.tricks[:h]):
             for card in cards:
-                _table(tensor, at + t * width, rel(card[0]), card)
+                _table(tensor, at + t * width, rel[card[0]], card)
             one_hot_seat(at + t * width + n * TABLE, winner)
         at += h * width
         if game.fun:
@@ -208,7 +218,7 @@ def encode(view: MalinView, information_state: bool) -> list[float]:
             for seat, action in view.malheur_log:
                 mtype = _malheur_type(action)
                 if copies[mtype]:
-                    cell = at + rel(seat) * M + mtype
+                    cell = at + rel[seat] * M + mtype
                     tensor[cell] = min(1.0, tensor[cell] + 1.0 / copies[mtype])
             at += n * M
     return tensor

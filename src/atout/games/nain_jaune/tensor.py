@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.tensor import TensorBuffer
 from . import cards as C
 from .game import CLAIM, PASS
 
@@ -58,14 +59,20 @@ def tensor_size(game: NainJauneGame, information_state: bool) -> int:
     return sum(size for _, size in blocks(game, information_state))
 
 
-def encode(view: NainJauneView, information_state: bool) -> list[float]:
-    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | None = None) -> TensorBuffer:
+    """The tensor of ``view`` (see :func:`blocks` for the order), written into ``out`` if given.
+
+    ``out`` must be zeroed and of the layout\'s size (a numpy array, say: the adapters
+    write straight into their float32 buffers instead of converting a list).
+    """
     game = view.game
     n, me, step = game.players, view.seat, game.step
-    tensor = [0.0] * tensor_size(game, information_state)
-
-    def rel(seat: int) -> int:
-        return ((seat - me) * step) % n
+    sizes: tuple[int, int] | None = game.__dict__.get("_tensor_sizes")
+    if sizes is None:  # once per game: this runs at every step of the research adapters
+        sizes = game.__dict__["_tensor_sizes"] = (tensor_size(game, False), tensor_size(game, True))
+    tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
+    #: Relative seat of each seat, in the order of play (0: the viewer).
+    rel = [((seat - me) * step) % n for seat in range(n)]
 
     at = 0
     tensor[at + PHASES.index(view.phase)] = 1.0
@@ -75,25 +82,25 @@ def encode(view: NainJauneView, information_state: bool) -> list[float]:
     if limit is not None:
         tensor[at + 1] = min(view.deal, limit) / limit
     at += 2
-    tensor[at + rel(view.dealer)] = 1.0
+    tensor[at + rel[view.dealer]] = 1.0
     at += n
-    tensor[at + rel(view.opener)] = 1.0
+    tensor[at + rel[view.opener]] = 1.0
     at += n
     if 0 <= view.current_player < n:
-        tensor[at + rel(view.current_player)] = 1.0
+        tensor[at + rel[view.current_player]] = 1.0
     at += n
     for c in view.hand:
         tensor[at + c] = 1.0
     at += K
     for seat, size in enumerate(view.hand_sizes):
-        tensor[at + rel(seat)] = size / game.hand_size
+        tensor[at + rel[seat]] = size / game.hand_size
     at += n
     if view.need is not None:
         tensor[at + view.need - 1] = 1.0
     elif view.phase == "play":
         tensor[at + R] = 1.0  # the next card starts a new run
     at += R + 1
-    tensor[at + rel(view.last)] = 1.0
+    tensor[at + rel[view.last]] = 1.0
     at += n
     tensor[at + view.asked] = 1.0
     at += n
@@ -101,10 +108,11 @@ def encode(view: NainJauneView, information_state: bool) -> list[float]:
         tensor[at + c] = 1.0
     at += K
     for seat, mask in enumerate(view.lacks):
-        base = at + rel(seat) * R
-        for r in range(R):
-            if mask >> r & 1:
-                tensor[base + r] = 1.0
+        if mask:
+            base = at + rel[seat] * R
+            for r in range(R):
+                if mask >> r & 1:
+                    tensor[base + r] = 1.0
     at += n * R
     if view.claim_box is not None:
         tensor[at + view.claim_box] = 1.0
@@ -120,11 +128,11 @@ def encode(view: NainJauneView, information_state: bool) -> list[float]:
         tensor[at + box] = tokens / total
     at += 5
     for seat, tokens in enumerate(view.tokens):
-        tensor[at + rel(seat)] = tokens / total
+        tensor[at + rel[seat]] = tokens / total
     at += n
     if information_state:
         for seat, c in view.played:
-            tensor[at + rel(seat) * K + c] = 1.0
+            tensor[at + rel[seat] * K + c] = 1.0
         at += n * K
         for i, (_seat, c) in enumerate(view.played):
             tensor[at + c] = (i + 1) / K

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.tensor import TensorBuffer
+
 if TYPE_CHECKING:
     from .game import StichelnGame
     from .view import StichelnView
@@ -72,44 +74,57 @@ def led_colour(game: StichelnGame, trick: tuple[tuple[int, int], ...]) -> int | 
     return None
 
 
-def encode(view: StichelnView, information_state: bool) -> list[float]:
-    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+def _constants(game: StichelnGame) -> tuple[tuple[int, int], int]:
+    """((observation size, information-state size), :func:`hand_bound`), computed once per game."""
+    cached: tuple[tuple[int, int], int] | None = game.__dict__.get("_tensor_constants")
+    if cached is None:
+        cached = ((tensor_size(game, False), tensor_size(game, True)), hand_bound(game))
+        game.__dict__["_tensor_constants"] = cached
+    return cached
+
+
+def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None = None) -> TensorBuffer:
+    """The tensor of ``view`` (see :func:`blocks` for the order), written into ``out`` if given.
+
+    ``out`` must be zeroed and of the layout\'s size (a numpy array, say: the adapters
+    write straight into their float32 buffers instead of converting a list).
+    """
     game = view.game
     deck = game.deck
     n, me = game.players, view.seat
     d, c, v = deck.size, deck.colours, deck.values
     pain_count = game.pain_count
     colour_of, value_of = deck.colour_of, deck.value_of
-    tensor = [0.0] * tensor_size(game, information_state)
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    sizes, bound = _constants(game)
+    tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
+    #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
+    rel = [(seat - me) % n for seat in range(n)]
 
     at = 0
     tensor[at + PHASES.index(view.phase)] = 1.0
     at += len(PHASES)
     tensor[at + view.round - 1] = 1.0
     at += game.num_hands
-    tensor[at + rel(view.dealer)] = 1.0
+    tensor[at + rel[view.dealer]] = 1.0
     at += n
     if 0 <= view.current_player < n:
-        tensor[at + rel(view.current_player)] = 1.0
+        tensor[at + rel[view.current_player]] = 1.0
     at += n
-    tensor[at + rel(view.leader)] = 1.0
+    tensor[at + rel[view.leader]] = 1.0
     at += n
     for kind in view.hand:
         tensor[at + kind] = 1.0
     at += d
     for seat, laid in enumerate(view.pain_laid):
         for j in range(laid):  # thermometer: entry j once j + 1 cards are laid
-            tensor[at + rel(seat) * pain_count + j] = 1.0
+            tensor[at + rel[seat] * pain_count + j] = 1.0
     at += n * pain_count
     for seat, pains in enumerate(view.pains):
         for kind in pains or ():
-            tensor[at + rel(seat) * d + kind] = 1.0
+            tensor[at + rel[seat] * d + kind] = 1.0
     at += n * d
     for seat, kind in view.trick:
-        tensor[at + rel(seat) * d + kind] = 1.0
+        tensor[at + rel[seat] * d + kind] = 1.0
     at += n * d
     lead = led_colour(game, view.trick)
     if lead is not None:
@@ -127,27 +142,27 @@ def encode(view: StichelnView, information_state: bool) -> list[float]:
         for kind in deck.kinds_in(mask):
             counts[colour_of[kind]] += 1
             values[colour_of[kind]] += value_of[kind]
-        base = at + rel(seat) * c
+        base = at + rel[seat] * c
         for colour in range(c):
-            tensor[base + colour] = counts[colour] / v
-            tensor[base + n * c + colour] = values[colour] / colour_sum
+            if counts[colour]:  # the buffer is zeroed: write only what is not
+                tensor[base + colour] = counts[colour] / v
+                tensor[base + n * c + colour] = values[colour] / colour_sum
     at += 2 * n * c
-    bound = hand_bound(game)
     for seat, pains in enumerate(view.pains):
         if pains is not None:  # the handicap is known: this hand's points so far are too
-            tensor[at + rel(seat)] = game.hand_score(pains, captured[seat]) / bound
+            tensor[at + rel[seat]] = game.hand_score(pains, captured[seat]) / bound
     at += n
     scale = float(game.num_hands * bound)
     for seat, score in enumerate(view.scores):
-        tensor[at + rel(seat)] = score / scale
+        tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
         t = game.tricks_per_hand
         winners = at + t * n * d
         for i, (cards, winner) in enumerate(view.tricks):
             for seat, kind in cards:
-                tensor[at + (i * n + rel(seat)) * d + kind] = 1.0
+                tensor[at + (i * n + rel[seat]) * d + kind] = 1.0
             if winner >= 0:
-                tensor[winners + i * n + rel(winner)] = 1.0
+                tensor[winners + i * n + rel[winner]] = 1.0
         at = winners + t * n
     return tensor

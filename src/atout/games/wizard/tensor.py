@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.tensor import TensorBuffer
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -51,38 +52,60 @@ def tensor_size(game: WizardGame, information_state: bool) -> int:
     return sum(size for _, size in blocks(game, information_state))
 
 
-def _card(tensor: list[float], base: int, kind: int) -> None:
+def _card(tensor: TensorBuffer, base: int, kind: int) -> None:
     # Ordinary cards are unique; Wizards and Jesters come four of a kind.
     tensor[base + kind] += 1.0 if kind < C.WIZARD else 0.25
 
 
-def encode(view: WizardView, information_state: bool) -> list[float]:
-    """The tensor of ``view`` (see :func:`blocks` for the order)."""
+#: A card kind's weight in a card block (see :func:`_card`), by kind.
+WEIGHT = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
+
+
+def _constants(game: WizardGame) -> tuple[float, int, int]:
+    """(score scale, observation size, information-state size), computed once per game."""
+    cached: tuple[float, int, int] | None = game.__dict__.get("_tensor_constants")
+    if cached is None:
+        low, high = game.score_bounds()
+        cached = (float(max(-low, high)), tensor_size(game, False), tensor_size(game, True))
+        game.__dict__["_tensor_constants"] = cached
+    return cached
+
+
+def encode(view: WizardView, information_state: bool, out: TensorBuffer | None = None) -> TensorBuffer:
+    """The tensor of ``view`` (see :func:`blocks` for the order), written into ``out`` if given.
+
+    ``out`` must be zeroed and of the layout's size (a numpy array, say: the adapters
+    write straight into their float32 buffers instead of converting a list).  The
+    loops are written out (seat offsets from a table, card weights from
+    :data:`WEIGHT`): this runs at every step of every research adapter.
+    """
     game = view.game
     n, r, me = game.players, game.full_rounds, view.seat
-    tensor = [0.0] * tensor_size(game, information_state)
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    scale, obs_size, info_size = _constants(game)
+    tensor: TensorBuffer = [0.0] * (info_size if information_state else obs_size) if out is None else out
+    #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
+    rel = [(seat - me) % n for seat in range(n)]
+    weight = WEIGHT
 
     at = 0
     tensor[at + PHASES.index(view.phase)] = 1.0
     at += len(PHASES)
     tensor[at + view.round - 1] = 1.0
     at += r
-    tensor[at + rel(view.dealer)] = 1.0
+    tensor[at + rel[view.dealer]] = 1.0
     at += n
     if 0 <= view.current_player < n:
-        tensor[at + rel(view.current_player)] = 1.0
+        tensor[at + rel[view.current_player]] = 1.0
     at += n
     for kind in view.hand:
-        _card(tensor, at, kind)
+        tensor[at + kind] += weight[kind]
     at += K
     if game.options["clairvoyance"]:
         for seat, hand in enumerate(view.seen_hands or ()):
             if hand is not None:
+                base = at + (rel[seat] - 1) * K
                 for kind in hand:
-                    _card(tensor, at + (rel(seat) - 1) * K, kind)
+                    tensor[base + kind] += weight[kind]
         at += (n - 1) * K
     if view.turned is not None:
         tensor[at + view.turned] = 1.0
@@ -92,29 +115,26 @@ def encode(view: WizardView, information_state: bool) -> list[float]:
     elif view.phase in ("bid", "play", "over"):
         tensor[at + 4] = 1.0  # no trump this round
     at += 5
-    for seat in range(n):
-        bid = view.bids[seat]
+    for seat, bid in enumerate(view.bids):
         if bid is not None:
-            tensor[at + rel(seat) * (r + 2) + bid] = 1.0
+            tensor[at + rel[seat] * (r + 2) + bid] = 1.0
         elif view.has_bid[seat]:
-            tensor[at + rel(seat) * (r + 2) + r + 1] = 1.0  # bid, still secret
+            tensor[at + rel[seat] * (r + 2) + r + 1] = 1.0  # bid, still secret
     at += n * (r + 2)
     for seat, won in enumerate(view.tricks_won):
-        tensor[at + rel(seat) * (r + 1) + won] = 1.0
+        tensor[at + rel[seat] * (r + 1) + won] = 1.0
     at += n * (r + 1)
     for seat, kind in view.trick:
-        _card(tensor, at + rel(seat) * K, kind)
+        tensor[at + rel[seat] * K + kind] += weight[kind]
     at += n * K
-    tensor[at + rel(view.leader)] = 1.0
+    tensor[at + rel[view.leader]] = 1.0
     at += n
-    low, high = game.score_bounds()
-    scale = float(max(-low, high))
     for seat, score in enumerate(view.scores):
-        tensor[at + rel(seat)] = score / scale
+        tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
-        for t, (cards, _winner) in enumerate(view.tricks):
+        for cards, _winner in view.tricks:
             for seat, kind in cards:
-                _card(tensor, at + (t * n + rel(seat)) * K, kind)
-        at += r * n * K
+                tensor[at + rel[seat] * K + kind] += weight[kind]
+            at += n * K
     return tensor
