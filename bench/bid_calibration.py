@@ -4,7 +4,7 @@ For every bid the candidate makes, the playouts it ran for the bid it chose
 say how often it would make it, go over or stay under (``playouts``); the
 match then says what it did (``table``).  A playout self-model much worse at steering its trick count
 than the searcher really is shows as ``playouts`` far below ``table``: the bids
-are then chosen under the wrong odds (docs/bots.md has the measurements).
+are then chosen under the wrong odds (bench/RESULTS.md has the measurements).
 
 Run: ``.venv/bin/python bench/bid_calibration.py [--bot search:800:model] [--matches 2]``;
 the candidate sits in each seat in turn against ``--field`` (default ``hard``).
@@ -50,11 +50,9 @@ class Calibrated(SearchBot):
         self.bids.append((view.round, bid, shares))
         return action
 
-    def _play_out(self, world: State, action: int, seat: int) -> State:
-        end = super()._play_out(world, action, seat)
+    def playout_done(self, action: int, seat: int, end: State) -> None:
         if self._tricks is not None:
             self._tricks[action].append(end.sheet[-1][1][seat])  # type: ignore[attr-defined]
-        return end
 
 
 def main() -> None:

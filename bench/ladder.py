@@ -1,4 +1,4 @@
-"""The bot ladder's measured table (docs/bots.md): each rung against copies of the rung below.
+"""The bot ladder's measured table (bench/RESULTS.md): each rung against copies of the rung below.
 
 For each game, three tournaments on duplicate deals with seat rotation (the
 tournament tool's own runner): ``normal`` (the heuristic) against three
@@ -8,7 +8,7 @@ round (its score minus the mean of the other seats, with the 95% interval over
 deals), its win share, contracts made (candidate / field, games with bids),
 and the candidate's decision time (decisions with a choice, p50 / p99).
 
-Run (this regenerates the table of docs/bots.md):
+Run (this regenerates the table of bench/RESULTS.md):
 ``.venv/bin/python bench/ladder.py --games wizard --players 4 --deals 500 --search-deals 500 --jobs 2``.
 Search rungs cost minutes per deal on a busy 2-core machine: ``--search-deals`` lowers their count,
 ``--minutes`` stops a rung early, and so does SIGINT or SIGTERM (the deals played are a prefix of

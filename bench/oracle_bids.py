@@ -47,10 +47,10 @@ class OracleSearchBot(SearchBot):
         #: Where it sees the truth: "bids" (every decision before the cards are played), "play", "all".
         self.oracle = oracle
 
-    def _world_source(self, view: View) -> Callable[[], State]:
+    def world_source(self, view: View) -> Callable[[], State]:
         playing = getattr(view, "phase", None) == "play"
         if self.oracle != "all" and playing != (self.oracle == "play"):
-            return super()._world_source(view)
+            return super().world_source(view)
         truth = self.truth
         # The mirror must be the match's state: the seat's view of it is the view it was given.
         assert truth.view(view.seat).to_dict() == view.to_dict(), "the oracle's mirror left the match"

@@ -58,7 +58,7 @@ def test_inference_puts_hidden_cards_where_they_are() -> None:
         for inference in (False, True):
             bot = SearchBot(seed=1, inference=inference)
             bot.start(game, view.seat)
-            draw = bot._world_source(view)
+            draw = bot.world_source(view)
             totals[inference] += sum(_placement(draw(), truth, view.seat) for _ in range(16)) / 16
     plain, inferred = totals[False] / len(points), totals[True] / len(points)
     assert inferred > 1.08 * plain, (plain, inferred)
@@ -69,7 +69,7 @@ def test_inferred_worlds_are_consistent_with_the_view() -> None:
     for truth, view in _decisions(game, range(1), every=13):
         bot = SearchBot(seed=2, inference=True)
         bot.start(game, view.seat)
-        draw = bot._world_source(view)
+        draw = bot.world_source(view)
         for _ in range(10):
             world = draw()
             assert world.view(view.seat) == view

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 import pytest
 
 import atout
@@ -117,13 +120,12 @@ def wide_decision() -> atout.View:
     return state.view(state.current_player)
 
 
-@pytest.mark.parametrize("flat", [False, True])
-def test_a_time_limit_stops_the_search_after_one_world(flat: bool) -> None:
+def test_a_time_limit_stops_the_search_after_one_world() -> None:
     view = wide_decision()
-    bot = SearchBot(seed=1, playouts=10_000, time_limit=0.0, flat=flat)
+    bot = SearchBot(seed=1, playouts=10_000, time_limit=0.0)
     assert bot.choose(view) in view.legal_actions
     assert bot.simulations == len(view.legal_actions)  # one world, every action tried on it
-    unlimited = SearchBot(seed=1, playouts=200, flat=flat)
+    unlimited = SearchBot(seed=1, playouts=200)
     unlimited.choose(view)
     assert unlimited.simulations >= 200 - len(view.legal_actions)
 
@@ -137,13 +139,39 @@ def test_halving_spends_most_of_the_budget_on_the_best_actions() -> None:
     assert 300 <= bot.simulations <= 400 + 2 * k
 
 
-def test_rivalry_weighs_the_other_seats_gains() -> None:
+def test_a_playout_scores_the_margin_over_the_other_seats() -> None:
     from atout.bots.search import _gain
 
     # Seat 0 gains 20; the others gain 30, 0 and -30 (mean 0) or 30, 30, 30 (mean 30).
     assert _gain([0, 0, 0, 0], [20, 30, 0, -30], 0) == 20
     assert _gain([0, 0, 0, 0], [20, 30, 30, 30], 0) == -10
-    assert _gain([0, 0, 0, 0], [20, 30, 30, 30], 0, rivalry=0.0) == 20
-    own = make_bot("search:30:own", atout.load("wizard", 4), seed=1)
-    assert isinstance(own, SearchBot) and own.rivalry == 0.0
-    assert make_bot("expert", atout.load("wizard", 4)).rivalry == 1.0  # type: ignore[attr-defined]
+    assert _gain([5, 0, 0], [15, 4, -4], 0) == 10
+
+
+@pytest.mark.parametrize("flag", ["own", "flat"])
+def test_the_flags_measured_worse_are_refused(flag: str) -> None:
+    """``own`` and ``flat`` were removed (issue 19): the error names the flags left."""
+    with pytest.raises(OptionError, match=f"unknown flag '{flag}' \\(flags: infer, model\\)"):
+        make_bot(f"search:30:{flag}", atout.load("wizard", 4), seed=1)
+
+
+def test_the_extension_points_see_every_world_and_playout() -> None:
+    """world_source and playout_done are public hooks (bench/oracle_bids.py, bench/bid_calibration.py)."""
+    view = wide_decision()
+    truth = view.game.sample_state(view, random.Random(9))
+    seen: list[tuple[int, int]] = []
+
+    class Oracle(SearchBot):
+        def world_source(self, view: atout.View) -> Callable[[], atout.State]:
+            return truth.clone
+
+        def playout_done(self, action: int, seat: int, end: atout.State) -> None:
+            assert end.round != truth.round or end.is_terminal  # the round was played out
+            seen.append((action, seat))
+
+    bot = Oracle(seed=1, playouts=64)
+    action = bot.choose(view)
+    assert action in view.legal_actions
+    assert len(seen) == bot.simulations > 0
+    assert {seat for _, seat in seen} == {view.seat}
+    assert {a for a, _ in seen} == set(view.legal_actions)  # every action tried in the first slice

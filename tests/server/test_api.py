@@ -69,7 +69,7 @@ def test_catalogue_lists_every_game_with_its_options(client: TestClient) -> None
 @pytest.mark.parametrize("game", game_names())
 def test_rules_page(client: TestClient, game: str) -> None:
     r = client.get(f"/rules/{game}")
-    assert r.status_code == 200, f"docs/rules has no rules for {game}"
+    assert r.status_code == 200, f"atout/rules has no rules page for {game}"
     assert "<h1>" in r.text and "<script" not in r.text
 
 

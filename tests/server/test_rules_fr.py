@@ -1,12 +1,14 @@
-"""The rules pages in French: GET /rules/<game> serves docs/rules/<game>.fr.md to a
-French reader (cookie or Accept-Language) and the English document to everyone else."""
+"""The rules pages in French: GET /rules/<game> serves the game's ``<page>.fr.md`` (package
+data, atout/rules/) to a French reader (cookie or Accept-Language) and the English
+document to everyone else."""
 
 from __future__ import annotations
 
 import pytest
 from starlette.testclient import TestClient
 
-from atout.server.app import RULES_DIR, rules_file
+from atout.core.registry import game_class
+from atout.core.rules_pages import PAGES, rules_text
 
 from .conftest import game_names
 
@@ -21,13 +23,14 @@ def h1(html: str) -> str:
 
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_has_a_french_rules_file(game: str) -> None:
-    path = rules_file(game, "fr")
-    assert path is not None and path.name.endswith(".fr.md"), f"no French rules for {game}"
-    assert path.with_name(path.name.replace(".fr.md", ".md")).is_file(), f"no English twin for {game}"
-    assert path.parent == RULES_DIR
-    assert FRENCH_TITLE in path.read_text(encoding="utf-8").splitlines()[0]
-    english = rules_file(game, "en")
-    assert english is not None and not english.name.endswith(".fr.md"), f"no English rules for {game}"
+    page = rules_text(game, "fr")
+    assert page is not None and page.lang == "fr", f"no French rules for {game}"
+    assert page.name == game_class(game).rules_page
+    assert (PAGES / f"{page.name}.md").is_file(), f"no English twin for {game}"
+    assert FRENCH_TITLE in page.text.splitlines()[0]
+    english = rules_text(game, "en")
+    assert english is not None and english.lang == "en", f"no English rules for {game}"
+    assert FRENCH_TITLE not in english.text.splitlines()[0]
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -7,10 +7,9 @@ Names, the same for every game:
 * the difficulty levels players pick from, mapped onto those
   (:data:`LEVELS`): ``easy``, ``normal``, ``hard``, ``expert``;
 * ``search`` or ``search:N`` — the generic search bot with N playouts per decision
-  (flags, e.g. ``search:N:flat:model``: ``flat`` spreads the budget evenly over
-  the actions, ``infer`` weighs worlds by the other seats' actions, ``own`` plays
-  for the seat's own score, ``model`` plays the playouts with the game's model of
-  strong play; ``expert`` is ``search:400:model`` with a time cap, or
+  (flags, e.g. ``search:N:infer:model``: ``infer`` weighs worlds by the other
+  seats' actions, ``model`` plays the playouts with the game's model of strong
+  play; ``expert`` is ``search:400:model`` with a time cap, or
   ``search:800:model`` when the game has a model of strong play);
 * ``cmd:<command line>`` — an external program speaking the JSON-lines
   protocol of docs/bots.md.
@@ -27,7 +26,7 @@ from ..core.errors import OptionError
 from ..core.game import Game
 from .random import RandomBot
 
-#: Playouts per decision of the search levels (docs/bots.md has their measured
+#: Playouts per decision of the search levels (bench/RESULTS.md has their measured
 #: decision times: hard ≤ 0.3 s median, expert ≤ 1 s median on a 2-core machine).
 HARD_PLAYOUTS = 40
 EXPERT_PLAYOUTS = 400
@@ -35,16 +34,17 @@ EXPERT_PLAYOUTS = 400
 #: With the heuristic as the model of the other seats, budget past a few hundred
 #: playouts buys little; with a model of strong play it pays again (Wizard, against
 #: three hards, same deals: 65% of bids and +5.9 a round at 400, 71% and +11.7 at 800,
-#: no better at 1,200; docs/bots.md).
+#: no better at 1,200; bench/RESULTS.md).
 EXPERT_MODEL_PLAYOUTS = 800
 #: Wall-clock safety caps of the search levels (seconds): players never wait longer.
 #: They rarely bind (only on the biggest decisions of a loaded machine), and a
 #: decision they cut short is no longer exactly reproducible from the seed.
 HARD_CAP = 1.0
 EXPERT_CAP = 2.5
-#: Flags of ``search:N:<flag>...`` (see :class:`~atout.bots.search.SearchBot`): even
-#: allocation, inference, own score only, playouts with the game's model of strong play.
-SEARCH_FLAGS = ("flat", "infer", "own", "model")
+#: Flags of ``search:N:<flag>...`` (see :class:`~atout.bots.search.SearchBot`): inference,
+#: playouts with the game's model of strong play.  (``flat``, an even split of the budget,
+#: and ``own``, playing for the seat's own score, were measured worse and removed: issue 19.)
+SEARCH_FLAGS = ("infer", "model")
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
 EASY_NOISE = 0.4
 
@@ -115,15 +115,13 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         expert = EXPERT_MODEL_PLAYOUTS if game.playout_model else EXPERT_PLAYOUTS
         playouts = {"hard": HARD_PLAYOUTS, "expert": expert}.get(name, HARD_PLAYOUTS)
         cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
-        flat, inference, own, model = False, False, False, name == "expert"
+        inference, model = False, name == "expert"
         if name.startswith("search:"):
             number, *flags = name[7:].split(":")
             try:
                 playouts = int(number)
             except ValueError:
-                raise OptionError(
-                    f"{spec!r}: write search:N[:flat][:infer][:own][:model] with N playouts"
-                ) from None
+                raise OptionError(f"{spec!r}: write search:N[:infer][:model] with N playouts") from None
             if playouts < 1:
                 raise OptionError(f"{spec!r}: the number of playouts must be at least 1")
             unknown = set(flags) - set(SEARCH_FLAGS)
@@ -131,14 +129,12 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
                 raise OptionError(
                     f"{spec!r}: unknown flag {sorted(unknown)[0]!r} (flags: {', '.join(SEARCH_FLAGS)})"
                 )
-            flat, inference, own, model = (flag in flags for flag in SEARCH_FLAGS)
+            inference, model = (flag in flags for flag in SEARCH_FLAGS)
         bot = SearchBot(
             seed,
             playouts=playouts,
             time_limit=cap,
-            flat=flat,
             inference=inference,
-            rivalry=0.0 if own else 1.0,
             model=model,
         )
         bot.name = name

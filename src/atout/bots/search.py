@@ -5,7 +5,7 @@ trick-taking programs use (GIB, Kermit; see docs/bots.md), it needs nothing from
 game beyond the shared interface, and in pure Python a playout is the expensive
 part, so a search that spends every playout on the decision at hand beats a
 tree that spreads them over later decisions it will search again anyway when
-it gets there.  Its measured strength is in docs/bots.md.
+it gets there.  Its measured strength is in bench/RESULTS.md.
 
 The playout policy is the search's model of every seat, itself included: the
 closer it plays to the real opponents, the better the search.  The heuristic
@@ -37,12 +37,21 @@ of the match: searching past the next deal would only add noise.
 
 The budget is a number of playouts per decision, spent by **sequential
 halving** (log2(k) equal slices, the worse half of the actions dropped after
-each, at least ``min_worlds`` worlds in the first), or spread evenly with
-``flat=True``.  On Wizard decisions, halving's regret against a big-budget
-oracle was about a fifth below the even split's at the same budget
-(docs/bots.md).  Counting playouts, not seconds, makes a seeded bot exactly
-reproducible; an optional wall-clock ``time_limit`` stops early (anytime), at
-the price of reproducibility when it binds.
+each, at least ``min_worlds`` worlds in the first).  On Wizard decisions,
+halving's regret against a big-budget oracle was about a fifth below an even
+split's at the same budget (bench/RESULTS.md; the even split and scoring by
+the seat's own gain only, both measured worse, were removed in issue 19).
+Counting playouts, not seconds, makes a seeded bot exactly reproducible; an
+optional wall-clock ``time_limit`` stops early (anytime), at the price of
+reproducibility when it binds.
+
+Two public extension points, for diagnostics and experiments that need more
+than the bot's answer (the bench scripts use them; subclass and override):
+
+* :meth:`SearchBot.world_source` — where the worlds of a decision come from
+  (``bench/oracle_bids.py`` searches the true deal instead);
+* :meth:`SearchBot.playout_done` — called with the state at the end of every
+  playout (``bench/bid_calibration.py`` reads the round's trick counts there).
 """
 
 from __future__ import annotations
@@ -80,10 +89,8 @@ class SearchBot(Bot):
         playouts: int = 200,
         min_worlds: int = 4,
         time_limit: float | None = None,
-        flat: bool = False,
         inference: bool = False,
         epsilon: float = INFERENCE_EPSILON,
-        rivalry: float = 1.0,
         model: bool = False,
     ) -> None:
         super().__init__(seed)
@@ -92,15 +99,10 @@ class SearchBot(Bot):
         self.playouts = playouts
         self.min_worlds = min_worlds
         self.time_limit = time_limit
-        #: Flat allocation (every action on the same worlds) instead of sequential halving.
-        self.flat = flat
-        #: Weigh worlds by how likely the other seats were to act as they did (see _weighted_world).
+        #: Weigh worlds by how likely the other seats were to act as they did (see :meth:`world_source`).
         self.inference = inference
         #: The seat model's "tremble": the share of its actions taken uniformly at random.
         self.epsilon = epsilon
-        #: Weight of the other seats' mean gain in a playout's score: 1 plays for the
-        #: margin over the table (setting opponents counts), 0 for the seat's own score.
-        self.rivalry = rivalry
         #: Play the playouts with the game's model of strong play (``game.playout_model``)
         #: when it has one, instead of its heuristic: a better model of strong opponents.
         self.model = model
@@ -126,7 +128,7 @@ class SearchBot(Bot):
             return legal[0]
         if not self._policies or getattr(self, "game", None) != view.game:
             self._setup(view.game)
-        totals = self._flat(view) if self.flat else self._halving(view)
+        totals = self._halving(view)
         best = max(totals.values())
         # Ties (forced outcomes, equivalent cards) go to the policy's own choice
         # when it is among them, else to the lowest id: stable and sensible.
@@ -137,22 +139,6 @@ class SearchBot(Bot):
                 return favourite
         return min(tied)
 
-    def _flat(self, view: View) -> dict[int, float]:
-        """Every legal action on the same ``playouts / len(legal)`` worlds."""
-        legal = view.legal_actions
-        worlds = max(self.min_worlds, self.playouts // len(legal))
-        draw = self._world_source(view)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        totals = dict.fromkeys(legal, 0.0)
-        for _ in range(worlds):
-            world = draw()
-            for action in legal:
-                totals[action] += self._playout(world, action, view.seat)
-            self.simulations += len(legal)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return totals
-
     def _halving(self, view: View) -> dict[int, float]:
         """Sequential halving: the budget in log2(k) equal slices, the worse half dropped after each.
 
@@ -162,7 +148,7 @@ class SearchBot(Bot):
         Returns the surviving actions' sums.
         """
         survivors = list(view.legal_actions)
-        draw = self._world_source(view)
+        draw = self.world_source(view)
         slices = max(1, math.ceil(math.log2(len(survivors))))
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         totals = dict.fromkeys(survivors, 0.0)
@@ -186,8 +172,13 @@ class SearchBot(Bot):
             survivors.sort(key=lambda a: -totals[a])
             survivors = survivors[: (len(survivors) + 1) // 2]
 
-    def _world_source(self, view: View) -> Callable[[], State]:
-        """A function drawing the next world to search.
+    def world_source(self, view: View) -> Callable[[], State]:
+        """A function drawing the next world to search for the decision at ``view``.
+
+        An extension point: override it to search other worlds (an oracle's
+        true state, a fixed set); every world drawn must be a state whose
+        ``view(view.seat)`` equals ``view``, with ``view.seat`` to act.  Each
+        world drawn is tried with every surviving action.
 
         Without inference, worlds come straight from ``sample_state``.  With it,
         candidates from ``sample_round`` are weighed by :meth:`_weighted_world`
@@ -244,14 +235,25 @@ class SearchBot(Bot):
             state.apply(action)
         return state, log_weight
 
+    def playout_done(self, action: int, seat: int, end: State) -> None:
+        """Called after every playout with the state at its end (the round over, or the match).
+
+        An extension point for diagnostics (``bench/bid_calibration.py`` counts
+        the tricks the seat took in the playouts of each bid); the default
+        does nothing.  ``end`` is the playout's own copy: reading it is free,
+        changing it changes nothing.
+        """
+        return None
+
     def _playout(self, world: State, action: int, seat: int) -> float:
         before = world.scores()
-        return _gain(before, self._play_out(world, action, seat).scores(), seat, self.rivalry)
+        end = self._play_out(world, action, seat)
+        self.playout_done(action, seat, end)
+        return _gain(before, end.scores(), seat)
 
     def _play_out(self, world: State, action: int, seat: int) -> State:
         """A copy of ``world`` after ``action`` and the rest of the round, every seat
-        played by its policy (separate from the scoring so diagnostics such as
-        bench/bid_calibration.py can read the round's end)."""
+        played by its policy."""
         state = world.clone()
         start_round = state.round
         state.apply(action)
@@ -272,8 +274,12 @@ class SearchBot(Bot):
         return state
 
 
-def _gain(before: Sequence[int], after: Sequence[int], seat: int, rivalry: float = 1.0) -> float:
-    """The seat's score gain minus ``rivalry`` times the mean gain of the others."""
+def _gain(before: Sequence[int], after: Sequence[int], seat: int) -> float:
+    """The seat's score gain minus the mean gain of the others: its margin over the table.
+
+    Playing for the margin makes the search spend tricks to set a rival's
+    contract; scoring its own gain only was measured worse (bench/RESULTS.md).
+    """
     gains = [a - b for a, b in zip(after, before, strict=True)]
     others = (sum(gains) - gains[seat]) / (len(gains) - 1) if len(gains) > 1 else 0.0
-    return gains[seat] - rivalry * others
+    return gains[seat] - others

@@ -535,7 +535,7 @@ def bots(game: GameArg, players: PlayersOpt = None) -> None:
         if b not in _LEVEL_HELP and b != "search":
             same = level_name(b)
             out.print(f"{b}  (the same as {same})" if same != b else b)
-    out.print("search:N[:flat][:infer][:own][:model]  (the search bot with N playouts per decision)")
+    out.print("search:N[:infer][:model]  (the search bot with N playouts per decision)")
     out.print("cmd:<program>  (an external bot speaking JSON lines, see docs/bots.md)")
 
 

@@ -76,6 +76,9 @@ class Game(ABC):
     #: ``render_sheet``, and optionally ``render_last_trick``, drawn at a round's
     #: end before the sheet); the rules never import it.
     renderer: ClassVar[str] = ""
+    #: Name of this game's rules page in ``atout/rules/`` (``<page>.md``, translations
+    #: ``<page>.<lang>.md``), read by :func:`atout.core.rules_pages.rules_text`; empty: none.
+    rules_page: ClassVar[str] = ""
     #: Import path of the module with this game's own tensor layout
     #: (``tensor_size(game, information_state)``, ``encode(view, information_state)``);
     #: empty: the generic hashed encoding.

@@ -5,7 +5,7 @@ Routes::
     GET  /                         the home page (games, creation form)
     GET  /table/{id}#key=...       a seat's table page (the key stays in the fragment:
                                    it never reaches a log or a Referer header)
-    GET  /rules/{game}             docs/rules/<game>.md rendered to HTML
+    GET  /rules/{game}             the game's rules page (atout/rules/) rendered to HTML
     GET  /api/games[?lang=fr]      the games, their options (Game.option_specs) and bots,
                                    described in the page's language (static/i18n/games.<lang>.json:
                                    each option's label, help and choice labels; the bot levels)
@@ -37,7 +37,6 @@ import time
 from collections.abc import AsyncIterator
 from html import escape as html_escape
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -52,6 +51,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.registry import game_class
+from ..core.rules_pages import rules_text
 from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
 from .tables import BOT_PACES, DEFAULT_PACE, LiveTable, SeatSpec, TableError, TableManager, game_catalogue
@@ -69,8 +69,6 @@ LANGUAGES = ("en", "fr")
 FORM_LEVELS = ("random", "easy", "normal", "hard", "expert")
 
 STATIC = resources.files("atout.server") / "static"
-#: docs/rules in a source checkout (the package does not ship the docs directory).
-RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 
 def pick_language(request: HTTPConnection) -> str:
@@ -93,24 +91,6 @@ def pick_language(request: HTTPConnection) -> str:
             weighted.append((q, lang))
     weighted.sort(key=lambda p: -p[0])
     return weighted[0][1] if weighted else "en"
-
-
-def rules_file(game: str, lang: str) -> Path | None:
-    """The rules of ``game`` in ``lang``, else in English (the file without a language).
-
-    A game's rules are ``docs/rules/<base>.md`` (English) and ``<base>.<lang>.md``,
-    where ``<base>`` is the game's name or contains it as a word (``le-malin`` for
-    ``malin``).
-    """
-    if not RULES_DIR.is_dir():
-        return None
-    by_lang: dict[str, Path] = {}
-    for path in RULES_DIR.glob("*.md"):
-        parts = path.name.split(".")
-        base = parts[0]
-        if base == game or game in base.split("-"):
-            by_lang[parts[1] if len(parts) == 3 else ""] = path
-    return by_lang.get(lang) or by_lang.get("")
 
 
 def game_texts(lang: str) -> dict[str, Any]:
@@ -267,15 +247,12 @@ def create_app(
         except UnknownGame as exc:
             return error("not_found", str(exc), 404)
         lang = pick_language(request)
-        path = rules_file(cls.name, lang)
-        if path is None:
+        page = rules_text(cls.name, lang)
+        if page is None:
             return PlainTextResponse(f"The rules of {cls.title} are not written yet.", status_code=404)
-        doc_lang = lang if path.name.endswith(f".{lang}.md") else "en"
-        body = (
-            MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
-        )
+        body = MarkdownIt("commonmark", {"html": False}).enable("table").render(page.text)
         html = (
-            f'<!doctype html><html lang="{doc_lang}"><head><meta charset="utf-8"><title>{html_escape(cls.title)}</title>'
+            f'<!doctype html><html lang="{page.lang}"><head><meta charset="utf-8"><title>{html_escape(cls.title)}</title>'
             '<link rel="stylesheet" href="/static/app.css"></head>'
             f'<body class="rules"><p><a href="/">atout</a></p>{body}</body></html>'
         )

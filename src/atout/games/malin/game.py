@@ -1,6 +1,6 @@
 """Le Malin's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of docs/rules/le-malin.md (the seed text with
+The rules implemented are those of src/atout/rules/le-malin.md (the seed text with
 the gaps settled by rules-notes §1).  The state machine of one hand::
 
     [first dealer: chance, match start only]
@@ -49,7 +49,7 @@ CHANCE_PHASES = frozenset((FIRST_DEALER, GAIN, REMOVE, DEAL, STEAL))
 NO_WINDOW, PREBID_WINDOW, CARD_WINDOW = range(3)
 WINDOW_NAMES = ("", "before bidding", "after a card")
 
-# Player action ids (the same table for every configuration; see docs/rules/le-malin.md).
+# Player action ids (the same table for every configuration; see src/atout/rules/le-malin.md).
 TWIN_LOW = 34
 TWIN_HIGH = 35
 WISH_BASE = 136  # ids 36..236: play WISH v, id = WISH_BASE + v
@@ -93,6 +93,7 @@ class MalinGame(Game):
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.malin.bot:MalinHeuristicBot"}
     renderer = "atout.games.malin.render"
+    rules_page = "le-malin"
     tensors = "atout.games.malin.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -1222,9 +1223,29 @@ class MalinState(State):
         return PHASE_NAMES[self.phase]
 
     def __str__(self) -> str:
-        from .render import state_text
-
-        return state_text(self)
+        """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
+        removed = C.card_text(self.removed) if self.removed >= 0 else "-"
+        lines = [
+            f"Le Malin, hand {self.round}, dealer {self.dealer}, phase {self.phase_name}, "
+            f"to act {self.current_player}, put aside: {removed}",
+        ]
+        for seat in range(self.n):
+            bid = self.bids[seat]
+            mal = " ".join(f"{C.MALHEUR_NAMES[t]}x{c}" for t, c in enumerate(self.mal[seat]) if c)
+            lines.append(
+                f"  seat {seat}: {C.hand_text(self.hands[seat]) or '-'}  bid {bid if bid >= 0 else '-'} "
+                f"won {self.tricks_won[seat]} score {self.scores_[seat]}"
+                + (f"  malheur: {mal}" if mal else "")
+            )
+        if self.trick_seats:
+            lines.append(
+                "  trick: "
+                + " ".join(
+                    f"{s}:{C.card_text(k)}={C.value_text(v)}"
+                    for s, k, v in zip(self.trick_seats, self.trick_kinds, self.trick_vals, strict=True)
+                )
+            )
+        return "\n".join(lines)
 
 
 def gains(old: int, new: int, rule: str) -> int:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from . import cards as C
 
 if TYPE_CHECKING:
-    from .game import MalinState
     from .view import MalinView, TableCard
 
 
@@ -56,31 +55,6 @@ def render_last_trick(view: MalinView, names: list[str]) -> Any:
         "Last trick" if view.last_trick_round == view.round else f"Last trick of hand {view.last_trick_round}"
     )
     return Text.from_markup(f"[dim]{label}:[/] {_table(cards, names)} → {escape(names[winner])}")
-
-
-def state_text(state: MalinState) -> str:
-    """The whole state as plain text (debugging; shows every hand)."""
-    removed = C.card_text(state.removed) if state.removed >= 0 else "-"
-    lines = [
-        f"Le Malin, hand {state.round}, dealer {state.dealer}, phase {state.phase_name}, "
-        f"to act {state.current_player}, put aside: {removed}",
-    ]
-    for seat in range(state.n):
-        bid = state.bids[seat]
-        mal = " ".join(f"{C.MALHEUR_NAMES[t]}x{c}" for t, c in enumerate(state.mal[seat]) if c)
-        lines.append(
-            f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  bid {bid if bid >= 0 else '-'} "
-            f"won {state.tricks_won[seat]} score {state.scores_[seat]}" + (f"  malheur: {mal}" if mal else "")
-        )
-    if state.trick_seats:
-        lines.append(
-            "  trick: "
-            + " ".join(
-                f"{s}:{C.card_text(k)}={C.value_text(v)}"
-                for s, k, v in zip(state.trick_seats, state.trick_kinds, state.trick_vals, strict=True)
-            )
-        )
-    return "\n".join(lines)
 
 
 def render_view(view: MalinView, names: list[str]) -> Any:

@@ -1,6 +1,6 @@
 """Le Nain Jaune's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of docs/rules/nain-jaune.md (the seed text with
+The rules implemented are those of src/atout/rules/nain-jaune.md (the seed text with
 the decisions of the rules notes, §2).  Le Nain Jaune is a shedding game, not a
 trick-taking one; it still fits the shared interface because "whose turn" is
 simply "who must play the next card".  The state machine of one deal::
@@ -80,6 +80,7 @@ class NainJauneGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.nain_jaune.bot:NainJauneHeuristicBot"}
     renderer = "atout.games.nain_jaune.render"
+    rules_page = "nain-jaune"
     tensors = "atout.games.nain_jaune.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -724,9 +725,18 @@ class NainJauneState(State):
         return PHASE_NAMES[self.phase]
 
     def __str__(self) -> str:
-        from .render import state_text
-
-        return state_text(self)
+        """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
+        need = "free start" if not self.need else f"needs {C.rank_text(self.need)}"
+        lines = [
+            f"Le Nain Jaune, deal {self.round}, dealer {self.dealer}, phase {self.phase_name}, "
+            f"to act {self.current_player}, {need}",
+            "board: " + "  ".join(f"{C.card_text(C.BOARD[b])}={t}" for b, t in enumerate(self.boxes)),
+        ]
+        for seat in range(self.n):
+            lines.append(f"  seat {seat}: {C.hand_text(self.hands[seat]) or '-'}  tokens {self.tokens[seat]}")
+        if self.played:
+            lines.append("  pile: " + " ".join(f"{s}:{C.card_text(c)}" for s, c in self.played))
+        return "\n".join(lines)
 
 
 from .view import NainJauneView  # noqa: E402  (the view module imports the state's constants)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from . import cards as C
 
 if TYPE_CHECKING:
-    from .game import NainJauneState
     from .view import NainJauneView
 
 _SUIT_STYLE = ("bold", "bold red", "bold red", "bold")
@@ -23,21 +22,6 @@ def card_markup(c: int) -> str:
     """A card in rich markup: red for diamonds and hearts, gold for the Nain Jaune."""
     style = "bold yellow" if c == C.BOARD[4] else _SUIT_STYLE[C.suit_of(c)]
     return f"[{style}]{C.card_symbol(c)}[/]"
-
-
-def state_text(state: NainJauneState) -> str:
-    """The whole state as plain text (debugging; shows every hand)."""
-    need = "free start" if not state.need else f"needs {C.rank_text(state.need)}"
-    lines = [
-        f"Le Nain Jaune, deal {state.round}, dealer {state.dealer}, phase {state.phase_name}, "
-        f"to act {state.current_player}, {need}",
-        "board: " + "  ".join(f"{C.card_text(C.BOARD[b])}={t}" for b, t in enumerate(state.boxes)),
-    ]
-    for seat in range(state.n):
-        lines.append(f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  tokens {state.tokens[seat]}")
-    if state.played:
-        lines.append("  pile: " + " ".join(f"{s}:{C.card_text(c)}" for s, c in state.played))
-    return "\n".join(lines)
 
 
 def render_board(view: NainJauneView) -> Any:

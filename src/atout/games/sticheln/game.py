@@ -1,6 +1,6 @@
 """Sticheln's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of docs/rules/sticheln.md (the AMIGO rules, with
+The rules implemented are those of src/atout/rules/sticheln.md (the AMIGO rules, with
 the seed text's errors corrected).  The state machine of one hand::
 
     [first dealer: chance, match start only]
@@ -87,6 +87,7 @@ class StichelnGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.sticheln.bot:StichelnHeuristicBot"}
     renderer = "atout.games.sticheln.render"
+    rules_page = "sticheln"
     tensors = "atout.games.sticheln.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -616,9 +617,23 @@ class StichelnState(State):
         return PHASE_NAMES[self.phase]
 
     def __str__(self) -> str:
-        from .render import state_text
-
-        return state_text(self)
+        """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
+        deck = self.game.deck
+        lines = [
+            f"Sticheln, hand {self.round}/{self.game.num_hands}, dealer {self.dealer}, "
+            f"phase {self.phase_name}, to act {self.current_player}"
+        ]
+        for seat in range(self.n):
+            pains = " ".join(deck.text(k) for k in self.pains[seat]) or "-"
+            lines.append(
+                f"  seat {seat}: {deck.hand_text(self.hands[seat]) or '-'}  pain {pains}"
+                f"{'' if self.revealed else ' (face down)'}  took {self.captured[seat].bit_count()} "
+                f"score {self.scores_[seat]}"
+            )
+        if self.trick:
+            played = zip(self.trick_seats, self.trick, strict=True)
+            lines.append("  trick: " + " ".join(f"{s}:{deck.text(k)}" for s, k in played))
+        return "\n".join(lines)
 
 
 from .view import StichelnView  # noqa: E402  (the view module imports the state's constants)

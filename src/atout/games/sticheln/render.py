@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from .cards import COLOURS, Deck
 
 if TYPE_CHECKING:
-    from .game import StichelnState
     from .view import StichelnView
 
 _STYLE = ("bold blue", "bold green", "bold red", "bold yellow", "bold dark_orange", "bold magenta")
@@ -23,26 +22,6 @@ def card_markup(deck: Deck, kind: int) -> str:
     if deck.value_of[kind] == 0:
         style += " dim"
     return f"[{style}]{deck.text(kind)}[/]"
-
-
-def state_text(state: StichelnState) -> str:
-    """The whole state as plain text (debugging; shows every hand and handicap card)."""
-    deck = state.game.deck
-    lines = [
-        f"Sticheln, hand {state.round}/{state.game.num_hands}, dealer {state.dealer}, "
-        f"phase {state.phase_name}, to act {state.current_player}"
-    ]
-    for seat in range(state.n):
-        pains = " ".join(deck.text(k) for k in state.pains[seat]) or "-"
-        lines.append(
-            f"  seat {seat}: {deck.hand_text(state.hands[seat]) or '-'}  pain {pains}"
-            f"{'' if state.revealed else ' (face down)'}  took {state.captured[seat].bit_count()} "
-            f"score {state.scores_[seat]}"
-        )
-    if state.trick:
-        played = zip(state.trick_seats, state.trick, strict=True)
-        lines.append("  trick: " + " ".join(f"{s}:{deck.text(k)}" for s, k in played))
-    return "\n".join(lines)
 
 
 def lead_colour(view: StichelnView) -> int:

@@ -1,6 +1,6 @@
 """Wizard's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of docs/rules/wizard.md (AMIGO's official rules,
+The rules implemented are those of src/atout/rules/wizard.md (AMIGO's official rules,
 with the seed text's errors corrected).  The state machine of one round::
 
     [first dealer: chance, match start only]
@@ -58,6 +58,7 @@ class WizardGame(Game):
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
     playout_model = "atout.games.wizard.playout:WizardPlayoutBot"
     renderer = "atout.games.wizard.render"
+    rules_page = "wizard"
     tensors = "atout.games.wizard.tensor"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
@@ -704,9 +705,25 @@ class WizardState(State):
         return PHASE_NAMES[self.phase]
 
     def __str__(self) -> str:
-        from .render import state_text
-
-        return state_text(self)
+        """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
+        lines = [
+            f"Wizard, round {self.round}/{self.game.num_rounds}, dealer {self.dealer}, "
+            f"phase {self.phase_name}, to act {self.current_player}",
+            f"trump: {C.SUITS[self.trump] if self.trump >= 0 else 'none'}"
+            + (f" (turned {C.card_text(self.turned)})" if self.turned >= 0 else ""),
+        ]
+        for seat in range(self.n):
+            bid = self.bids[seat]
+            lines.append(
+                f"  seat {seat}: {C.hand_text(self.hands[seat]) or '-'}  "
+                f"bid {bid if bid >= 0 else '-'} won {self.tricks_won[seat]} score {self.scores_[seat]}"
+            )
+        if self.trick:
+            lines.append(
+                "  trick: "
+                + " ".join(f"{(self.leader + i) % self.n}:{C.card_text(k)}" for i, k in enumerate(self.trick))
+            )
+        return "\n".join(lines)
 
 
 from .view import WizardView  # noqa: E402  (the view module imports the state's constants)

@@ -5,7 +5,7 @@ with a fast policy for *every* seat, so that policy is its model of its
 opponents and of itself.  The rule-based heuristic is a poor model of strong
 players: it takes every trick it can while it still needs some, where a search
 player with tricks to spare ducks about half the time and keeps its sure
-winners for later (measured on the search bot's own decisions, docs/bots.md).
+winners for later (measured on the search bot's own decisions, bench/RESULTS.md).
 Against such players, playouts with the heuristic expect other seats to soak
 up tricks they will in fact leave, and the searcher is pushed over its bid.
 

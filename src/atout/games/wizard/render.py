@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from . import cards as C
 
 if TYPE_CHECKING:
-    from .game import WizardState
     from .view import WizardView
 
 _STYLE = {0: "bold blue", 1: "bold green", 2: "bold red", 3: "bold yellow"}
@@ -25,28 +24,6 @@ def card_markup(kind: int) -> str:
     if kind == C.JESTER:
         return "[dim]N[/]"
     return f"[{_STYLE[kind // C.RANKS]}]{text}[/]"
-
-
-def state_text(state: WizardState) -> str:
-    """The whole state as plain text (debugging; shows every hand)."""
-    lines = [
-        f"Wizard, round {state.round}/{state.game.num_rounds}, dealer {state.dealer}, "
-        f"phase {state.phase_name}, to act {state.current_player}",
-        f"trump: {C.SUITS[state.trump] if state.trump >= 0 else 'none'}"
-        + (f" (turned {C.card_text(state.turned)})" if state.turned >= 0 else ""),
-    ]
-    for seat in range(state.n):
-        bid = state.bids[seat]
-        lines.append(
-            f"  seat {seat}: {C.hand_text(state.hands[seat]) or '-'}  "
-            f"bid {bid if bid >= 0 else '-'} won {state.tricks_won[seat]} score {state.scores_[seat]}"
-        )
-    if state.trick:
-        lines.append(
-            "  trick: "
-            + " ".join(f"{(state.leader + i) % state.n}:{C.card_text(k)}" for i, k in enumerate(state.trick))
-        )
-    return "\n".join(lines)
 
 
 def played_markup(cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
