@@ -18,6 +18,7 @@ from atout.testing import (
     check_random_play,
     check_record_round_trip,
     check_sample_round,
+    check_view_dict,
 )
 
 
@@ -76,3 +77,9 @@ def test_round_worlds_replay_to_the_view(name: str, players: int, options: dict[
 def test_round_worlds_are_checked_where_offered() -> None:
     # Wizard offers sample_round: the check must really replay worlds there.
     assert check_sample_round(atout.load("wizard", 4), seed=3) > 50
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_views_rebuild_from_their_dicts(name: str, players: int, options: dict[str, Any]) -> None:
+    game = atout.load(name, players, **options)
+    assert check_view_dict(game, seed=players, every=40) > 0

@@ -24,6 +24,7 @@ from .core import (
     register,
 )
 from .core.bot import Bot
+from .core.errors import ViewError
 
 __version__ = "0.1.0"
 
@@ -40,6 +41,7 @@ __all__ = [
     "State",
     "UnknownGame",
     "View",
+    "ViewError",
     "load",
     "names",
     "register",

@@ -62,6 +62,7 @@ def test_good_options_and_their_defaults() -> None:
         "clairvoyance": False,
         "first_dealer": None,
         "rounds": None,
+        "start_round": 1,
     }
     assert game.non_default_options() == {}
     game = WizardGame(3, plus_minus_one="yes", bids="open", rounds="5", first_dealer="2")

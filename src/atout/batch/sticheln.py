@@ -105,6 +105,8 @@ class StichelnBatch:
         **options: Any,
     ) -> None:
         self.game = game = StichelnGame(players, **options)
+        if game.start_round != 1:
+            raise ValueError("the batch plays matches from hand 1: start_round is not supported here")
         seed_list = [int(s) for s in seeds]
         if not seed_list:
             raise ValueError("a batch needs at least one seed")

@@ -171,6 +171,8 @@ class WizardBatch:
         **options: Any,
     ) -> None:
         self.game = game = WizardGame(players, **options)
+        if game.start_round != 1:
+            raise ValueError("the batch plays matches from round 1: start_round is not supported here")
         seed_list = [int(s) for s in seeds]
         if not seed_list:
             raise ValueError("a batch needs at least one seed")

@@ -3,11 +3,16 @@
 In the spirit of chess's UCI: atout writes one JSON object per line, the bot
 answers one line per decision.  atout → bot::
 
-    {"type": "start", "protocol": 1, "game": "wizard", "players": 4, "options": {...}, "seat": 2}
+    {"type": "start", "protocol": 1, "game": "wizard", "players": 4, "options": {...}, "seat": 2, "seed": 81}
     {"type": "act", "view": {...}, "legal": [{"id": 54, "text": "bid 0"}, ...]}
 
 bot → atout, after each ``act``: ``{"action": "bid 1"}`` (the notation) or
-``{"action": 55}`` (the id); a bare line ``bid 1`` is accepted too.
+``{"action": 55}`` (the id); a bare line ``bid 1`` is accepted too.  A bot that
+cannot go on may answer ``{"error": "why"}``: the match stops with that reason.
+``seed`` (drawn from this bot's own generator at each start, so a seeded
+tournament gives the process the same seeds every run) lets a program be
+reproducible; programs may ignore it.  :func:`atout.bots.serve_jsonlines` is the
+other end, for a bot written in Python.
 
 A bot that crashes, hangs past ``timeout`` seconds or answers an illegal action
 raises :class:`~atout.match.BotError` naming the fault; the engine never plays
@@ -101,6 +106,7 @@ class ExternalBot(Bot):
                 "players": game.players,
                 "options": dict(game.options),
                 "seat": seat,
+                "seed": self.rng.getrandbits(63),
             }
         )
 
@@ -111,9 +117,12 @@ class ExternalBot(Bot):
         answer: Any = line
         if line.startswith("{"):
             try:
-                answer = json.loads(line).get("action")
+                message = json.loads(line)
+                answer = message.get("action")
             except (json.JSONDecodeError, AttributeError):
                 raise ExternalBotError(f"{self.command!r} answered malformed JSON: {line[:80]!r}") from None
+            if answer is None and isinstance(message.get("error"), str):
+                raise ExternalBotError(f"{self.command!r} gave up: {message['error'][:300]}")
         if isinstance(answer, bool) or not isinstance(answer, int | str):
             raise ExternalBotError(f"{self.command!r} answered {line[:80]!r}: expected an action")
         if isinstance(answer, str):

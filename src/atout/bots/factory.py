@@ -12,7 +12,9 @@ Names, the same for every game:
   play; ``expert`` is ``search:400:model`` with a time cap, or
   ``search:800:model`` when the game has a model of strong play);
 * ``cmd:<command line>`` — an external program speaking the JSON-lines
-  protocol of docs/bots.md.
+  protocol of docs/bots.md;
+* ``py:MODULE:NAME`` or ``py:path/to/file.py:NAME`` — a Python bot class or
+  ``view -> action`` callable by import path (:mod:`.loader`).
 
 Levels are defined once here, over the interface: no game is special-cased.
 """
@@ -74,7 +76,7 @@ def level_name(name: str) -> str:
 
 
 def available(game: Game) -> list[str]:
-    """Bot names usable with ``game`` (besides ``cmd:...`` and ``search:N``)."""
+    """Bot names usable with ``game`` (besides ``cmd:...``, ``py:...`` and ``search:N``)."""
     return ["random", *game.bots, *LEVELS, "search"]
 
 
@@ -102,6 +104,10 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         from .external import ExternalBot
 
         return ExternalBot(name[4:], seed=seed)
+    if name.startswith("py:"):
+        from .loader import load_py_bot
+
+        return load_py_bot(name, seed)
     bot = _game_bot(name, game, seed)
     if bot is not None:
         return bot
@@ -139,5 +145,5 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         )
         bot.name = name
         return bot
-    known = ", ".join([*available(game), "search:N", "cmd:<program>"])
+    known = ", ".join([*available(game), "search:N", "cmd:<program>", "py:MODULE:NAME"])
     raise OptionError(f"no bot {spec!r} for {game.name}; choose from: {known}")

@@ -155,7 +155,7 @@ BotsOpt = Annotated[
     str,
     typer.Option(
         help="Bot for the other seats, or a comma list, one per seat: random, easy, normal, hard, "
-        "expert (see 'atout bots GAME')."
+        "expert, cmd:<program>, py:MODULE:NAME (see 'atout bots GAME')."
     ),
 ]
 
@@ -271,7 +271,7 @@ def _play_loop(
                 )
                 raise typer.Exit(0)
         else:
-            action = seat_bots[actor].choose(state.view(actor))
+            action = _bot_move(state, actor, seat_bots[actor], path)
         text = state.action_to_text(action)
         index = len(state.history)
         state.apply(action)
@@ -293,6 +293,21 @@ def _play_loop(
                 if line is not None:
                     out.print(line)
                 out.print(renderer.render_sheet(view, seat_names))
+
+
+def _bot_move(state: State, seat: int, bot: Bot, path: Path) -> int:
+    """The bot's legal answer; a bot that fails or answers an illegal action stops the game, saved."""
+    view = state.view(seat)
+    resume = f"the game is saved: continue with {_command()} play --resume {path}"
+    try:
+        action = bot.choose(view)
+    except Exception as exc:
+        reason = str(exc) if isinstance(exc, AtoutError) else f"{type(exc).__name__}: {exc}"
+        raise fail(f"bot {bot.name!r} at seat {seat} failed: {reason}; {resume}") from None
+    if isinstance(action, bool) or not isinstance(action, int) or action not in view.legal_actions:
+        why = state.illegal_reason(action) if isinstance(action, int) else "not an action id"
+        raise fail(f"bot {bot.name!r} at seat {seat} answered {action!r}, which is illegal: {why}; {resume}")
+    return action
 
 
 def _make_bots(game: Game, spec: str, human: int | None, seed: int) -> list[Bot]:
@@ -359,7 +374,10 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Master seed: deals and bots derive from it.")] = 0,
     bots: Annotated[
         str,
-        typer.Option(help="Bot name or level, or a comma list with one per seat (see 'atout bots GAME')."),
+        typer.Option(
+            help="Bot name or level (or cmd:<program>, py:MODULE:NAME), or a comma list with one per seat "
+            "(see 'atout bots GAME')."
+        ),
     ] = "normal",
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     save: Annotated[Path | None, typer.Option(help="Directory to write every match's record into.")] = None,
@@ -537,6 +555,7 @@ def bots(game: GameArg, players: PlayersOpt = None) -> None:
             out.print(f"{b}  (the same as {same})" if same != b else b)
     out.print("search:N[:infer][:model]  (the search bot with N playouts per decision)")
     out.print("cmd:<program>  (an external bot speaking JSON lines, see docs/bots.md)")
+    out.print("py:MODULE:NAME, py:path/to/file.py:NAME  (a Python bot class or view -> action function)")
 
 
 def main() -> None:  # pragma: no cover - console entry point
@@ -552,4 +571,5 @@ if __name__ == "__main__":  # pragma: no cover
 
 __all__ = ["app"]
 from . import serve as _serve  # noqa: E402,F401
+from . import servebot as _servebot  # noqa: E402,F401
 from . import tournament as _tournament  # noqa: E402,F401

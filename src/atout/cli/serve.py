@@ -41,6 +41,13 @@ def serve(
             min=0,
         ),
     ] = 0.8,
+    allow_bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A bot of yours tables may seat besides the built-in ones (repeatable): "
+            "py:MODULE:NAME or cmd:<program>. Web users pick among these names only.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser table: create tables, invite friends, play against bots."""
     try:
@@ -52,9 +59,16 @@ def serve(
     if db is not None and "://" not in db:
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
         db = str(Path(db).expanduser())
+    from ..core.errors import AtoutError
+    from ..server.tables import check_allowed_bots
+
+    try:
+        allowed = check_allowed_bots(allow_bot or [])
+    except AtoutError as exc:
+        raise fail(str(exc)) from None
     try:
         chosen = port or free_port(host)
-        application = create_app(db, bot_delay=bot_delay)
+        application = create_app(db, bot_delay=bot_delay, allowed_bots=allowed)
     except OSError as exc:
         raise fail(f"cannot listen on {host}: {exc}") from None
     except Exception as exc:

@@ -50,7 +50,7 @@ def tournament(
     bots: Annotated[
         str,
         typer.Option(
-            help="Comma list of entrants (bot names, levels, cmd:<program>); fewer than the seats "
+            help="Comma list of entrants (bot names, levels, cmd:<program>, py:MODULE:NAME); fewer than the seats "
             "repeats the last one: 'hard,heuristic' is one hard against a field of heuristics."
         ),
     ] = "expert,hard,heuristic,random",

@@ -1,7 +1,15 @@
 """Game-agnostic machinery: the interface, options, errors, the registry."""
 
 from .bot import Bot
-from .errors import AtoutError, IllegalAction, NotationError, OptionError, RecordError, UnknownGame
+from .errors import (
+    AtoutError,
+    IllegalAction,
+    NotationError,
+    OptionError,
+    PositionError,
+    RecordError,
+    UnknownGame,
+)
 from .game import CHANCE, TERMINAL, Game, State, View, sample_chance, seeded_rng
 from .options import OptionSpec
 from .registry import game_class, load, names, register
@@ -16,6 +24,7 @@ __all__ = [
     "NotationError",
     "OptionError",
     "OptionSpec",
+    "PositionError",
     "RecordError",
     "State",
     "UnknownGame",

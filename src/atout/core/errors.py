@@ -29,6 +29,19 @@ class NotationError(AtoutError, ValueError):
     """A text that is not an action in the game's notation."""
 
 
+class PositionError(NotationError):
+    """A position text (``game.new_state(position=...)``) that is malformed or impossible.
+
+    ``field`` names the part of the position at fault (``"hands"``, ``"bids"``...),
+    or is ``None`` for the text as a whole; the message says what is wrong there.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"position, {field}: {message}" if field is not None else f"position: {message}")
+
+
 class OptionError(AtoutError, ValueError):
     """An unknown option, or a value outside an option's allowed values."""
 
@@ -54,3 +67,15 @@ class RecordError(AtoutError, ValueError):
         self.path = path
         text = f"line {line}: {message}" if line is not None else message
         super().__init__(f"{path}: {text}" if path is not None else text)
+
+
+class ViewError(AtoutError, ValueError):
+    """A view dict (``View.from_dict``) that is not what a view of this game writes.
+
+    ``path`` is where the fault is (``"view.tricks[2].cards[0][1]"``); the message
+    says what is wrong there.
+    """
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(message)

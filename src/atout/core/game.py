@@ -33,7 +33,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from .errors import IllegalAction, NotationError, OptionError
+from .errors import IllegalAction, NotationError, OptionError, PositionError
 from .options import OptionSpec, validate_options
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 
@@ -83,6 +83,10 @@ class Game(ABC):
     #: (``tensor_size(game, information_state)``, ``encode(view, information_state)``);
     #: empty: the generic hashed encoding.
     tensors: ClassVar[str] = ""
+    #: Import path of the module with this game's position notation
+    #: (``FIELDS``, ``read(game, fields, seeded)``, ``write(state)``; see
+    #: :mod:`atout.core.position`); empty: positions are not offered.
+    positions: ClassVar[str] = ""
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -152,12 +156,56 @@ class Game(ABC):
 
     # -- states -----------------------------------------------------------------
     @abstractmethod
-    def new_state(self, seed: int | None = None) -> State:
-        """The start of a match.
+    def new_state(self, seed: int | None = None, position: str | None = None) -> State:
+        """The start of a match, or the state a ``position`` text describes.
 
         With a ``seed``, chance nodes are resolved from it (and recorded); without,
         the state stops at every chance node for the caller to apply an outcome.
+        A ``position`` (the game's notation, src/atout/rules/<game>.md) is read by
+        :meth:`state_from_position`.
         """
+
+    def read_position(self, position: str) -> State:
+        """The state a seedless ``position`` describes, as read, without its ``start``.
+
+        For the notation modules (a base to replay moves on); everyone else calls
+        :meth:`new_state` or :meth:`state_from_position`.
+        """
+        from .position import split_fields
+
+        module = importlib.import_module(self.positions)
+        state: State = module.read(self, split_fields(position, module.FIELDS), False)
+        return state
+
+    def state_from_position(self, position: str, seed: int | None = None) -> State:
+        """The state ``position`` describes; :class:`PositionError` says what is wrong and where.
+
+        The position's own ``seed=`` field, or else ``seed``, draws the chance
+        events after it (both given must agree).  The state's ``history`` is
+        empty and its ``start`` is the position without the seed (what a record's
+        ``Position`` tag holds); with a seed, the chance events it resolves at once
+        (a round to deal) are in ``history``, as for :meth:`new_state`.
+        """
+        from .position import integer, split_fields
+
+        if not self.positions:
+            raise PositionError(f"{self.title} has no position notation")
+        module = importlib.import_module(self.positions)
+        fields = split_fields(position, module.FIELDS)
+        if "seed" in fields:
+            own = integer(fields.pop("seed"), "seed", what="(a seed)")
+            if seed is not None and seed != own:
+                raise PositionError(f"the position says seed={own} but seed={seed} was asked for", "seed")
+            seed = own
+        state: State = module.read(self, fields, seed is not None)
+        # As given first (games whose position lists the round's moves rebuild it
+        # from ``start``), then in the notation's own spelling.
+        state.start = " ".join(f"{k}={v}" for k, v in fields.items())
+        state.start = state.position()
+        if seed is not None:
+            state.seed = seed
+            state._resolve_chance()
+        return state
 
     # -- research adapters (optional: every method has a working default) ----------
     def _tensor_layout(self) -> Any:
@@ -278,6 +326,21 @@ class View(ABC):
         """Action id for a text in the game's notation."""
         return self.game.text_to_action(text)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], game: Game) -> View:
+        """The view whose :meth:`to_dict` is ``data`` (as a JSON-lines bot receives it).
+
+        Lossless: ``View.from_dict(v.to_dict(), game)`` has the fields, legal
+        actions and ``to_dict()`` of ``v``.  ``game`` gives what the dict does not
+        carry (player count, options: the protocol's ``start`` message); called on
+        ``View`` it dispatches to the game's view class, whose ``read_dict`` reads
+        the fields (:mod:`atout.core.viewdict`).  A dict no view of ``game`` writes
+        raises :class:`~atout.core.errors.ViewError` naming the field at fault.
+        """
+        from .viewdict import view_from_dict
+
+        return view_from_dict(cls, data, game)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, View) and self.to_dict() == other.to_dict()
 
@@ -296,6 +359,10 @@ class State(ABC):
     history: list[int]
     #: The current round (hand, deal) number, from 1.
     round: int
+    #: The position this state was built from (``game.new_state(position=...)``,
+    #: without its seed), or ``None`` for a state from the start of a match:
+    #: ``history`` counts from there.
+    start: str | None = None
 
     # -- whose turn -------------------------------------------------------------
     @property
@@ -393,6 +460,20 @@ class State(ABC):
 
     @abstractmethod
     def _text_to_chance(self, text: str) -> int: ...
+
+    def position(self) -> str:
+        """This state in the game's position notation (src/atout/rules/<game>.md).
+
+        ``game.new_state(position=state.position())`` gives the same views for
+        every seat, the same legal actions, and the same futures (the seed, when
+        the state has one, is the ``seed=`` field).  Secret: it shows every hand.
+        """
+        if not self.game.positions:
+            raise PositionError(f"{self.game.title} has no position notation")
+        fields: dict[str, str] = importlib.import_module(self.game.positions).write(self)
+        if self.seed is not None:
+            fields["seed"] = str(self.seed)
+        return " ".join(f"{k}={v}" for k, v in fields.items())
 
     # -- results ----------------------------------------------------------------
     @abstractmethod

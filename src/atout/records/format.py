@@ -38,16 +38,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError, RecordError
+from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError, PositionError, RecordError
 from ..core.game import CHANCE, State
 from ..core.options import parse_option_pairs, validate_options
+from ..core.position import remove_seed
 from ..core.registry import game_class
 
 VERSION = 1
 HIDDEN = "?"
 #: The only digest algorithm of format version 1, written before the hex digits.
 DIGEST_PREFIX = "sha256:"
-_STANDARD_TAGS = ("Atout", "Game", "Players", "Options", "Seed", "View", "Result", "MoveCount", "Digest")
+_STANDARD_TAGS = (
+    "Atout",
+    "Game",
+    "Players",
+    "Options",
+    "Seed",
+    "Position",
+    "View",
+    "Result",
+    "MoveCount",
+    "Digest",
+)
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 #: An integer as a record writes it: ASCII digits (``[0-9]``, not ``\d``, which is any Unicode digit).
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -61,6 +73,7 @@ _JSON_KEYS = frozenset(
         "players",
         "options",
         "seed",
+        "position",
         "view",
         "seats",
         "tags",
@@ -129,6 +142,9 @@ class Record:
     players: int
     options: dict[str, str] = field(default_factory=dict)
     seed: int | None = None
+    #: The position the game starts from (the game's notation, without its
+    #: seed), or ``None`` for the start of a match: the moves follow it.
+    position: str | None = None
     seats: list[str] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
     result: list[int] | None = None
@@ -138,6 +154,8 @@ class Record:
     #: The move count and digest the file declared when this record was read
     #: (checked by :meth:`replay`); ``None`` for a record built in memory.
     declared: Integrity | None = field(default=None, compare=False, repr=False)
+    #: The line of the ``Position`` tag when read from a text record (for errors).
+    position_line: int | None = field(default=None, compare=False, repr=False)
 
     # -- from a state ----------------------------------------------------------------
     @classmethod
@@ -151,11 +169,17 @@ class Record:
         """The record of ``state``'s history; ``view`` makes a per-seat export.
 
         A per-seat export drops the seed and hides every move that seat may not
-        know (``state.redacted_history``).
+        know (``state.redacted_history``).  A game started from a position
+        (``state.start``) is written with it as its ``Position`` tag; it has no
+        per-seat export, since the position shows every hand.
         """
         game = state.game
+        if view is not None and state.start is not None:
+            raise ValueError(
+                "a game started from a position has no per-seat export: the position shows every hand"
+            )
         history: list[int | None] = list(state.history) if view is None else state.redacted_history(view)
-        replay = game.new_state(None)
+        replay = game.new_state(None) if state.start is None else game.new_state(position=state.start)
         moves: list[Move] = []
         for original, shown in zip(state.history, history, strict=True):
             actor = replay.current_player
@@ -173,6 +197,7 @@ class Record:
             players=game.players,
             options={k: v for k, v in (p.split("=", 1) for p in game.options_text().split())},
             seed=state.seed if view is None else None,
+            position=state.start,
             seats=names,
             tags=dict(tags or {}),
             result=state.scores() if state.is_terminal else None,
@@ -187,6 +212,8 @@ class Record:
             lines.append(f"[Options {_quote(' '.join(f'{k}={v}' for k, v in self.options.items()))}]")
         if self.seed is not None:
             lines.append(f'[Seed "{self.seed}"]')
+        if self.position is not None:
+            lines.append(f"[Position {_quote(self.position)}]")
         if self.view is not None:
             lines.append(f'[View "{self.view}"]')
         for i, name in enumerate(self.seats):
@@ -291,6 +318,9 @@ class Record:
             raise RecordError(f"Options: {exc}", lines["Options"]) from None
         if "Seed" in tags:
             record.seed = _parse_int(tags["Seed"], "Seed", lines["Seed"])
+        if "Position" in tags:
+            record.position = _position(tags["Position"], lines["Position"])
+            record.position_line = lines["Position"]
         if "View" in tags:
             record.view = _parse_int(tags["View"], "View", lines["View"], minimum=0)
         if "Result" in tags:
@@ -321,6 +351,7 @@ class Record:
             "players": self.players,
             "options": self.options,
             "seed": self.seed,
+            **({"position": self.position} if self.position is not None else {}),
             "view": self.view,
             "seats": self.seats,
             "tags": self.tags,
@@ -364,6 +395,13 @@ class Record:
             players=_json_int(data["players"], "players"),
             options=_json_options(data.get("options")),
             seed=None if data.get("seed") is None else _json_int(data["seed"], "seed"),
+            position=(
+                None
+                if data.get("position") is None
+                else _position(
+                    _json_text(data["position"], "position"), None, "malformed JSON record: position"
+                )
+            ),
             view=None if data.get("view") is None else _json_int(data["view"], "view", minimum=0),
             seats=[
                 _json_text(s, f"seats[{i}]") for i, s in enumerate(_json_list(data.get("seats"), "seats"))
@@ -406,6 +444,8 @@ class Record:
             " ".join(["options", *(f"{k}={v}" for k, v in sorted(self.options.items()))]),
             " ".join(["result", *(str(s) for s in self.result or [])]),
         ]
+        if self.position is not None:  # after the result: records without one keep their digest
+            lines.append(f"position {' '.join(self.position.split())}")
         for m in self.moves:
             text = HIDDEN if m.text is None else " ".join(m.text.split())
             lines.append(f"{m.actor} {m.round} {text}")
@@ -499,7 +539,13 @@ class Record:
             raise RecordError(f"cannot set up the game: {exc}") from None
         if self.seats and len(self.seats) != game.players:
             raise RecordError(f"{len(self.seats)} seats named for {game.players} players")
-        state = game.new_state(None)
+        if self.position is None:
+            state = game.new_state(None)
+        else:
+            try:
+                state = game.new_state(position=self.position)
+            except PositionError as exc:
+                raise RecordError(f"Position: {exc}", self.position_line) from None
         for index, move in enumerate(self.moves):
             _replay_move(state, index, move)
         if self.result is not None:
@@ -574,6 +620,15 @@ def _parse_int(text: str, what: str, line: int | None, minimum: int | None = Non
     if minimum is not None and number < minimum:
         raise RecordError(f"{what} must be at least {minimum}, not {number}", line)
     return number
+
+
+def _position(value: str, line: int | None, what: str = "Position") -> str:
+    """A ``Position`` tag's text: one line, and no seed (a record's seed is its ``Seed`` tag)."""
+    if any(c in _LINE_BREAKS for c in value):
+        raise RecordError(f"{what}: a position is one line of text", line)
+    if remove_seed(value) != " ".join(value.split()):
+        raise RecordError(f"{what}: a record's position has no seed= field (the seed is the Seed tag)", line)
+    return value
 
 
 def _check_digest(value: str, what: str, line: int | None) -> str:

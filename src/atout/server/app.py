@@ -54,7 +54,16 @@ from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
-from .tables import BOT_PACES, DEFAULT_PACE, LiveTable, SeatSpec, TableError, TableManager, game_catalogue
+from .tables import (
+    BOT_PACES,
+    DEFAULT_PACE,
+    LiveTable,
+    SeatSpec,
+    TableError,
+    TableManager,
+    check_allowed_bots,
+    game_catalogue,
+)
 
 log = logging.getLogger("atout.server")
 
@@ -222,12 +231,18 @@ def create_app(
     bot_delay: float | None = None,
     rate: float = RATE,
     burst: int = BURST,
+    allowed_bots: tuple[str, ...] = (),
 ) -> Starlette:
-    """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``)."""
+    """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``).
+
+    ``allowed_bots``: the operator's ``py:``/``cmd:`` bots tables may seat, besides
+    the built-in ones (checked here: a wrong one fails now, not at a table).
+    """
+    allowed = check_allowed_bots(allowed_bots)
     storage = Storage(db or default_url())
     if bot_delay is None:
         bot_delay = float(os.environ.get("ATOUT_BOT_DELAY", "0.8"))
-    manager = TableManager(storage, bot_delay=bot_delay)
+    manager = TableManager(storage, bot_delay=bot_delay, allowed_bots=allowed)
 
     def page(name: str, request: Request) -> HTMLResponse:
         lang = pick_language(request)
@@ -263,6 +278,11 @@ def create_app(
         games = localize_catalogue(game_catalogue(), lang if lang in LANGUAGES else pick_language(request))
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
+            # The operator's own bots, offered under their names (no text to translate).
+            for extra in manager.allowed_bots:
+                if extra not in g["bots"]:
+                    g["bots"].append(extra)
+                    g.setdefault("levels", []).append({"name": extra, "label": extra, "help": ""})
         paces = [{"name": p, "seconds": round(manager.pace_delay(p), 3)} for p in BOT_PACES]
         return JSONResponse(
             {"games": games, "bot_paces": paces, "default_pace": DEFAULT_PACE},

@@ -146,10 +146,13 @@ def rebuild(stored: StoredTable) -> tuple[Game, State, list[list[int]]]:
 class TableManager:
     """Every live table of one server process."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.8, allowed_bots: tuple[str, ...] = ()) -> None:
         self.storage = storage
         #: Seconds before each bot move at the ``normal`` pace (the server's setting).
         self.bot_delay = bot_delay
+        #: Bots beyond the built-in ones that tables may seat: the operator's
+        #: ``atout serve --allow-bot`` (``py:...``, ``cmd:...``), never a web user's.
+        self.allowed_bots = tuple(dict.fromkeys(allowed_bots))
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._closing = False
@@ -199,13 +202,15 @@ class TableManager:
             raise TableError("bad_request", str(exc)) from None
         if len(seats) != game.players:
             raise TableError("bad_request", f"give {game.players} seats, not {len(seats)}")
-        bots = available(game)
+        bots = self.bots_for(game)
         infos: list[SeatInfo] = []
         keys: dict[int, str] = {}
         for i, spec in enumerate(seats):
             name = " ".join(spec.name.split())[:MAX_NAME] or f"Seat {i + 1}"
             if spec.bot is not None:
-                if spec.bot not in bots:  # never cmd:...: a web user may not start programs
+                # Never a program or an import path the operator did not allow:
+                # a web user names bots from this list only.
+                if spec.bot not in bots:
                     raise TableError(
                         "bad_request", f"no bot {spec.bot!r} for {game.name}; choose from: {', '.join(bots)}"
                     )
@@ -258,8 +263,18 @@ class TableManager:
             self.tables[table_id] = table
             return table
 
+    def bots_for(self, game: Game) -> list[str]:
+        """The bot names a table of ``game`` may seat: the built-in ones and the operator's."""
+        return [*available(game), *(b for b in self.allowed_bots if b not in available(game))]
+
     def _make_bot(self, table: LiveTable, info: SeatInfo) -> Bot:
         assert info.bot is not None
+        if info.bot not in self.bots_for(table.game):
+            # A table stored while the operator allowed this bot, served now without it.
+            raise TableError(
+                "bad_request",
+                f"seat {info.seat + 1}'s bot {info.bot!r} is not allowed on this server (atout serve --allow-bot)",
+            )
         bot = make_bot(info.bot, table.game, derive_seed(table.seed, "bot", info.seat, table.n))
         bot.start(table.game, info.seat)
         return bot
@@ -386,9 +401,9 @@ class TableManager:
     # -- seats and records -----------------------------------------------------------------
     async def replace_with_bot(self, table: LiveTable, seat: int, bot_name: str) -> None:
         """A human who left is replaced by a bot; the seat's key stops working."""
-        if bot_name not in available(table.game):
+        if bot_name not in self.bots_for(table.game):
             raise TableError(
-                "bad_request", f"no bot {bot_name!r}; choose from: {', '.join(available(table.game))}"
+                "bad_request", f"no bot {bot_name!r}; choose from: {', '.join(self.bots_for(table.game))}"
             )
         async with table.lock:
             if table.state.is_terminal:
@@ -426,6 +441,26 @@ class TableManager:
         for action in table.actions[:step]:
             state.apply(action)
         return state
+
+
+def check_allowed_bots(specs: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The operator's extra bots, each checked now (``py:`` imported and built), not at a table.
+
+    Only ``py:`` and ``cmd:`` names: the built-in bots are always offered.
+    """
+    from ..core.registry import names
+
+    out: list[str] = []
+    for spec in specs:
+        name = spec.strip()
+        if not name.startswith(("py:", "cmd:")):
+            raise AtoutError(f"--allow-bot {spec!r}: give a py:MODULE:NAME or cmd:<program> bot")
+        if name.startswith("py:"):
+            for game in names():
+                cls = game_class(game)
+                make_bot(name, cls(cls.min_players), 0).close()
+        out.append(name)
+    return tuple(out)
 
 
 def game_catalogue() -> list[dict[str, Any]]:
@@ -475,5 +510,6 @@ __all__ = [
     "SeatSpec",
     "TableError",
     "TableManager",
+    "check_allowed_bots",
     "game_catalogue",
 ]

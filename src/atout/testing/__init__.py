@@ -20,6 +20,7 @@ from .conformance import (
     check_random_play,
     check_record_round_trip,
     check_sample_round,
+    check_view_dict,
 )
 from .tensors import check_tensors
 
@@ -33,4 +34,5 @@ __all__ = [
     "check_record_round_trip",
     "check_sample_round",
     "check_tensors",
+    "check_view_dict",
 ]

@@ -95,6 +95,7 @@ class MalinGame(Game):
     renderer = "atout.games.malin.render"
     rules_page = "le-malin"
     tensors = "atout.games.malin.tensor"
+    positions = "atout.games.malin.position"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "start_score",
@@ -160,6 +161,24 @@ class MalinGame(Game):
             minimum=0,
             maximum=5,
             none_ok=True,
+        ),
+        OptionSpec(
+            "rounds",
+            int,
+            None,
+            "Play at most N hands (1: a single hand); none plays until a score reaches 0.",
+            minimum=1,
+            maximum=200,
+            none_ok=True,
+        ),
+        OptionSpec(
+            "start_round",
+            int,
+            1,
+            "Start the match at this hand number, dealt (from the seed) and rotated as that hand "
+            "of a whole match, every seat on start_score; with rounds=1, a single-hand game.",
+            minimum=1,
+            maximum=200,
         ),
         OptionSpec(
             "fun",
@@ -238,6 +257,9 @@ class MalinGame(Game):
         )
         self.pad_to_two = o["reverse_single_digit"] == "pad_to_two"
         self.halve_floor = o["halve_rounding"] == "floor"
+        #: The first hand this match plays, and the last one it may (None: until a score reaches 0).
+        self.start_round: int = o["start_round"]
+        self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
     # -- action space -----------------------------------------------------------
     @property
@@ -357,7 +379,11 @@ class MalinGame(Game):
         return low, self.options["start_score"]
 
     # -- states -----------------------------------------------------------------
-    def new_state(self, seed: int | None = None) -> MalinState:
+    def new_state(self, seed: int | None = None, position: str | None = None) -> MalinState:
+        if position is not None:
+            from_position = self.state_from_position(position, seed)
+            assert isinstance(from_position, MalinState)
+            return from_position
         state = MalinState(self, seed)
         if seed is not None:
             state._resolve_chance()
@@ -434,6 +460,7 @@ class MalinState(State):
         "scores_",
         "seed",
         "sheet",
+        "start",
         "steal_groups",
         "steals",
         "to_act",
@@ -451,11 +478,13 @@ class MalinState(State):
     def __init__(self, game: MalinGame, seed: int | None) -> None:
         self.game: MalinGame = game
         self.seed = seed
+        self.start = None
         self.history: list[int] = []
         self.n = n = game.players
         first = game.options["first_dealer"]
-        self.round = 1
-        self.dealer = 0 if first is None else first
+        self.round = game.start_round
+        # first_dealer is hand 1's dealer; the deal moves left each hand.
+        self.dealer = 0 if first is None else (first + game.start_round - 1) % n
         self.to_act = CHANCE
         self.scores_ = [game.options["start_score"]] * n
         #: One line per finished hand: (bids, tricks won, penalties).
@@ -806,7 +835,8 @@ class MalinState(State):
             self.trick_decl[self.wish_pos] = value
             self._after_card()
         elif phase == FIRST_DEALER:
-            self.dealer = action - C_DEALER
+            # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
+            self.dealer = (action - C_DEALER + self.round - 1) % self.n
             self.leader = (self.dealer + 1) % self.n
             self._start_match()
         elif phase == REMOVE:
@@ -1022,7 +1052,7 @@ class MalinState(State):
             new = old[s] - penalties[s]
             self.scores_[s] = max(new, 0) if clamp else new
         self.sheet.append((tuple(self.bids), tuple(self.tricks_won), penalties))
-        if any(s <= 0 for s in self.scores_):
+        if any(s <= 0 for s in self.scores_) or self.round == self.game.last_round:
             self.phase = OVER
             self.to_act = TERMINAL
             return
@@ -1176,6 +1206,7 @@ class MalinState(State):
         new = MalinState.__new__(MalinState)
         new.game = self.game
         new.seed = self.seed
+        new.start = self.start
         new.history = self.history.copy()
         new.n = self.n
         new.phase = self.phase

@@ -12,11 +12,13 @@ to the thief and the victim), and the seed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
 from ...core.game import CHANCE, View
 from ...core.tricks import LastTrick
+from ...core.viewdict import Reader, ints, opt_ints
 from . import cards as C
 from .cards import Value
 
@@ -147,6 +149,83 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
             "last_actor": self.last_actor,
         }
 
+    @classmethod
+    def read_dict(cls, r: Reader, game: MalinGame) -> MalinView:
+        """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
+        from .game import PHASE_NAMES, WINDOW_NAMES
+
+        n = game.players
+
+        def card(c: Reader) -> int:
+            return c.parse(C.parse_card)
+
+        def value(v: Reader) -> Value:
+            if isinstance(v.value, float):
+                return Fraction(v.value)  # halves are dyadic: exact
+            return v.integer()
+
+        def on_table(c: Reader) -> TableCard:
+            return c["seat"].seat(n), card(c["card"]), c["declared"].integer(), value(c["value"])
+
+        def past(t: Reader) -> tuple[tuple[TableCard, ...], int]:
+            return t["cards"].each(on_table), t["winner"].seat(n)
+
+        def line(x: Reader) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+            return x["bids"].each(ints, n), x["tricks"].each(ints, n), x["penalties"].each(ints, n)
+
+        def counts(x: Reader) -> tuple[int, ...]:
+            return tuple(x[name].integer(0) for name in C.MALHEUR_NAMES)
+
+        def logged(x: Reader) -> tuple[int, int]:
+            seat, action = x.items(2)
+            return seat.seat(n), action.parse(game.text_to_action)
+
+        def pending(p: Reader) -> tuple[int, int, tuple[int, ...], int, tuple[bool, ...]]:
+            return (
+                p["caster"].seat(n),
+                C.MALHEUR_NAMES.index(p["card"].text(C.MALHEUR_NAMES)),
+                p["targets"].each(lambda t: t.seat(n)),
+                p["asking"].integer(0),
+                p["redirected"].each(lambda b: b.boolean()),
+            )
+
+        def seats(x: Reader) -> tuple[int, ...]:
+            return x.each(lambda t: t.seat(n))
+
+        return cls(
+            game=game,
+            seat=r["seat"].seat(n),
+            current_player=r["current_player"].integer(),
+            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
+            phase=r["phase"].text(PHASE_NAMES),
+            round=r["round"].integer(1),
+            dealer=r["dealer"].seat(n),
+            hand_size=r["hand_size"].integer(0),
+            removed=r["removed"].optional(card),
+            hand=r["hand"].each(card),
+            hand_sizes=r["hand_sizes"].each(ints, n),
+            bids=r["bids"].each(opt_ints, n),
+            tricks_won=r["tricks_won"].each(ints, n),
+            leader=r["leader"].seat(n),
+            trick=r["trick"].each(on_table),
+            wish_modified=r["wish_modified"].boolean(),
+            tricks=r["tricks"].each(past),
+            prev_round_trick=r["prev_round_trick"].optional(past),
+            scores=r["scores"].each(ints, n),
+            sheet=r["sheet"].each(line),
+            malheur=counts(r["malheur"]),
+            malheur_counts=r["malheur_counts"].each(ints, n),
+            malheur_pile=r["malheur_pile"].integer(0),
+            malheur_discard=counts(r["malheur_discard"]),
+            malheur_log=r["malheur_log"].each(logged),
+            window=r["window"].text(WINDOW_NAMES),
+            passed=seats(r["passed"]),
+            pending=r["pending"].optional(pending),
+            steal_groups=r["steal_groups"].each(seats),
+            gain_queue=seats(r["gain_queue"]),
+            last_actor=r["last_actor"].integer(),
+        )
+
 
 def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableCard, ...]) -> int:
     """Parse ``text`` where it is typed: a bare number is a bid while bidding, a new
@@ -239,7 +318,9 @@ def redact_history(state: MalinState, seat: int) -> list[int | None]:
     """
     from .game import C_STEAL, DEAL, GAIN, STEAL, MalinState
 
-    replay = MalinState(state.game, None)
+    replay = (
+        MalinState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
+    )
     out: list[int | None] = []
     for action in state.history:
         hidden = False

@@ -82,6 +82,7 @@ class NainJauneGame(Game):
     renderer = "atout.games.nain_jaune.render"
     rules_page = "nain-jaune"
     tensors = "atout.games.nain_jaune.tensor"
+    positions = "atout.games.nain_jaune.position"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "stuck_rule",
@@ -140,9 +141,18 @@ class NainJauneGame(Game):
             "max_deals",
             int,
             None,
-            "Also stop after this many deals (none: only when a player cannot stake).",
+            "Also stop after this many deals (1: a single deal; none: only when a player cannot stake).",
             minimum=1,
             none_ok=True,
+        ),
+        OptionSpec(
+            "start_round",
+            int,
+            1,
+            "Start the match at this deal number, dealt (from the seed) and rotated as that deal of "
+            "a whole match, every seat on start_tokens; with max_deals=1, a single-deal game.",
+            minimum=1,
+            maximum=10_000,
         ),
         OptionSpec("start_tokens", int, 100, "Tokens each player starts with.", minimum=1),
         OptionSpec(
@@ -196,6 +206,8 @@ class NainJauneGame(Game):
         self.step = 1 if o["direction"] == "clockwise" else -1
         self.voluntary = bool(o["voluntary_stop"])
         self.manual_claim = bool(o["manual_claim"])
+        #: The first deal this match plays.
+        self.start_round: int = o["start_round"]
 
     # -- action space -----------------------------------------------------------
     @property
@@ -231,7 +243,11 @@ class NainJauneGame(Game):
         raise NotationError(f"{text!r} is not a Nain Jaune action: write 'play 7D', 'pass' or 'claim'")
 
     # -- states -----------------------------------------------------------------
-    def new_state(self, seed: int | None = None) -> NainJauneState:
+    def new_state(self, seed: int | None = None, position: str | None = None) -> NainJauneState:
+        if position is not None:
+            from_position = self.state_from_position(position, seed)
+            assert isinstance(from_position, NainJauneState)
+            return from_position
         state = NainJauneState(self, seed)
         if seed is not None:
             state._resolve_chance()
@@ -293,6 +309,7 @@ class NainJauneState(State):
         "round",
         "seed",
         "sheet",
+        "start",
         "to_act",
         "tokens",
     )
@@ -300,15 +317,18 @@ class NainJauneState(State):
     def __init__(self, game: NainJauneGame, seed: int | None) -> None:
         self.game: NainJauneGame = game
         self.seed = seed
+        self.start = None
         self.history: list[int] = []
         self.n = n = game.players
-        self.round = 1
+        self.round = game.start_round
         self.tokens = [game.options["start_tokens"]] * n
         self.boxes = [0] * 5
         #: One line per finished deal.
         self.sheet: list[DealResult] = []
         first = game.options["first_dealer"]
-        self.dealer = 0 if first is None else first
+        # first_dealer is deal 1's dealer; from start_round the deal has moved on as in a match
+        # (with next_dealer=left: a deal winner cannot be known in advance).
+        self.dealer = 0 if first is None else (first + game.step * (game.start_round - 1)) % n
         self._clear_deal()
         if first is None:
             self.phase = FIRST_DEALER
@@ -340,7 +360,9 @@ class NainJauneState(State):
         """The end check, then the stakes, then a deal (or the end of the match)."""
         game = self.game
         limit = game.options["max_deals"]
-        if min(self.tokens) < game.stake or (limit is not None and len(self.sheet) >= limit):
+        if min(self.tokens) < game.stake or (
+            limit is not None and sum(1 for line in self.sheet if line.deal >= game.start_round) >= limit
+        ):
             self.phase = OVER
             self.to_act = TERMINAL
             return
@@ -484,7 +506,8 @@ class NainJauneState(State):
                 self.to_act = self.opener
                 self._deck = None
         elif phase == FIRST_DEALER:
-            self.dealer = action - DEALER_BASE
+            # The draw names deal 1's dealer, as first_dealer does (start_round > 1).
+            self.dealer = (action - DEALER_BASE + self.game.step * (self.round - 1)) % self.n
             self._start_deal()
 
     def _play(self, c: int) -> None:
@@ -697,6 +720,7 @@ class NainJauneState(State):
         new = NainJauneState.__new__(NainJauneState)
         new.game = self.game
         new.seed = self.seed
+        new.start = self.start
         new.history = self.history.copy()
         new.n = self.n
         new.phase = self.phase

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import View
+from ...core.viewdict import Reader, ints
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -96,6 +97,79 @@ class NainJauneView(View):
             ],
         }
 
+    @classmethod
+    def read_dict(cls, r: Reader, game: NainJauneGame) -> NainJauneView:
+        """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
+        from .game import PHASE_NAMES, DealResult
+
+        n = game.players
+        ranks = {C.rank_text(k): k for k in range(1, C.RANKS + 1)}
+        boxes = {C.card_text(c): b for b, c in enumerate(C.BOARD)}
+
+        def card(c: Reader) -> int:
+            return c.parse(C.parse_card)
+
+        def rank(x: Reader) -> int:
+            text = x.text()
+            if text not in ranks:
+                raise x.fail(f"{text!r} is not a rank ({', '.join(ranks)})")
+            return ranks[text]
+
+        def box(x: Reader) -> int:
+            text = x.text()
+            if text not in boxes:
+                raise x.fail(f"{text!r} is not a board card ({', '.join(boxes)})")
+            return boxes[text]
+
+        def lacks(x: Reader) -> int:
+            mask = 0
+            for k in x.each(rank):
+                mask |= 1 << (k - 1)
+            return mask
+
+        def played(p: Reader) -> tuple[int, int]:
+            seat, c = p.items(2)
+            return seat.seat(n), card(c)
+
+        def board(x: Reader) -> tuple[int, ...]:
+            return tuple(x[C.card_text(c)].integer() for c in C.BOARD)
+
+        def result(x: Reader) -> DealResult:
+            return DealResult(
+                deal=x["deal"].integer(1),
+                winner=x["winner"].integer(),
+                grand_opera=x["grand_opera"].boolean(),
+                owed=x["owed"].each(ints, n),
+                paid=x["paid"].each(ints, n),
+                penalties=x["penalties"].each(ints, n),
+                kept=x["kept"].each(lambda k: k.each(box), n),
+                tokens=x["tokens"].each(ints, n),
+                boxes=x["boxes"].each(ints, len(C.BOARD)),
+            )
+
+        return cls(
+            game=game,
+            seat=r["seat"].seat(n),
+            current_player=r["current_player"].integer(),
+            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
+            phase=r["phase"].text(PHASE_NAMES),
+            deal=r["deal"].integer(1),
+            dealer=r["dealer"].seat(n),
+            opener=r["opener"].seat(n),
+            hand=r["hand"].each(card),
+            hand_sizes=r["hand_sizes"].each(ints, n),
+            need=r["need"].optional(rank),
+            last=r["last"].integer(),
+            asked=r["asked"].integer(0),
+            lacks=r["lacks"].each(lacks, n),
+            played=r["played"].each(played),
+            claim_box=r["claim_box"].optional(box),
+            boxes=board(r["boxes"]),
+            tokens=r["tokens"].each(ints, n),
+            bonus_due=r["bonus_due"].boolean(),
+            sheet=r["sheet"].each(result),
+        )
+
 
 def make_view(state: NainJauneState, seat: int) -> NainJauneView:
     from .game import PHASE_NAMES
@@ -135,7 +209,11 @@ def redact_history(state: NainJauneState, seat: int) -> list[int | None]:
     """
     from .game import DEAL, NainJauneState
 
-    replay = NainJauneState(state.game, None)
+    replay = (
+        NainJauneState(state.game, None)
+        if state.start is None
+        else state.game.new_state(position=state.start)
+    )
     out: list[int | None] = []
     for action in state.history:
         hidden = replay.phase == DEAL and replay._deal_target() != seat

@@ -89,15 +89,26 @@ class StichelnGame(Game):
     renderer = "atout.games.sticheln.render"
     rules_page = "sticheln"
     tensors = "atout.games.sticheln.tensor"
+    positions = "atout.games.sticheln.position"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
             int,
             None,
-            "Number of hands in the match; none plays one hand per player (each deals once).",
+            "Number of hands in the match (1: a single hand); none plays one hand per player "
+            "(each deals once).",
             minimum=1,
             maximum=64,
             none_ok=True,
+        ),
+        OptionSpec(
+            "start_round",
+            int,
+            1,
+            "Start the match at this hand number, dealt (from the seed) and rotated as that hand "
+            "of a whole match; with hands=1, a single-hand game.",
+            minimum=1,
+            maximum=64,
         ),
         OptionSpec(
             "first_dealer",
@@ -170,8 +181,15 @@ class StichelnGame(Game):
         self.pain_count = 2 if o["two_pain_colours"] else 1
         #: Tricks in a hand.
         self.tricks_per_hand = self.deck.hand_size - self.pain_count
-        #: Hands in this match.
-        self.num_hands = o["hands"] or self.players
+        start = o["start_round"]
+        if o["hands"] is None and start > self.players:
+            raise OptionError(f"start_round={start} is after the last hand ({self.players}): give hands= too")
+        if o["hands"] is not None and start + o["hands"] - 1 > 64:
+            raise OptionError("start_round + hands - 1 must be at most 64")
+        #: The first hand this match plays.
+        self.start_round = start
+        #: The last hand this match plays (its number, not a count).
+        self.num_hands = start + o["hands"] - 1 if o["hands"] is not None else self.players
         self.pain_base = self.deck.size
         self.zero_sets_lead = o["zero_lead_colour"] == "own"
 
@@ -232,7 +250,11 @@ class StichelnGame(Game):
         return total
 
     # -- states -----------------------------------------------------------------
-    def new_state(self, seed: int | None = None) -> StichelnState:
+    def new_state(self, seed: int | None = None, position: str | None = None) -> StichelnState:
+        if position is not None:
+            from_position = self.state_from_position(position, seed)
+            assert isinstance(from_position, StichelnState)
+            return from_position
         state = StichelnState(self, seed)
         if seed is not None:
             state._resolve_chance()
@@ -242,7 +264,7 @@ class StichelnGame(Game):
         """Each hand moves a seat's score by at most :func:`.tensor.hand_bound` either way."""
         from .tensor import hand_bound
 
-        bound = self.num_hands * hand_bound(self)
+        bound = (self.num_hands - self.start_round + 1) * hand_bound(self)
         return -bound, bound
 
     def sample_round(self, view: View, rng: random.Random) -> tuple[StichelnState, list[int]] | None:
@@ -284,6 +306,7 @@ class StichelnState(State):
         "scores_",
         "seed",
         "sheet",
+        "start",
         "to_act",
         "trick",
         "trick_seats",
@@ -293,12 +316,14 @@ class StichelnState(State):
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
         self.game: StichelnGame = game
         self.seed = seed
+        self.start = None
         self.history: list[int] = []
         self.n = n = game.players
         first = game.options["first_dealer"]
         self.phase = FIRST_DEALER if first is None else DEAL
-        self.round = 1
-        self.dealer = 0 if first is None else first
+        self.round = game.start_round
+        # first_dealer is hand 1's dealer; the deal moves left each hand.
+        self.dealer = 0 if first is None else (first + game.start_round - 1) % n
         self.to_act = CHANCE
         self.scores_ = [0] * n
         #: One line per finished hand: (handicap cards per seat, score deltas).
@@ -447,7 +472,8 @@ class StichelnState(State):
                 self.phase = PAIN
                 self.to_act = (self.dealer + 1) % self.n
         elif phase == FIRST_DEALER:
-            self.dealer = action - self.game.deck.size
+            # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
+            self.dealer = (action - self.game.deck.size + self.round - 1) % self.n
             self.phase = DEAL
             self._new_hand()
 
@@ -589,6 +615,7 @@ class StichelnState(State):
         new = StichelnState.__new__(StichelnState)
         new.game = self.game
         new.seed = self.seed
+        new.start = self.start
         new.history = self.history.copy()
         new.n = self.n
         new.phase = self.phase

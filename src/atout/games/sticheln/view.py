@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.game import View
 from ...core.tricks import LastTrick
+from ...core.viewdict import Reader, ints
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
@@ -104,6 +105,51 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             "sheet": [{"pains": [cards(p) for p in pains], "deltas": list(d)} for pains, d in self.sheet],
         }
 
+    @classmethod
+    def read_dict(cls, r: Reader, game: StichelnGame) -> StichelnView:
+        """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
+        from .game import PHASE_NAMES
+
+        n = game.players
+
+        def card(c: Reader) -> int:
+            return c.parse(game.deck.parse)
+
+        def cards(c: Reader) -> tuple[int, ...]:
+            return c.each(card)
+
+        def played(p: Reader) -> tuple[int, int]:
+            seat, kind = p.items(2)
+            return seat.seat(n), card(kind)
+
+        def past(t: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
+            return t["cards"].each(played), t["winner"].integer(-1, n - 1)  # -1: a void trick
+
+        def line(x: Reader) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+            return x["pains"].each(cards, n), x["deltas"].each(ints, n)
+
+        return cls(
+            game=game,
+            seat=r["seat"].seat(n),
+            current_player=r["current_player"].integer(),
+            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
+            phase=r["phase"].text(PHASE_NAMES),
+            round=r["round"].integer(1),
+            rounds=r["rounds"].integer(1),
+            dealer=r["dealer"].seat(n),
+            hand=cards(r["hand"]),
+            hand_sizes=r["hand_sizes"].each(ints, n),
+            pain_laid=r["pain_laid"].each(ints, n),
+            pains=r["pains"].each(lambda p: p.optional(cards), n),
+            revealed=r["revealed"].boolean(),
+            leader=r["leader"].seat(n),
+            trick=r["trick"].each(played),
+            tricks=r["tricks"].each(past),
+            prev_round_trick=r["prev_round_trick"].optional(past),
+            scores=r["scores"].each(ints, n),
+            sheet=r["sheet"].each(line),
+        )
+
 
 def make_view(state: StichelnState, seat: int) -> StichelnView:
     from .game import PHASE_NAMES
@@ -144,7 +190,9 @@ def redact_history(state: StichelnState, seat: int) -> list[int | None]:
     """
     from .game import DEAL, OVER, PAIN, StichelnState
 
-    replay = StichelnState(state.game, None)
+    replay = (
+        StichelnState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
+    )
     out: list[int | None] = []
     for action in state.history:
         hidden = False

@@ -60,6 +60,7 @@ class WizardGame(Game):
     renderer = "atout.games.wizard.render"
     rules_page = "wizard"
     tensors = "atout.games.wizard.tensor"
+    positions = "atout.games.wizard.position"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -96,10 +97,19 @@ class WizardGame(Game):
             "rounds",
             int,
             None,
-            "Play only the first N rounds (a short game); none plays all 60/players.",
+            "Play only N rounds (a short game; 1: a single round); none plays to the last, 60/players.",
             minimum=1,
             maximum=20,
             none_ok=True,
+        ),
+        OptionSpec(
+            "start_round",
+            int,
+            1,
+            "Start the match at this round (its hand size), dealt and scored as that round of a "
+            "whole match; with rounds=1, a single-round game.",
+            minimum=1,
+            maximum=20,
         ),
     )
 
@@ -113,12 +123,20 @@ class WizardGame(Game):
         if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
             raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
         full = 60 // self.players
-        if o["rounds"] is not None and o["rounds"] > full:
-            raise OptionError(f"rounds must be 1..{full} with {self.players} players")
+        start = o["start_round"]
+        if start > full:
+            raise OptionError(f"start_round must be 1..{full} with {self.players} players")
+        if o["rounds"] is not None and start + o["rounds"] - 1 > full:
+            raise OptionError(
+                f"rounds must be 1..{full - start + 1} with {self.players} players"
+                + (f" from round {start}" if start > 1 else "")
+            )
         #: Rounds in a full game (the hand size of the last one).
         self.full_rounds = full
-        #: Rounds this match plays.
-        self.num_rounds = o["rounds"] or full
+        #: The first round this match plays.
+        self.start_round = start
+        #: The last round this match plays (its number, not a count).
+        self.num_rounds = start + o["rounds"] - 1 if o["rounds"] is not None else full
         self.bid_base = NUM_KINDS
         self.trump_base = self.bid_base + full + 1
         self.blind_action = self.trump_base + 4 if o["clairvoyance"] else -1
@@ -168,15 +186,19 @@ class WizardGame(Game):
     def max_history_length(self) -> int:
         # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
         n = self.players
-        return 1 + sum(2 * r * n + 2 + n for r in range(1, self.num_rounds + 1))
+        return 1 + sum(2 * r * n + 2 + n for r in range(self.start_round, self.num_rounds + 1))
 
     def score_bounds(self) -> tuple[int, int]:
         # Per round r a seat scores at best 20 + 10r, at worst -10r.
-        rounds = range(1, self.num_rounds + 1)
+        rounds = range(self.start_round, self.num_rounds + 1)
         return -10 * sum(rounds), sum(20 + 10 * r for r in rounds)
 
     # -- states -----------------------------------------------------------------
-    def new_state(self, seed: int | None = None) -> WizardState:
+    def new_state(self, seed: int | None = None, position: str | None = None) -> WizardState:
+        if position is not None:
+            from_position = self.state_from_position(position, seed)
+            assert isinstance(from_position, WizardState)
+            return from_position
         state = WizardState(self, seed)
         if seed is not None:
             state._resolve_chance()
@@ -219,6 +241,7 @@ class WizardState(State):
         "scores_",
         "seed",
         "sheet",
+        "start",
         "to_act",
         "trick",
         "trick_seats",
@@ -234,12 +257,14 @@ class WizardState(State):
     def __init__(self, game: WizardGame, seed: int | None) -> None:
         self.game: WizardGame = game
         self.seed = seed
+        self.start = None
         self.history: list[int] = []
         self.n = n = game.players
         first = game.options["first_dealer"]
         self.phase = FIRST_DEALER if first is None else DEAL
-        self.round = 1
-        self.dealer = -1 if first is None else first  # -1: not drawn yet
+        self.round = game.start_round
+        # first_dealer is round 1's dealer; the deal moves left each round.
+        self.dealer = -1 if first is None else (first + game.start_round - 1) % n  # -1: not drawn yet
         self.to_act = CHANCE
         self.scores_ = [0] * n
         #: One line per finished round: (bids, tricks won, score deltas).
@@ -446,7 +471,8 @@ class WizardState(State):
             self.trump = action - self.game.trump_base
             self._start_bidding()
         elif phase == FIRST_DEALER:
-            self.dealer = action - NUM_KINDS
+            # The draw names round 1's dealer, as first_dealer does (start_round > 1).
+            self.dealer = (action - NUM_KINDS + self.round - 1) % self.n
             self.leader = (self.dealer + 1) % self.n
             self.phase = DEAL
         elif phase == DEAL:
@@ -673,6 +699,7 @@ class WizardState(State):
         new = WizardState.__new__(WizardState)
         new.game = self.game
         new.seed = self.seed
+        new.start = self.start
         new.history = self.history.copy()
         new.n = self.n
         new.phase = self.phase

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.game import CHANCE, View
 from ...core.tricks import LastTrick
+from ...core.viewdict import Reader, ints, opt_ints
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -95,6 +96,54 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             "sheet": [{"bids": list(b), "tricks": list(t), "deltas": list(d)} for b, t, d in self.sheet],
         }
 
+    @classmethod
+    def read_dict(cls, r: Reader, game: WizardGame) -> WizardView:
+        """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
+        from .game import PHASE_NAMES
+
+        n = game.players
+
+        def card(c: Reader) -> int:
+            return c.parse(C.parse_card)
+
+        def cards(c: Reader) -> tuple[int, ...]:
+            return c.each(card)
+
+        def played(p: Reader) -> tuple[int, int]:
+            seat, kind = p.items(2)
+            return seat.seat(n), card(kind)
+
+        def past(t: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
+            return t["cards"].each(played), t["winner"].seat(n)
+
+        def line(x: Reader) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+            return x["bids"].each(ints, n), x["tricks"].each(ints, n), x["deltas"].each(ints, n)
+
+        return cls(
+            game=game,
+            seat=r["seat"].seat(n),
+            current_player=r["current_player"].integer(),
+            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
+            phase=r["phase"].text(PHASE_NAMES),
+            round=r["round"].integer(1),
+            rounds=r["rounds"].integer(1),
+            dealer=r["dealer"].seat(n),
+            hand=r["hand"].each(card),
+            seen_hands=r["seen_hands"].optional(lambda h: h.each(lambda x: x.optional(cards), n)),
+            hand_sizes=r["hand_sizes"].each(ints, n),
+            turned=r["turned"].optional(card),
+            trump=r["trump"].optional(lambda t: C.SUITS.index(t.text(C.SUITS))),
+            bids=r["bids"].each(opt_ints, n),
+            has_bid=r["has_bid"].each(lambda b: b.boolean(), n),
+            tricks_won=r["tricks_won"].each(ints, n),
+            leader=r["leader"].seat(n),
+            trick=r["trick"].each(played),
+            tricks=r["tricks"].each(past),
+            prev_round_trick=r["prev_round_trick"].optional(past),
+            scores=r["scores"].each(ints, n),
+            sheet=r["sheet"].each(line),
+        )
+
 
 def bids_visible(state: WizardState, round_over: bool) -> bool:
     """Whether the other seats' bids of a round are public yet."""
@@ -159,7 +208,9 @@ def redact_history(state: WizardState, seat: int) -> list[int | None]:
     """
     from .game import BID, DEAL, WizardState
 
-    replay = WizardState(state.game, None)
+    replay = (
+        WizardState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
+    )
     clairvoyance = state.game.blind_action >= 0
     out: list[int | None] = []
     # Bids are hidden while their round's bids are secret at the time of export.

@@ -1,0 +1,5 @@
+"""``python -m atout``: the ``atout`` command, for when its script is not on the PATH."""
+
+from .cli.main import main
+
+main()

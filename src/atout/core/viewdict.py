@@ -1,0 +1,167 @@
+"""Views rebuilt from their JSON form: ``View.from_dict(view.to_dict(), game)``.
+
+Why: a bot that plays over JSON lines (docs/bots.md) receives ``view.to_dict()``;
+written in Python it wants the real :class:`~atout.core.game.View` back, with
+its fields, ``legal_actions``, ``parse`` and ``game.sample_state(view, rng)``.
+Each game reads its own fields (its view class's ``read_dict``); what every game
+shares is here: the :class:`Reader` that names what is wrong and where
+(``view.tricks[2].cards[0][1]: 'X9' is not a Wizard card``), and the final
+check that the view rebuilt writes back exactly the dict it was read from, so a
+rebuilt view can never silently differ from the one that was sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .errors import ViewError
+
+if TYPE_CHECKING:
+    from .game import Game, View
+
+T = TypeVar("T")
+
+
+class Reader:
+    """One value of a view dict and where it sits in it, with typed accessors.
+
+    Every accessor raises :class:`ViewError` naming the path and what was
+    expected, never a ``KeyError`` or ``TypeError``.
+    """
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, value: Any, path: str = "view") -> None:
+        self.value = value
+        self.path = path
+
+    def fail(self, message: str) -> ViewError:
+        return ViewError(f"{self.path}: {message}", self.path)
+
+    def _expected(self, what: str) -> ViewError:
+        return self.fail(f"expected {what}, not {self.value!r:.60}")
+
+    def __getitem__(self, key: str) -> Reader:
+        if not isinstance(self.value, Mapping):
+            raise self._expected("an object")
+        if key not in self.value:
+            raise self.fail(f"missing field {key!r}")
+        return Reader(self.value[key], f"{self.path}.{key}")
+
+    def integer(self, lo: int | None = None, hi: int | None = None) -> int:
+        """An integer (not a bool), within ``lo..hi`` when given."""
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self._expected("an integer")
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise self.fail(
+                f"{v} is out of range {lo if lo is not None else ''}..{hi if hi is not None else ''}"
+            )
+        return v
+
+    def seat(self, players: int) -> int:
+        return self.integer(0, players - 1)
+
+    def boolean(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self._expected("true or false")
+        return self.value
+
+    def text(self, choices: tuple[str, ...] | None = None) -> str:
+        if not isinstance(self.value, str):
+            raise self._expected("a text")
+        if choices is not None and self.value not in choices:
+            raise self.fail(f"{self.value!r} is not one of {', '.join(map(repr, choices))}")
+        return self.value
+
+    def is_none(self) -> bool:
+        return self.value is None
+
+    def optional(self, read: Callable[[Reader], T]) -> T | None:
+        """``None`` for a JSON null, else ``read(self)``."""
+        return None if self.value is None else read(self)
+
+    def items(self, size: int | None = None) -> list[Reader]:
+        """The elements of a list (of exactly ``size`` when given)."""
+        if not isinstance(self.value, list | tuple):
+            raise self._expected("a list")
+        if size is not None and len(self.value) != size:
+            raise self.fail(f"expected {size} elements, not {len(self.value)}")
+        return [Reader(v, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
+
+    def each(self, read: Callable[[Reader], T], size: int | None = None) -> tuple[T, ...]:
+        """``read`` applied to every element of a list, as a tuple."""
+        return tuple(read(r) for r in self.items(size))
+
+    def keys(self) -> list[str]:
+        if not isinstance(self.value, Mapping):
+            raise self._expected("an object")
+        return list(self.value)
+
+    def parse(self, parser: Callable[[str], T]) -> T:
+        """``parser`` (a game's card or action reader) on a text; its ``ValueError`` says why."""
+        text = self.text()
+        try:
+            return parser(text)
+        except ValueError as exc:
+            raise self.fail(str(exc)) from None
+
+
+def ints(r: Reader) -> int:
+    """Reader function for a list of integers: ``r["scores"].each(ints)``."""
+    return r.integer()
+
+
+def opt_ints(r: Reader) -> int | None:
+    return r.optional(ints)
+
+
+@lru_cache(maxsize=64)
+def view_class(game: Game) -> type[View]:
+    """The class of ``game``'s views (that of a fresh state's view: no game declares it twice)."""
+    return type(game.new_state(0).view(0))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with tuples as lists (a dict built in Python rather than read from JSON)."""
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def view_from_dict(cls: type[View], data: Any, game: Game) -> View:
+    """What :meth:`View.from_dict` does: dispatch to the game's view class, read, check."""
+    from .game import Game, View
+
+    if not isinstance(game, Game):
+        raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
+    concrete = view_class(game)
+    if not issubclass(concrete, cls):
+        raise TypeError(f"{game.title} views are {concrete.__name__}, not {cls.__name__}")
+    root = Reader(data)
+    name = root["game"].text()
+    if name != game.name:
+        raise root["game"].fail(f"this is a view of {name!r}, not of {game.name!r}")
+    read = getattr(concrete, "read_dict", None)
+    if read is None:
+        raise TypeError(f"{concrete.__name__} cannot be rebuilt from a dict (no read_dict)")
+    view: View = read(root, game)
+    written = view.to_dict()
+    for key in data:
+        if key not in written:
+            raise root.fail(f"unknown field {key!r}")
+    for key, value in written.items():
+        if data[key] != value and _plain(data[key]) != value:
+            raise root[key].fail(
+                f"{data[key]!r:.80} does not match the rest of the view (it reads back as {value!r:.80})"
+            )
+    if not isinstance(view, View):  # pragma: no cover - a game's read_dict returning nonsense
+        raise TypeError(f"{concrete.__name__}.read_dict returned {type(view).__name__}")
+    return view
+
+
+__all__ = ["Reader", "ints", "opt_ints", "view_class", "view_from_dict"]

@@ -1,0 +1,218 @@
+"""Le Nain Jaune's position notation (src/atout/rules/nain-jaune.md, "Positions").
+
+A deal of Le Nain Jaune is a sequence: the run in progress, who has been asked
+for the next rank, the ranks each seat has shown it lacks, a box waiting to be
+claimed.  So, as for Le Malin, a position is the deal **as dealt** (the tokens
+and the board after the stakes, every hand, the talon left undealt) plus
+``moves=``, the deal's plays and passes since, in the action notation (spaces
+written ``_``).  Example, 3 players, two cards played::
+
+    round=2 dealer=0 tokens=85,79,93 boxes=3,6,9,12,15 hands=AC,2D,.../.../...
+    talon=4H,9S,... moves=play_AC,play_2D
+
+Reading replays the moves through the engine (``State.apply``), so a move the
+rules forbid is refused with its rule and its place.  While dealing, the
+position is the deal so far (fewer cards in the hands, no talon).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import AtoutError, PositionError
+from ...core.position import (
+    NONE,
+    check_partial_deal,
+    integer,
+    items,
+    join,
+    moves_since_deal,
+    per_seat,
+    require,
+)
+from . import cards as C
+
+if TYPE_CHECKING:
+    from ...core.game import State
+    from .game import DealResult, NainJauneGame, NainJauneState
+
+FIELDS = ("round", "dealer", "tokens", "boxes", "hands", "talon", "sheet", "moves")
+
+
+def _dealing(state: State) -> bool:
+    from .game import DEAL, FIRST_DEALER, NainJauneState
+
+    assert isinstance(state, NainJauneState)
+    return state.phase in (FIRST_DEALER, DEAL)
+
+
+def write(state: NainJauneState) -> dict[str, str]:
+    """The deal as dealt and its moves since (see the module docstring)."""
+    from .game import DEAL, FIRST_DEALER
+
+    snap, moves = moves_since_deal(state, _dealing, FIELDS)
+    base = state if snap is None else snap
+    assert isinstance(base, type(state))
+    out = {
+        "round": str(base.round),
+        "dealer": NONE if base.phase == FIRST_DEALER else str(base.dealer),
+        "tokens": join(base.tokens),
+        "boxes": join(base.boxes),
+        "hands": "/".join(join([C.card_text(c) for c in C.cards_in(h)]) for h in base.hands),
+    }
+    if base.phase not in (FIRST_DEALER, DEAL):
+        talon = C.FULL_MASK & ~base.dealt
+        if talon:
+            out["talon"] = join([C.card_text(c) for c in C.cards_in(talon)])
+    if base.sheet:
+        out["sheet"] = ";".join(_line_text(line) for line in base.sheet)
+    if moves:
+        out["moves"] = ",".join(moves)
+    return out
+
+
+def _line_text(r: DealResult) -> str:
+    kept = "/".join(".".join(str(b) for b in k) if k else NONE for k in r.kept)
+    parts = [str(r.deal), str(r.winner), "1" if r.grand_opera else "0", join(r.owed), join(r.paid)]
+    return "|".join([*parts, join(r.penalties), kept, join(r.tokens), join(r.boxes)])
+
+
+def _card(text: str, field: str) -> int:
+    try:
+        return C.parse_card(text)
+    except ValueError as exc:
+        raise PositionError(str(exc), field) from None
+
+
+def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJauneState:
+    """The state ``fields`` describe: the deal as dealt, then its moves replayed."""
+    from .game import DEAL, FIRST_DEALER, NainJauneState
+
+    n, size = game.players, game.hand_size
+    state = NainJauneState(game, None)
+    rnd = integer(require(fields, "round"), "round", game.start_round, None, "a deal number")
+    state.round = rnd
+    state.sheet = _sheet(fields.get("sheet", NONE), n)
+    if any(line.deal >= rnd for line in state.sheet):
+        raise PositionError(f"the sheet holds only deals before deal {rnd}", "sheet")
+    tokens = [
+        integer(t, "tokens", 0, None, "a number of tokens")
+        for t in per_seat(require(fields, "tokens"), "tokens", n, ",")
+    ]
+    boxes = [
+        integer(t, "boxes", 0, None, "a number of tokens")
+        for t in per_seat(require(fields, "boxes"), "boxes", 5, ",")
+    ]
+    total = n * game.options["start_tokens"]
+    if sum(tokens) + sum(boxes) != total:
+        raise PositionError(
+            f"{sum(tokens)} tokens held and {sum(boxes)} on the board: tokens are never made nor lost, "
+            f"and the table has {total} ({n} x start_tokens)",
+            "tokens",
+        )
+    hands = [[_card(t, "hands") for t in items(h)] for h in per_seat(require(fields, "hands"), "hands", n)]
+    dealer_text = require(fields, "dealer")
+    if dealer_text == NONE:
+        if rnd != game.start_round or any(hands) or game.options["first_dealer"] is not None or state.sheet:
+            raise PositionError(
+                "'-' (the first dealer is still to be drawn) is only for the match's start: "
+                "the first deal, no card dealt, and no first_dealer option",
+                "dealer",
+            )
+        state.tokens, state.boxes = tokens, boxes
+        state.phase = FIRST_DEALER
+        return _no_moves(state, fields)
+    state.dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
+    state._clear_deal()  # the opener; phase DEAL
+    if min(tokens) < 0:
+        raise PositionError("a seat cannot owe tokens", "tokens")
+    state.tokens, state.boxes = tokens, boxes
+    seen: dict[int, int] = {}
+    for s, hand in enumerate(hands):
+        for c in hand:
+            if c in seen:
+                raise PositionError(f"{C.card_text(c)} appears twice (seat {seen[c]} and seat {s})", "hands")
+            seen[c] = s
+            state.hands[s] |= 1 << c
+    state.dealt = C.mask_of(list(seen))
+    count = len(seen)
+    if count < n * size:
+        check_partial_deal([len(h) for h in hands], (state.dealer + game.step) % n, size, game.step)
+        if seeded and count:
+            raise PositionError("a seed deals whole deals: with seed=, give every hand or none", "hands")
+        state.deal_count = count
+        return _no_moves(state, fields)
+    for s, hand in enumerate(hands):
+        if len(hand) != size:
+            raise PositionError(
+                f"seat {s} holds {len(hand)} cards: {n} players are dealt {size} each", "hands"
+            )
+    if "talon" in fields:
+        said = sorted(_card(t, "talon") for t in items(fields["talon"]))
+        talon = C.cards_in(C.FULL_MASK & ~state.dealt)
+        if said != talon:
+            shown = join([C.card_text(c) for c in talon])
+            raise PositionError(f"the cards left undealt are {shown}, not {fields['talon']}", "talon")
+    # Deal the last card (the dealer's) through the engine: what follows a deal follows.
+    dealer_hand = state.hands[state.dealer]
+    low = dealer_hand & -dealer_hand
+    state.hands[state.dealer] ^= low
+    state.dealt ^= low
+    state.deal_count = n * size - 1
+    state.phase = DEAL
+    state._do(low.bit_length() - 1)
+    for i, text in enumerate(items(fields.get("moves", NONE))):
+        if state.is_terminal or state.round != rnd:
+            raise PositionError(
+                f"move {i + 1} {text!r}: the deal is over before it (a position is one deal)", "moves"
+            )
+        try:
+            state.apply(text.replace("_", " "))
+        except AtoutError as exc:
+            raise PositionError(f"move {i + 1} {text!r}: {exc}", "moves") from None
+    if state.round != rnd:
+        raise PositionError("the moves end the deal: write the next deal's position", "moves")
+    state.history.clear()  # a position has no history: its moves are part of it
+    return state
+
+
+def _no_moves(state: NainJauneState, fields: dict[str, str]) -> NainJauneState:
+    for name in ("moves", "talon"):
+        if name in fields:
+            raise PositionError("only once every hand is dealt", name)
+    return state
+
+
+def _sheet(text: str, n: int) -> list[DealResult]:
+    from .game import DealResult
+
+    out = []
+    for i, line in enumerate([] if text == NONE else text.split(";")):
+        parts = line.split("|")
+        where = f"line {i + 1}"
+        if len(parts) != 9:
+            raise PositionError(
+                f"{where} {line!r}: write DEAL|WINNER|GRAND|OWED|PAID|PENALTIES|KEPT|TOKENS|BOXES", "sheet"
+            )
+
+        def ints(text: str, count: int, where: str = where) -> tuple[int, ...]:
+            return tuple(integer(t, "sheet", 0, None, where) for t in per_seat(text, "sheet", count, ","))
+
+        kept = tuple(
+            () if k == NONE else tuple(integer(b, "sheet", 0, 4, f"{where}: a box") for b in k.split("."))
+            for k in per_seat(parts[6], "sheet", n)
+        )
+        out.append(
+            DealResult(
+                deal=integer(parts[0], "sheet", 1, None, f"{where}: a deal number"),
+                winner=integer(parts[1], "sheet", 0, n - 1, f"{where}: the winner's seat"),
+                grand_opera=integer(parts[2], "sheet", 0, 1, f"{where}: grand opéra, 0 or 1") == 1,
+                owed=ints(parts[3], n),
+                paid=ints(parts[4], n),
+                penalties=ints(parts[5], n),
+                kept=kept,
+                tokens=ints(parts[7], n),
+                boxes=ints(parts[8], 5),
+            )
+        )
+    return out

@@ -1,0 +1,321 @@
+"""Wizard's position notation (src/atout/rules/wizard.md, "Positions").
+
+Example, round 3 of a 4-player match: seat 3's Wizard took the first trick,
+seat 3 led a Jester to the second, seat 0 plays next::
+
+    round=3 dealer=0 scores=30,-10,20,0 hands=B7,Z/G3,G9/R1,N/Y13 turned=R5 trump=red
+    bids=1,0,2,0 tricks=B3,B9,Z,B1 trick=N
+
+A position is read by *replaying* it on a state at the start of its round:
+the hands plus the cards each seat has played are dealt, the turned card
+turned, the bids made and the tricks played through the engine's own rules.
+So everything derived (trick winners and leaders, the suits a seat has shown
+it lacks, tricks won, whose turn it is) is exactly what play would give, and an
+impossible position (a revoke, a bid out of range, a card twice) is refused
+with the engine's own reason and where it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import PositionError
+from ...core.position import NONE, check_partial_deal, integer, items, join, per_seat, require
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import WizardGame, WizardState
+
+FIELDS = ("round", "dealer", "scores", "hands", "turned", "trump", "bids", "tricks", "trick", "last", "sheet")
+
+
+def _card(text: str, field: str, where: str = "") -> int:
+    try:
+        return C.parse_card(text)
+    except ValueError:
+        raise PositionError(
+            f"{text!r}{' ' + where if where else ''} is not a Wizard card (B7, G13, Z, N...)", field
+        ) from None
+
+
+def _cards(text: str, field: str, where: str = "") -> list[int]:
+    return [_card(t, field, where) for t in items(text)]
+
+
+def _trick_text(kinds: list[int]) -> str:
+    return ",".join(C.card_text(k) for k in kinds)
+
+
+def write(state: WizardState) -> dict[str, str]:
+    """The fields of ``state``, in :data:`FIELDS` order, those at their default left out."""
+    from .game import FIRST_DEALER, TRUMP
+
+    n = state.n
+    out = {
+        "round": str(state.round),
+        "dealer": NONE if state.phase == FIRST_DEALER else str(state.dealer),
+        "scores": join(state.scores_),
+        "hands": "/".join(join([C.card_text(k) for k in C.cards_in(h)]) for h in state.hands),
+    }
+    if state.turned >= 0:
+        out["turned"] = C.card_text(state.turned)
+    if state.trump >= 0 and state.phase != TRUMP:
+        out["trump"] = C.SUITS[state.trump]
+    if any(b >= 0 for b in state.bids):
+        out["bids"] = ",".join(NONE if b < 0 else str(b) for b in state.bids)
+    if state.tricks:
+        out["tricks"] = ";".join(_trick_text(kinds) for _, kinds, _ in state.tricks)
+    if state.trick:
+        out["trick"] = _trick_text(state.trick)
+    if state.prev_round_trick is not None:
+        lead, kinds, winner = state.prev_round_trick
+        out["last"] = f"{lead}:{_trick_text(kinds)}:{winner}"
+    if state.sheet:
+        out["sheet"] = ";".join(f"{join(b)}|{join(t)}" for b, t, _ in state.sheet)
+    assert len(out["hands"].split("/")) == n
+    return out
+
+
+def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
+    """The state ``fields`` describe (see the module docstring for how it is checked)."""
+    from .game import BID, DEAL, OVER, PLAY, SLOTS_OF_KIND, TRUMP, TURN_UP, WizardState
+
+    n = game.players
+    state = WizardState(game, None)
+    rnd = integer(require(fields, "round"), "round", game.start_round, game.num_rounds, "this game's rounds")
+    state.round = rnd
+    dealer_text = require(fields, "dealer")
+    scores = [
+        integer(t, "scores", what="(a score)") for t in per_seat(require(fields, "scores"), "scores", n, ",")
+    ]
+    state.scores_ = list(scores)
+    hands = [
+        _cards(h, "hands", f"(seat {s})")
+        for s, h in enumerate(per_seat(require(fields, "hands"), "hands", n))
+    ]
+    sheet = _sheet(fields.get("sheet", NONE), n)
+    state.sheet = list(sheet)
+    if "last" in fields:
+        if rnd == 1:
+            raise PositionError("round 1 has no previous round, so no last trick of one", "last")
+        state.prev_round_trick = _last(fields["last"], n)
+    if dealer_text == NONE:
+        if (
+            rnd != game.start_round
+            or any(hands)
+            or sheet
+            or game.options["first_dealer"] is not None
+            or any(f in fields for f in ("turned", "trump", "bids", "tricks", "trick", "last"))
+        ):
+            raise PositionError(
+                "'-' (the first dealer is still to be drawn) is only for the match's start: "
+                "the first round, no card dealt, and no first_dealer option",
+                "dealer",
+            )
+        return state
+    dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
+    state.dealer = dealer
+    state.phase = DEAL
+    state._new_round()  # the leader
+    tricks = [
+        _cards(t, "tricks", f"(trick {i + 1})") for i, t in enumerate(_list(fields.get("tricks", NONE), ";"))
+    ]
+    trick = _cards(fields.get("trick", NONE), "trick")
+    for i, t in enumerate(tricks):
+        if len(t) != n:
+            raise PositionError(
+                f"trick {i + 1} has {len(t)} cards: a finished trick has one per seat ({n})", "tricks"
+            )
+    if len(trick) >= n:
+        raise PositionError(f"{len(trick)} cards: a trick in progress has fewer than {n}", "trick")
+    if len(tricks) > rnd:
+        raise PositionError(f"{len(tricks)} tricks in round {rnd}, which has {rnd}", "tricks")
+    if len(tricks) == rnd and trick:
+        raise PositionError("every trick of the round is played: there is no trick in progress", "trick")
+    plays = [card for t in tricks for card in t] + trick
+    turned = _card(fields["turned"], "turned") if fields.get("turned", NONE) != NONE else -1
+    # Card conservation: every card once (each Wizard and Jester four times).
+    taken = 0
+
+    def take(kind: int, what: str, field: str) -> int:
+        nonlocal taken
+        free = SLOTS_OF_KIND[kind] & ~taken
+        if not free:
+            copies = SLOTS_OF_KIND[kind].bit_count()
+            many = "twice" if copies == 1 else f"more than {copies} times"
+            raise PositionError(
+                f"{C.card_text(kind)} appears {many} in the position (again in {what})", field
+            )
+        slot = free & -free
+        taken |= slot
+        return slot
+
+    for s, h in enumerate(hands):
+        for k in h:
+            state.hands[s] |= take(k, f"seat {s}'s hand", "hands")
+    if turned >= 0:
+        take(turned, "the turned card", "turned")
+    played_slots = [take(k, "the tricks", "tricks" if "tricks" in fields else "trick") for k in plays]
+    dealt_now = sum(len(h) for h in hands) + len(plays)
+    started = turned >= 0 or any(f in fields for f in ("trump", "bids", "tricks", "trick"))
+    if dealt_now < rnd * n:
+        if started:
+            short = next((seat for seat, h in enumerate(hands) if len(h) < rnd), 0)
+            raise PositionError(
+                f"{dealt_now} cards dealt and played, but round {rnd} deals {rnd} to each of {n} seats before "
+                f"anything else happens (seat {short} holds {_cards_count(len(hands[short]))})",
+                "hands",
+            )
+        check_partial_deal([len(h) for h in hands], (dealer + 1) % n, rnd)
+        if seeded and dealt_now:
+            raise PositionError(
+                "a seed deals whole rounds: with seed=, give every hand of the round or none", "hands"
+            )
+        state.dealt = taken
+        state.deal_count = dealt_now
+        return state
+    if dealt_now > rnd * n:
+        raise PositionError(f"{dealt_now} cards dealt and played, but round {rnd} deals {rnd * n}", "hands")
+    state.dealt = taken
+    state.deal_count = rnd * n
+    # The turn-up and the trump.
+    if rnd * n == C.NUM_SLOTS:
+        if turned >= 0:
+            raise PositionError(f"round {rnd} deals every card: nothing is turned up", "turned")
+        state._deal_done()
+    elif turned < 0:
+        if started:
+            raise PositionError(
+                "the bids and the play come after the turn-up: name the turned card", "turned"
+            )
+        if seeded:
+            raise PositionError("a seed deals whole rounds: with seed=, give the turned card too", "turned")
+        state.phase = TURN_UP
+        return state
+    else:
+        state.phase = TURN_UP
+        state.turned = turned
+        if turned == C.WIZARD:
+            state.phase = TRUMP
+            state.to_act = dealer
+        else:
+            state.trump = -1 if turned == C.JESTER else turned // C.RANKS
+            state._start_bidding()
+    trump_text = fields.get("trump", NONE)
+    if state.phase == TRUMP:
+        if trump_text != NONE:
+            try:
+                suit = C.parse_suit(trump_text)
+            except ValueError:
+                raise PositionError(
+                    f"{trump_text!r} is not a suit (blue, green, red, yellow)", "trump"
+                ) from None
+            state._do(game.trump_base + suit)
+        elif any(f in fields for f in ("bids", "tricks", "trick")):
+            raise PositionError("a Wizard was turned up: the dealer chooses trump before the bids", "trump")
+    elif trump_text != (C.SUITS[state.trump] if state.trump >= 0 else NONE):
+        if state.trump < 0:
+            why = "no card is turned up" if turned < 0 else "a Jester was turned up"
+            raise PositionError(f"there is no trump: {why}", "trump")
+        raise PositionError(
+            f"trump is {C.SUITS[state.trump]}: the turned card is {C.card_text(turned)}", "trump"
+        )
+    # The bids, in turn from the dealer's left.
+    bid_texts = per_seat(fields.get("bids", ",".join([NONE] * n)), "bids", n, ",")
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    made = [s for s in order if bid_texts[s] != NONE]
+    if made != order[: len(made)]:
+        missing = next(s for s in order if s not in made)
+        raise PositionError(
+            f"bids are made in turn from the dealer's left (seat {order[0]}): seat {missing} has not bid, "
+            f"so seat {made[-1]} cannot have",
+            "bids",
+        )
+    for s in made:
+        if state.phase != BID:
+            raise PositionError("the bids come after the turn-up and the dealer's trump choice", "bids")
+        bid = integer(bid_texts[s], "bids", 0, game.full_rounds, f"seat {s}'s bid")
+        reason = state.illegal_reason(game.bid_base + bid)
+        if reason is not None:
+            raise PositionError(f"seat {s} bids {bid}: {reason}", "bids")
+        state._bid(bid)
+    if plays and state.phase != PLAY:
+        raise PositionError("tricks are played once every seat has bid", "bids")
+    # Who played each card: replayed on a scratch copy (leaders are the winners);
+    # then each seat gets its played cards back and the real replay checks every play.
+    scratch = state.clone()
+    seats = []
+    for kind in plays:
+        seats.append(scratch.to_act)
+        scratch._play(kind)
+    count = [len(h) for h in hands]
+    for seat, slot in zip(seats, played_slots, strict=True):
+        state.hands[seat] |= slot
+        count[seat] += 1
+    for s in range(n):
+        if count[s] != rnd:
+            raise PositionError(
+                f"seat {s} holds {_cards_count(len(hands[s]))} and has played {count[s] - len(hands[s])}: "
+                f"round {rnd} deals {rnd}",
+                "hands",
+            )
+    for i, (seat, kind) in enumerate(zip(seats, plays, strict=True)):
+        if not state._playable(seat) & SLOTS_OF_KIND[kind]:
+            number, place = divmod(i, n)
+            raise PositionError(
+                f"trick {number + 1}, card {place + 1} (seat {seat}, {C.card_text(kind)}): "
+                f"{state._play_refusal(kind)}",
+                "tricks" if number < len(tricks) else "trick",
+            )
+        if len(tricks) == rnd and i == len(plays) - 1 and rnd != game.num_rounds:
+            raise PositionError(
+                f"every trick of round {rnd} is played: the round is scored and the next one dealt at once, "
+                "so write the next round's position",
+                "tricks",
+            )
+        state._play(kind)
+    if state.phase == OVER:
+        if len(sheet) > rnd:
+            raise PositionError(f"{len(sheet)} rounds on the sheet after round {rnd}", "sheet")
+        # The replay scored the round on top of the given scores: the position's are final.
+        state.scores_ = scores
+        state.sheet = sheet
+    elif len(sheet) > rnd - 1:
+        raise PositionError(f"{len(sheet)} finished rounds before round {rnd}", "sheet")
+    return state
+
+
+def _cards_count(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _list(text: str, sep: str) -> list[str]:
+    return [] if text == NONE else text.split(sep)
+
+
+def _last(text: str, n: int) -> tuple[int, list[int], int]:
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise PositionError(f"{text!r}: write LEADER:CARDS:WINNER (e.g. 2:B7,G3,Z:0)", "last")
+    lead = integer(parts[0], "last", 0, n - 1, "the leader's seat")
+    kinds = _cards(parts[1], "last")
+    if len(kinds) != n:
+        raise PositionError(f"{len(kinds)} cards: a trick has one per seat ({n})", "last")
+    winner = integer(parts[2], "last", 0, n - 1, "the winner's seat")
+    return lead, kinds, winner
+
+
+def _sheet(text: str, n: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    out = []
+    lines = _list(text, ";")
+    for i, line in enumerate(lines):
+        parts = line.split("|")
+        if len(parts) != 2:
+            raise PositionError(f"line {i + 1} {line!r}: write BIDS|TRICKS (e.g. 1,0,2|1,1,0)", "sheet")
+        bids = tuple(integer(t, "sheet", 0, 20, "a bid") for t in per_seat(parts[0], "sheet", n, ","))
+        won = tuple(
+            integer(t, "sheet", 0, 20, "a number of tricks") for t in per_seat(parts[1], "sheet", n, ",")
+        )
+        deltas = tuple(20 + 10 * w if b == w else -10 * abs(b - w) for b, w in zip(bids, won, strict=True))
+        out.append((bids, won, deltas))
+    return out
