@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 import atout
-from atout.bots.openspiel import OpenSpielBot
-from atout.bots.policy import PolicyBot
+from atout.envs.openspiel_bot import OpenSpielBot
+from atout.envs.policy_bot import PolicyBot
 
 
 class FirstLegal(atout.Bot):

@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 import atout
 from atout.bots import CallableBot, make_bot, serve_jsonlines
 from atout.bots.external import ExternalBot
-from atout.bots.openspiel import OpenSpielBot, spiel_game
-from atout.bots.policy import PolicyBot, observe
 from atout.cli.main import app
 from atout.core.errors import OptionError
+from atout.envs.openspiel_bot import OpenSpielBot, spiel_game
+from atout.envs.policy_bot import PolicyBot, observe
 from atout.match import BotError, play_match
 from atout.tournament import run_local, schedule
 
@@ -291,10 +291,10 @@ def test_external_bots_may_give_up_with_a_reason(tmp_path: Path) -> None:
 
 def test_a_wrapped_openspiel_bot_plays_a_tournament() -> None:
     g = game()
-    mcts = _scores([f"{OUTSIDE}:MCTS", "heuristic", "py:atout.bots.openspiel:UniformRandom"], g)
+    mcts = _scores([f"{OUTSIDE}:MCTS", "heuristic", "py:atout.envs.openspiel_bot:UniformRandom"], g)
     assert len(mcts) == 3
     # Seeded: the same tournament twice is the same tournament.
-    assert mcts == _scores([f"{OUTSIDE}:MCTS", "heuristic", "py:atout.bots.openspiel:UniformRandom"], g)
+    assert mcts == _scores([f"{OUTSIDE}:MCTS", "heuristic", "py:atout.envs.openspiel_bot:UniformRandom"], g)
     ismcts = _scores([f"{OUTSIDE}:ISMCTS", "random"], g)
     assert len(ismcts) == 3
 

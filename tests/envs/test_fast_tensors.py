@@ -108,7 +108,7 @@ def test_a_game_pickles_without_its_caches() -> None:
 def test_openspiel_tensors_are_the_games_and_follow_the_state() -> None:
     """pyspiel asks the observer twice per tensor; the second answer must never be stale."""
     pyspiel = pytest.importorskip("pyspiel")
-    import atout.envs.openspiel  # noqa: F401  (registers the games)
+    import atout.envs.openspiel  # registers the games
 
     game = pyspiel.load_game("python_atout_sticheln", {"players": 3, "information_state": "per_round"})
     atout_game = atout.load("sticheln", 3)

@@ -151,6 +151,9 @@ SAMPLES = {
     "bot_name!r": "'genius'",
     "', '.join(available(table.game))": "random, heuristic",
     "', '.join(BOT_PACES)": "slow, normal, fast",
+    "info.seat + 1": "2",
+    "', '.join(self.bots_for(table.game))": "random, heuristic",
+    "info.bot!r": "'py:mybot:MyBot'",
 }
 
 

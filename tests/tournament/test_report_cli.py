@@ -66,9 +66,9 @@ def test_tournament_command(tmp_path: Path) -> None:
 
 def test_the_table_fits_an_80_column_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every column shows, and a long bot name folds rather than pushing columns off."""
-    from atout.cli import main
+    from atout.cli import output
 
-    monkeypatch.setattr(main.out, "width", 80)
+    monkeypatch.setattr(output.out, "width", 80)
     long_name = f"cmd:{sys.executable} {EXAMPLE}"
     result = runner.invoke(
         app,

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -31,6 +30,7 @@ from ..core.options import parse_option_pairs
 from ..core.registry import game_class, load, names
 from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
+from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out
 
 app = typer.Typer(
     help="atout: Wizard, Le Malin, Sticheln and Le Nain Jaune, for players, researchers and bot writers.",
@@ -38,22 +38,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-EXIT_BAD_INPUT = 2
-EXIT_ILLEGAL = 3
-#: ``atout play`` stopped by Ctrl-C (128 + SIGINT, as shells report it); the game is saved.
-EXIT_INTERRUPTED = 130
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    # The message quotes what the user gave (a record's line, a file name): it is
-    # printed without markup nor emoji codes, so a '[/b]' in it shows as written
-    # instead of raising rich's MarkupError.
-    err.print("[bold red]error:[/]", end=" ")
-    err.print(message, markup=False, emoji=False, soft_wrap=True)
-    return typer.Exit(code)
 
 
 def _escape(text: str) -> str:
@@ -571,5 +555,7 @@ if __name__ == "__main__":  # pragma: no cover
 
 __all__ = ["app"]
 from . import serve as _serve  # noqa: E402,F401
-from . import servebot as _servebot  # noqa: E402,F401
+from . import servebot as _servebot  # noqa: E402
+
+app.command("serve-bot")(_servebot.serve_bot)
 from . import tournament as _tournament  # noqa: E402,F401

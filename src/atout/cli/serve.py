@@ -13,7 +13,8 @@ from typing import Annotated
 
 import typer
 
-from .main import app, fail
+from .main import app
+from .output import fail
 
 
 def free_port(host: str) -> int:

@@ -19,7 +19,7 @@ from ..bots.loader import PREFIX, load_py_bot, resolve
 from ..core.bot import Bot
 from ..core.errors import AtoutError
 from ..core.game import Game
-from .main import app, fail
+from .output import fail
 
 #: Bot names with a colon that are not import paths.
 _BUILT_IN_PREFIXES = ("search:", "cmd:")
@@ -35,7 +35,6 @@ def py_spec(spec: str) -> str | None:
     return None
 
 
-@app.command("serve-bot")
 def serve_bot(
     spec: Annotated[
         str,

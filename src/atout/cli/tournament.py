@@ -28,7 +28,8 @@ from ..bots.factory import make_bot
 from ..core.errors import AtoutError
 from ..tournament.runner import MatchOutcome, lineup, run_local, run_ray, schedule
 from ..tournament.stats import BotSummary, Estimate, summarize
-from .main import GameArg, OptionOpt, _escape, _load, app, err, fail, out
+from .main import GameArg, OptionOpt, _escape, _load, app
+from .output import err, fail, out
 
 
 def _ci(est: Estimate, fmt: str = "{:+.2f}") -> str:

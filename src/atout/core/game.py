@@ -339,6 +339,8 @@ class View(ABC):
         """
         from .viewdict import view_from_dict
 
+        if not isinstance(game, Game):
+            raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
         return view_from_dict(cls, data, game)
 
     def __eq__(self, other: object) -> bool:

@@ -134,11 +134,10 @@ def _plain(value: Any) -> Any:
 
 
 def view_from_dict(cls: type[View], data: Any, game: Game) -> View:
-    """What :meth:`View.from_dict` does: dispatch to the game's view class, read, check."""
-    from .game import Game, View
+    """What :meth:`View.from_dict` does once it has checked ``game``: dispatch to the game's view class, read, check.
 
-    if not isinstance(game, Game):
-        raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
+    Imports nothing of :mod:`.game` at run time (game.py imports this module).
+    """
     concrete = view_class(game)
     if not issubclass(concrete, cls):
         raise TypeError(f"{game.title} views are {concrete.__name__}, not {cls.__name__}")
@@ -159,7 +158,7 @@ def view_from_dict(cls: type[View], data: Any, game: Game) -> View:
             raise root[key].fail(
                 f"{data[key]!r:.80} does not match the rest of the view (it reads back as {value!r:.80})"
             )
-    if not isinstance(view, View):  # pragma: no cover - a game's read_dict returning nonsense
+    if not isinstance(view, cls):  # pragma: no cover - a game's read_dict returning nonsense
         raise TypeError(f"{concrete.__name__}.read_dict returned {type(view).__name__}")
     return view
 

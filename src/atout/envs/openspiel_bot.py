@@ -41,7 +41,7 @@ import pyspiel
 
 from ..core.bot import Bot
 from ..core.game import Game, View
-from ..envs.openspiel import (
+from .openspiel import (
     INFORMATION_STATES,
     AtoutSpielGame,
     AtoutSpielState,

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..core.bot import Bot
 from ..core.game import View
-from ..envs.arrays import float32_array
-from ..envs.common import TENSORS, check_choice, observation_vector
+from .arrays import float32_array
+from .common import TENSORS, check_choice, observation_vector
 
 #: ``policy(observation, action_mask) -> action id``
 Policy = Callable[[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.int8]]], Any]
