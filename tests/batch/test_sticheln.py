@@ -1,4 +1,4 @@
-"""StichelnBatch against the engine: every match, every step (masks, state, scores, terminal)."""
+"""StichelnBatch against the engine: every match, every step (masks, state, scores, terminal, tensors, heuristic)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from atout.batch import IllegalActions, StichelnBatch
 from atout.batch.sticheln import deal
+from atout.games.sticheln.bot import StichelnHeuristicBot
 from atout.games.sticheln.game import StichelnGame, StichelnState
 
 
@@ -36,20 +37,33 @@ def assert_same(batch: StichelnBatch, mask: np.ndarray[Any, Any], g: int, state:
         assert [k for k in batch.pains[g, seat].tolist() if k >= 0] == state.pains[seat]
 
 
-def play_along(players: int, seeds: list[int], **options: Any) -> None:
+def play_along(
+    players: int, seeds: list[int], policy: str = "random", tensors: bool = False, **options: Any
+) -> None:
     batch = StichelnBatch(players, seeds, **options)
     game = StichelnGame(players, **options)
     states = [game.new_state(seed=s) for s in seeds]
+    bot = StichelnHeuristicBot()
     rng = np.random.default_rng(len(seeds) * 7 + players)
     totals = np.zeros((len(seeds), players), dtype=np.int64)
+    steps = 0
     while True:
         mask = batch.legal_mask()
         assert (mask.sum(axis=1) == batch.legal_counts()).all()
         for g, state in enumerate(states):
             assert_same(batch, mask, g, state)
+        if tensors:
+            check_tensors(batch, game, states, steps)
         if batch.terminal.all():
             break
-        actions = batch.random_actions(rng)
+        if policy == "heuristic":
+            actions = batch.heuristic_actions()
+            for g, state in enumerate(states):
+                expected = -1 if state.is_terminal else bot.choose(state.view(state.current_player))
+                assert int(actions[g]) == expected, (g, steps)
+        else:
+            actions = batch.random_actions(rng)
+        steps += 1
         was_over = [s.is_terminal for s in states]
         lines = [len(s.sheet) for s in states]
         for g, state in enumerate(states):
@@ -63,6 +77,30 @@ def play_along(players: int, seeds: list[int], **options: Any) -> None:
         totals += step.rewards
     for g, state in enumerate(states):
         assert totals[g].tolist() == state.scores()
+
+
+def check_tensors(batch: StichelnBatch, game: StichelnGame, states: list[StichelnState], step: int) -> None:
+    others = (np.arange(batch.num_games) + step) % batch.players
+    for info in (False, True):
+        encode = game.information_state_tensor if info else game.observation_tensor
+        acting = batch.observation_tensor(information_state=info, dtype=np.float64)
+        chosen = batch.observation_tensor(others, information_state=info)
+        assert chosen.dtype == np.float32
+        for g, state in enumerate(states):
+            seat = max(state.current_player, 0)
+            assert acting[g].tolist() == encode(state.view(seat))
+            assert chosen[g].tolist() == [np.float32(x) for x in encode(state.view(int(others[g])))]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_heuristic_play_equals_engine_bot(players: int) -> None:
+    play_along(players, sample_seeds(12 - players, 30 + players), policy="heuristic")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_tensors_equal_engine(players: int) -> None:
+    # Two hands: the second starts from a scored hand (scores, dealer, cleared tricks).
+    play_along(players, sample_seeds(1, 40 + players), tensors=True, hands=2)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
@@ -92,7 +130,29 @@ def test_random_play_equals_engine(players: int) -> None:
     ],
 )
 def test_options_equal_engine(players: int, options: dict[str, Any]) -> None:
-    play_along(players, sample_seeds(12, 50 + players), **options)
+    seeds = sample_seeds(12, 50 + players)
+    play_along(players, seeds, **options)
+    play_along(players, seeds[:6], policy="heuristic", **options)
+    play_along(players, seeds[:1], tensors=True, **{"hands": 1, **options})
+
+
+def test_held_matches_do_not_move() -> None:
+    batch = StichelnBatch(4, [1, 2, 3], hands=1)
+    game = StichelnGame(4, hands=1)
+    states = [game.new_state(seed=s) for s in (1, 2, 3)]
+    rng = np.random.default_rng(3)
+    active = np.array([True, False, True])
+    for turn in range(70):
+        active = np.roll(active, 1) if turn % 3 == 0 else active
+        actions = batch.random_actions(rng)
+        actions[~active] = -7  # ignored: held matches take no action, not even an illegal one
+        for g, state in enumerate(states):
+            if active[g] and not state.is_terminal:
+                state.apply(int(actions[g]))
+        batch.step(actions, active=active)
+        mask = batch.legal_mask()
+        for g, state in enumerate(states):
+            assert_same(batch, mask, g, state)
 
 
 def test_vectorised_and_python_deals_agree() -> None:

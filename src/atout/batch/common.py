@@ -9,13 +9,16 @@ deal-ahead queue of auto-reset are written once.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import pyrandom
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 #: Seed texts dealt per vectorised pass (bounds the memory: 4 bytes per generator word).
 DEAL_ROWS = 1 << 15
@@ -134,3 +137,54 @@ class SeedQueue:
         out = self.pending[self.at : end], tuple(a[self.at : end] for a in self.deals)
         self.at = end
         return out
+
+
+class Batch(Protocol):
+    """What every game's batch offers (``WizardBatch``, ``StichelnBatch``, ...): what :mod:`.vector` builds on.
+
+    Constructor: ``Cls(players, seeds, *, auto_reset=False, reset_seeds=None,
+    check=True, **options)``.  ``step(actions, active)``: only the matches in
+    ``active`` (all when None) move; the others keep their state.  A game
+    with a heuristic policy also has ``heuristic_actions() -> (N,) actions``.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seeds: Sequence[int] | NDArray[np.integer[Any]],
+        *,
+        auto_reset: bool = False,
+        reset_seeds: Iterable[int] | None = None,
+        check: bool = True,
+        **options: Any,
+    ) -> None: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def num_games(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def seeds(self) -> list[int]: ...
+    @property
+    def current_player(self) -> NDArray[np.intp]: ...
+    @property
+    def round(self) -> NDArray[np.intp]: ...
+    @property
+    def scores(self) -> NDArray[np.int32]: ...
+    @property
+    def terminal(self) -> NDArray[np.bool_]: ...
+    def legal_mask(self) -> NDArray[np.bool_]: ...
+    def random_actions(self, rng: np.random.Generator) -> NDArray[np.intp]: ...
+    def step(
+        self, actions: Sequence[int] | NDArray[np.intp], active: NDArray[np.bool_] | None = None
+    ) -> Step: ...
+    def observation_tensor(
+        self,
+        seats: int | Sequence[int] | NDArray[np.intp] | None = None,
+        *,
+        information_state: bool = False,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> NDArray[np.floating[Any]]: ...

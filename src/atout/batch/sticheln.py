@@ -12,7 +12,7 @@ of a match seeded ``s`` is dealt from ``seeded_rng(s, "hand", h)`` exactly as
 ``all_zero_trick``, ``gentle``, ``two_pain_colours``, ``pain_card_only``;
 ``hidden_pain`` changes only what views show).
 
-Not yet here: tensors and the heuristic policy (Wizard has both).
+Tensors: :mod:`.sticheln_tensor`; the heuristic policy: :mod:`.sticheln_heuristic`.
 """
 
 from __future__ import annotations
@@ -91,7 +91,12 @@ class StichelnBatch:
     (``TERMINAL`` = -4 once over), ``leader``, ``tricks_done``, and per seat
     ``hands`` / ``captured`` ((N, n, 2) two-word masks; :meth:`hand_mask`
     gives one as an int), ``pains`` ((N, n, 2) the handicap cards laid, -1
-    none), ``scores``.
+    none), ``scores``; ``trick_cards`` (N, n) the card each seat played in the
+    trick in progress (-1 none), ``played`` (N, tricks, n) and
+    ``trick_winners`` (N, tricks) the hand's finished tricks (rows below
+    ``tricks_done``; winner -1 for a void trick); ``taken_counts`` and
+    ``taken_values`` (N, n, colours): the captured cards per colour, counted
+    and summed (what the tensors and the heuristic read, kept as tricks end).
     """
 
     def __init__(
@@ -157,6 +162,12 @@ class StichelnBatch:
         self.captured = np.zeros((N, n, 2), dtype=np.uint64)
         self.pains = np.zeros((N, n, 2), dtype=np.intp)
         self.scores = np.zeros((N, n), dtype=np.int32)
+        self.trick_cards = np.full((N, n), -1, dtype=np.intp)
+        self.played = np.full((N, game.tricks_per_hand, n), -1, dtype=np.intp)
+        self.trick_winners = np.full((N, game.tricks_per_hand), -1, dtype=np.intp)
+        self.taken_counts = np.zeros((N, n, deck.colours), dtype=np.intp)
+        self.taken_values = np.zeros((N, n, deck.colours), dtype=np.intp)
+        self._colours = np.arange(deck.colours, dtype=np.intp)
         self._deal_hands = np.zeros((N, game.num_hands, n, 2), dtype=np.uint64)
         self._legal: tuple[Words, IntArray] | None = None
         self._start_matches(self._games, deal(seed_list, game))
@@ -174,6 +185,8 @@ class StichelnBatch:
         dealer = self.dealer[g]
         self.hands[g] = self._deal_hands[g, self.round[g] - 1]
         self.captured[g] = 0
+        self.taken_counts[g] = 0
+        self.taken_values[g] = 0
         self.pains[g] = -1
         self.pain_turns[g] = 0
         self.tricks_done[g] = 0
@@ -189,6 +202,7 @@ class StichelnBatch:
         self.best_value[g] = 0
         self.best_trump[g] = False
         self.trick_mask[g] = 0
+        self.trick_cards[g] = -1
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[Words, IntArray]:
@@ -257,12 +271,16 @@ class StichelnBatch:
         return result
 
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray) -> Step:
-        """Apply one action per match (ignored for finished matches); see :meth:`.WizardBatch.step`."""
+    def step(self, actions: Sequence[int] | IntArray, active: BoolArray | None = None) -> Step:
+        """Apply one action per match (ignored for finished matches and outside ``active``); see :meth:`.WizardBatch.step`."""
         N, n = self.num_games, self.players
         a = np.asarray(actions, dtype=np.intp).reshape(N)
         bits, offset = self.legal_bits()
         phase = self.phase
+        if active is not None:
+            held = ~np.asarray(active, dtype=bool).reshape(N)
+            if held.any():
+                phase = np.where(held, OVER, phase)
         over = phase == OVER
         if self.check:
             j = a - offset
@@ -310,6 +328,7 @@ class StichelnBatch:
         bit = _words(kind)
         self.hands[g, seat] ^= bit
         self.trick_mask[g] |= bit
+        self.trick_cards[g, seat] = kind
         # trick_winner_index, one card at a time: zeros never win; a colour other than
         # the lead colour is trump; the first of equal trumps stays.
         colour, value = self._colour[kind], self._value[kind]
@@ -340,8 +359,15 @@ class StichelnBatch:
         if self._leader_takes:  # a trick of zeros only goes to its leader
             winner = np.where(winner < 0, self.leader[g], winner)
         won = winner >= 0  # otherwise void: the cards leave play, the same seat leads again
+        done = self.tricks_done[g]
+        self.played[g, done] = self.trick_cards[g]
+        self.trick_winners[g, done] = winner
         w = g[won]
         self.captured[w, winner[won]] |= self.trick_mask[w]
+        cards = self.trick_cards[w]  # (S, n): every seat played
+        in_colour = self._colour[cards][:, :, None] == self._colours  # (S, n, colours)
+        self.taken_counts[w, winner[won]] += in_colour.sum(axis=1)
+        self.taken_values[w, winner[won]] += (in_colour * self._value[cards][:, :, None]).sum(axis=1)
         self.leader[w] = winner[won]
         self.current_player[g] = self.leader[g]
         self._clear_tricks(g)
@@ -350,28 +376,30 @@ class StichelnBatch:
         if scored.size:
             self._score(scored, rewards, terminal)
 
-    def _score(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
-        """``StichelnGame.hand_score`` for every seat of the matches ``g``."""
+    def hand_points(self, pains: IntArray, captured: Words) -> IntArray:
+        """``StichelnGame.hand_score`` elementwise: ``pains`` (..., 2) kinds laid (-1 none), ``captured`` (..., 2) words."""
         options = self.game.options
-        pains = self.pains[g]  # (S, n, 2)
         laid = pains >= 0
         kinds = np.maximum(pains, 0)
         colour = np.where(laid, self._colour[kinds], len(self._colour_mask) - 1)
-        pain_mask = self._colour_mask[colour[..., 0]] | self._colour_mask[colour[..., 1]]  # (S, n, 2)
-        cost = np.where(laid, 1 if options["gentle"] else self._value[kinds], 0).sum(axis=2)
-        captured = self.captured[g]
+        pain_mask = self._colour_mask[colour[..., 0]] | self._colour_mask[colour[..., 1]]  # (..., 2)
+        cost = np.where(laid, 1 if options["gentle"] else self._value[kinds], 0).sum(axis=-1)
         if options["pain_card_only"]:
-            delta = popcount(captured).sum(axis=2) - cost
+            result: IntArray = popcount(captured).sum(axis=-1) - cost
+            return result
+        good = popcount(captured & ~pain_mask).sum(axis=-1)
+        bad = captured & pain_mask
+        if options["gentle"]:
+            loss = popcount(bad).sum(axis=-1)
         else:
-            good = popcount(captured & ~pain_mask).sum(axis=2)
-            bad = captured & pain_mask
-            if options["gentle"]:
-                loss = popcount(bad).sum(axis=2)
-            else:
-                as_bytes = np.ascontiguousarray(bad).view(np.uint8).reshape(*bad.shape[:2], 16)
-                loss = self._byte_values[np.arange(16), as_bytes.astype(np.intp)].sum(axis=2)
-            delta = good - cost - loss
-        delta = delta.astype(np.int32)
+            as_bytes = np.ascontiguousarray(bad).view(np.uint8).reshape(*bad.shape[:-1], 16)
+            loss = self._byte_values[np.arange(16), as_bytes.astype(np.intp)].sum(axis=-1)
+        result = good - cost - loss
+        return result
+
+    def _score(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
+        """``StichelnGame.hand_score`` for every seat of the matches ``g``."""
+        delta = self.hand_points(self.pains[g], self.captured[g]).astype(np.int32)
         self.scores[g] += delta
         rewards[g] = delta
         last = self.round[g] == self.game.num_hands
@@ -396,3 +424,41 @@ class StichelnBatch:
         for i, s in zip(g.tolist(), seeds, strict=True):
             self.seeds[i] = s
         self._start_matches(g, Deals(*arrays))
+
+    # -- policies and tensors ---------------------------------------------------------------------
+    def heuristic_actions(self) -> IntArray:
+        """The engine's heuristic bot's choice per match (see :mod:`.sticheln_heuristic`)."""
+        from .sticheln_heuristic import heuristic_actions
+
+        return heuristic_actions(self)
+
+    def observation_tensor(
+        self,
+        seats: int | Sequence[int] | IntArray | None = None,
+        *,
+        information_state: bool = False,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> NDArray[np.floating[Any]]:
+        """(N, size) tensors in the engine's layout (:mod:`atout.games.sticheln.tensor`).
+
+        ``seats``: whose view per match (default: the player to act, seat 0
+        once a match is over).  The same values as
+        ``game.observation_tensor(state.view(seat))`` (or
+        ``information_state_tensor`` with ``information_state=True``).
+        """
+        from .sticheln_tensor import encode
+
+        if seats is None:
+            seat_array = np.where(self.current_player >= 0, self.current_player, 0)
+        else:
+            seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
+        return encode(self, seat_array, information_state, dtype)
+
+    def information_state_tensor(
+        self,
+        seats: int | Sequence[int] | IntArray | None = None,
+        *,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> NDArray[np.floating[Any]]:
+        """:meth:`observation_tensor` with ``information_state=True`` (adds the hand's finished tricks)."""
+        return self.observation_tensor(seats, information_state=True, dtype=dtype)

@@ -350,17 +350,26 @@ class WizardBatch:
         return heuristic_actions(self)
 
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray) -> Step:
+    def step(self, actions: Sequence[int] | IntArray, active: BoolArray | None = None) -> Step:
         """Apply one action per match (ignored for finished matches) and resolve the chance that follows.
 
-        Raises :class:`IllegalActions` (nothing applied) when ``check`` is on
-        and some match's action is not legal.
+        ``active`` (N,) bool, optional: only those matches move; the others
+        keep their state and their action is ignored (a vector env holds the
+        matches waiting for its agent this way).  Raises
+        :class:`IllegalActions` (nothing applied) when ``check`` is on and some
+        moving match's action is not legal.
         """
         N, n = self.num_games, self.players
         a = np.asarray(actions, dtype=np.intp).reshape(N)
         bits, offset = self.legal_bits()
         phase = self.phase
         over = phase == OVER
+        if active is not None:
+            held = ~np.asarray(active, dtype=bool).reshape(N)
+            if held.any():
+                over = over | held
+                phase = np.where(held, OVER, phase)
+        all_play = self._all_play and active is None
         if self.check:
             j = (a - offset).astype(np.uint64)  # negative: huge, so one bound check
             ok = (j < U64(64)) & (((bits >> (j & U64(63))) & U64(1)) != 0)
@@ -370,7 +379,7 @@ class WizardBatch:
         self._legal = None
         rewards = np.zeros((N, n), dtype=np.int32)
         terminal = np.zeros(N, dtype=bool)
-        if self._all_play:
+        if all_play:
             self._play(a, None, rewards, terminal)
         else:
             play = phase == PLAY

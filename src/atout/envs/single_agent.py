@@ -292,12 +292,18 @@ def register_gymnasium(name: str) -> str:
     The registered defaults: ``players`` as :func:`default_players`, the game's
     default options, ``illegal_action="penalty"``; every keyword of
     :func:`make_gym_env` may be given to ``gymnasium.make``.
+    ``gymnasium.make_vec(gym_id(name), num_envs)`` builds the batch vector env
+    (:class:`atout.batch.vector.AtoutVectorEnv`; opponents ``random`` or
+    ``heuristic``); ``vectorization_mode="sync"`` still gives Gymnasium's
+    ``SyncVectorEnv`` over this module's env.
     """
     env_id = gym_id(name)
     if env_id not in gymnasium.registry:
         gymnasium.register(
             id=env_id,
             entry_point=f"{__name__}:make_gym_env",
+            # gymnasium.make_vec: num_envs matches of one batch (atout.batch.vector).
+            vector_entry_point="atout.batch.vector:make_vector_env",
             kwargs={"name": game_class(name).name, "illegal_action": "penalty"},
         )
     GYM_IDS[game_class(name).name] = env_id
