@@ -1,14 +1,11 @@
 """MalinBatch against the engine: every match, every step (masks, state, scores, rewards, terminal, tensors).
 
-Each test plays a seeded sample of matches in a batch and the same matches in
-the engine (``MalinGame.new_state(seed)``), feeding both the same actions, and
-compares them before every step.  Deals are part of it: the engine deals itself
-from the seed, the batch from the same seed.
+The batch and ``MalinGame.new_state(seed)`` play side by side as
+:mod:`.engine_compare` says, deals included (both deal from the seed).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -21,19 +18,20 @@ from atout.games.malin import cards as C
 from atout.games.malin.bot import MalinHeuristicBot
 from atout.games.malin.game import MalinGame, MalinState
 
-
-def sample_seeds(count: int, key: int) -> list[int]:
-    rng = random.Random(key)
-    return [rng.getrandbits(rng.choice((8, 32, 63))) for _ in range(count)]
+from . import engine_compare
+from .engine_compare import (
+    assert_basics,
+    each_match,
+    final_scores,
+    play_auto_reset,
+    sample_seeds,
+    score_changes,
+    step_held,
+)
 
 
 def assert_same(batch: MalinBatch, mask: np.ndarray[Any, Any], g: int, state: MalinState) -> None:
-    assert int(batch.current_player[g]) == state.current_player
-    assert bool(batch.terminal[g]) == state.is_terminal
-    assert batch.scores[g].tolist() == state.scores()
-    assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions())
-    assert int(batch.round[g]) == state.round
-    assert int(batch.dealer[g]) == state.dealer
+    assert_basics(batch, mask, g, state)
     assert int(batch.phase[g]) == state.phase
     assert int(batch.removed[g]) == state.removed
     assert batch.bids[g].tolist() == state.bids
@@ -53,61 +51,19 @@ def play_along(
     tensors: bool = False,
     **options: Any,
 ) -> int:
-    """Play the batch and the engine side by side; returns the steps taken."""
-    batch = MalinBatch(players, seeds, **options)
+    """Play the batch and the engine side by side; returns the steps taken (rewards: score changes)."""
     game = MalinGame(players, **options)
-    states = [game.new_state(seed=s) for s in seeds]
-    bot = MalinHeuristicBot()
-    rng = np.random.default_rng(len(seeds) * 7 + players)
-    start = game.options["start_score"]
-    totals = np.full((len(seeds), players), start, dtype=np.int64)
-    steps = 0
-    while True:
-        mask = batch.legal_mask()
-        assert (mask.sum(axis=1) == batch.legal_counts()).all()
-        for g, state in enumerate(states):
-            assert_same(batch, mask, g, state)
-        if tensors:
-            check_tensors(batch, game, states, steps)
-        if batch.terminal.all():
-            break
-        if policy in ("heuristic", "mixed"):
-            actions = batch.heuristic_actions()
-            for g, state in enumerate(states):
-                expected = -1 if state.is_terminal else bot.choose(state.view(state.current_player))
-                assert int(actions[g]) == expected, (g, steps)
-            if policy == "mixed":  # the bot's choice checked everywhere, random play half the time
-                actions = np.where(rng.random(len(seeds)) < 0.5, actions, batch.random_actions(rng))
-        else:
-            actions = batch.random_actions(rng)
-        was_over = [s.is_terminal for s in states]
-        before = [s.scores() for s in states]
-        for g, state in enumerate(states):
-            if not state.is_terminal:
-                state.apply(int(actions[g]))
-        step = batch.step(actions)
-        for g, state in enumerate(states):
-            assert bool(step.terminal[g]) == (state.is_terminal and not was_over[g])
-            assert step.rewards[g].tolist() == [a - b for a, b in zip(state.scores(), before[g], strict=True)]
-            assert step.scores[g].tolist() == state.scores()
-        totals += step.rewards
-        steps += 1
-    for g, state in enumerate(states):
-        assert totals[g].tolist() == state.scores()  # the per-hand rewards add up to the score
-    return steps
-
-
-def check_tensors(batch: MalinBatch, game: MalinGame, states: list[MalinState], step: int) -> None:
-    others = (np.arange(batch.num_games) + step) % batch.players
-    for info in (False, True):
-        encode = game.information_state_tensor if info else game.observation_tensor
-        acting = batch.observation_tensor(information_state=info, dtype=np.float64)
-        chosen = batch.observation_tensor(others, information_state=info)
-        assert chosen.dtype == np.float32
-        for g, state in enumerate(states):
-            seat = max(state.current_player, 0)
-            assert acting[g].tolist() == encode(state.view(seat))
-            assert chosen[g].tolist() == [np.float32(x) for x in encode(state.view(int(others[g])))]
+    return engine_compare.play_along(
+        MalinBatch(players, seeds, **options),
+        game,
+        seeds,
+        MalinHeuristicBot(),
+        compare=each_match(assert_same),
+        rewards=score_changes,
+        policy=policy,
+        tensors=tensors,
+        start=game.options["start_score"],
+    )
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -268,29 +224,11 @@ def test_vectorised_and_python_deals_agree(words: int, monkeypatch: pytest.Monke
 def test_auto_reset_restarts_from_the_next_seeds() -> None:
     players, seeds, later = 3, [5, 6], [100, 101, 102, 103, 104]
     batch = MalinBatch(players, seeds, auto_reset=True, reset_seeds=iter(later), start_score=3)
-    game = MalinGame(players, start_score=3)
-    rng = np.random.default_rng(1)
-    histories: list[list[int]] = [[], []]
-    finished: list[tuple[int, list[int], list[int]]] = []
-    started = list(seeds)
-    for _ in range(600):
-        actions = batch.random_actions(rng)
-        for g in range(2):
-            if actions[g] >= 0:
-                histories[g].append(int(actions[g]))
-        step = batch.step(actions)
-        for g in np.flatnonzero(step.terminal).tolist():
-            finished.append((started[g], histories[g], step.scores[g].tolist()))
-            histories[g] = []
-            started[g] = batch.seeds[g]
-    # Every seed played once; once the seeds run out the matches stay over.
-    assert sorted(s for s, _, _ in finished) == [5, 6, 100, 101, 102, 103, 104]
+    # Each finished match is replayed in the engine; every seed is played once, and once the
+    # seeds run out the matches stay over.
+    finished = play_auto_reset(batch, MalinGame(players, start_score=3), 600, np.random.default_rng(1))
+    assert sorted(finished) == [5, 6, 100, 101, 102, 103, 104]
     assert batch.terminal.all() and batch.matches_done == 7
-    for seed, history, scores in finished:  # each finished match, replayed in the engine
-        state = game.new_state(seed=seed)
-        for action in history:
-            state.apply(action)
-        assert state.is_terminal and state.scores() == scores
 
 
 def test_long_matches_deal_past_the_first_hands() -> None:
@@ -326,13 +264,9 @@ def test_inactive_matches_keep_their_state() -> None:
         actions = batch.random_actions(rng)
         if batch.terminal.all():
             break
-        for g, state in enumerate(states):
-            if active[g] and not state.is_terminal:
-                state.apply(int(actions[g]))
-        held = ~active
         illegal = actions.copy()
-        illegal[held] = -7  # ignored for held matches, even with check on
-        batch.step(illegal, active)
+        illegal[~active] = -7  # ignored for held matches, even with check on
+        step_held(batch, states, illegal, active)
         mask = batch.legal_mask()
         for g, state in enumerate(states):
             assert_same(batch, mask, g, state)
@@ -340,10 +274,6 @@ def test_inactive_matches_keep_their_state() -> None:
 
 def test_same_seeds_same_matches() -> None:
     def run() -> np.ndarray[Any, Any]:
-        batch = MalinBatch(5, range(40))
-        rng = np.random.default_rng(9)
-        while not batch.terminal.all():
-            batch.step(batch.random_actions(rng))
-        return batch.scores.copy()
+        return final_scores(MalinBatch(5, range(40)), 9)
 
     assert (run() == run()).all()

@@ -1,15 +1,14 @@
 """NainJauneBatch against the engine: every match, every step (masks, state, tokens, rewards, terminal, tensors).
 
-Each test plays a seeded sample of matches in a batch and the same matches in
-the engine (``NainJauneGame.new_state(seed)``), feeding both the same actions,
-and compares them before every step.  Deals are part of it: the engine deals
-itself from the seed, the batch from the same seed (``ahead`` small, so that
-the batch tops its deals up many times within a match).
+The batch and ``NainJauneGame.new_state(seed)`` play side by side as
+:mod:`.engine_compare` says, deals included (both deal from the seed;
+``ahead`` small, so that the batch tops its deals up many times within a match).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,24 +21,17 @@ from atout.games.nain_jaune import cards as C
 from atout.games.nain_jaune.bot import NainJauneHeuristicBot
 from atout.games.nain_jaune.game import NainJauneGame, NainJauneState
 
-
-def sample_seeds(count: int, key: int) -> list[int]:
-    rng = random.Random(key)
-    return [rng.getrandbits(rng.choice((8, 32, 63))) for _ in range(count)]
+from . import engine_compare
+from .engine_compare import Before, assert_basics, play_auto_reset, sample_seeds, step_held
 
 
 def assert_same(
     batch: NainJauneBatch, mask: np.ndarray[Any, Any], lacks: Any, g: int, state: NainJauneState
 ) -> None:
     where = f"match {g}, deal {state.round}, {len(state.history)} actions"
-    assert int(batch.current_player[g]) == state.current_player, where
-    assert bool(batch.terminal[g]) == state.is_terminal, where
-    assert batch.scores[g].tolist() == state.scores(), where
-    assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions()), where
+    assert_basics(batch, mask, g, state, where)
     assert int(batch.phase[g]) == state.phase, where
-    assert int(batch.round[g]) == state.round, where
     assert int(batch.deals_done[g]) == len(state.sheet), where
-    assert int(batch.dealer[g]) == state.dealer, where
     assert int(batch.opener[g]) == state.opener, where
     assert batch.boxes[g].tolist() == state.boxes, where
     assert batch.hands[g].tolist() == state.hands, where
@@ -58,6 +50,14 @@ def assert_same(
         assert C.cards_in(int(batch.played_by[g, seat])) == sorted(c for s, c in state.played if s == seat)
 
 
+def compare(batch: NainJauneBatch, mask: np.ndarray[Any, Any], states: Sequence[NainJauneState]) -> None:
+    bits, offset = batch.legal_bits()
+    assert (offset == 0).all() and (unpack(bits, C.NUM_CARDS + 2) == mask).all()
+    lacks = batch.lacks
+    for g, state in enumerate(states):
+        assert_same(batch, mask, lacks, g, state)
+
+
 def play_along(
     players: int,
     seeds: list[int],
@@ -67,74 +67,27 @@ def play_along(
     **options: Any,
 ) -> int:
     """Play the batch and the engine side by side; returns the steps taken."""
-    batch = NainJauneBatch(players, seeds, ahead=ahead, **options)
     game = NainJauneGame(players, **options)
-    states = [game.new_state(seed=s) for s in seeds]
-    bot = NainJauneHeuristicBot()
-    rng = np.random.default_rng(len(seeds) * 7 + players)
     start = game.options["start_tokens"]
-    sheet_tokens = [[start] * players for _ in seeds]
-    totals = np.zeros((len(seeds), players), dtype=np.int64)
-    steps = 0
-    while True:
-        mask = batch.legal_mask()
-        assert (mask.sum(axis=1) == batch.legal_counts()).all()
-        bits, offset = batch.legal_bits()
-        assert (offset == 0).all() and (unpack(bits, C.NUM_CARDS + 2) == mask).all()
-        lacks = batch.lacks
-        for g, state in enumerate(states):
-            assert_same(batch, mask, lacks, g, state)
-        if tensors:
-            check_tensors(batch, game, states, steps)
-        if batch.terminal.all():
-            break
-        if policy == "heuristic":
-            actions = batch.heuristic_actions()
-            for g, state in enumerate(states):
-                expected = -1 if state.is_terminal else bot.choose(state.view(state.current_player))
-                assert int(actions[g]) == expected, (g, steps)
-        else:
-            actions = batch.random_actions(rng)
-        was_over = [s.is_terminal for s in states]
-        lines = [len(s.sheet) for s in states]
-        for g, state in enumerate(states):
-            if not state.is_terminal:
-                state.apply(int(actions[g]))
-        step = batch.step(actions)
-        for g, state in enumerate(states):
-            assert bool(step.terminal[g]) == (state.is_terminal and not was_over[g])
-            assert step.scores[g].tolist() == state.scores()
-            if len(state.sheet) > lines[g]:
-                line = list(state.sheet[-1].tokens)
-                expected_reward = [a - b for a, b in zip(line, sheet_tokens[g], strict=True)]
-                sheet_tokens[g] = line
-            else:
-                expected_reward = [0] * players
-            assert step.rewards[g].tolist() == expected_reward, (g, steps)
-        totals += step.rewards
-        steps += 1
-    for g, state in enumerate(states):
-        # The per-deal rewards add up to the tokens won or lost over the match.
-        assert (totals[g] + start).tolist() == state.scores()
-    return steps
 
+    def rewards(state: NainJauneState, before: Before) -> list[int]:
+        # A deal's reward: the difference of the score sheet's last two lines (the first: from the start).
+        if len(state.sheet) == before.lines:
+            return [0] * players
+        previous = list(state.sheet[-2].tokens) if len(state.sheet) > 1 else [start] * players
+        return [a - b for a, b in zip(state.sheet[-1].tokens, previous, strict=True)]
 
-def check_tensors(
-    batch: NainJauneBatch, game: NainJauneGame, states: list[NainJauneState], step: int
-) -> None:
-    others = (np.arange(batch.num_games) + step) % batch.players
-    for info in (False, True):
-        encode = game.information_state_tensor if info else game.observation_tensor
-        acting = batch.observation_tensor(information_state=info, dtype=np.float64)
-        chosen = batch.observation_tensor(others, information_state=info)
-        assert chosen.dtype == np.float32
-        assert acting.shape[1] == (
-            game.information_state_tensor_size() if info else game.observation_tensor_size()
-        )
-        for g, state in enumerate(states):
-            seat = max(state.current_player, 0)
-            assert acting[g].tolist() == encode(state.view(seat))
-            assert chosen[g].tolist() == [np.float32(x) for x in encode(state.view(int(others[g])))]
+    return engine_compare.play_along(
+        NainJauneBatch(players, seeds, ahead=ahead, **options),
+        game,
+        seeds,
+        NainJauneHeuristicBot(),
+        compare=compare,
+        rewards=rewards,
+        policy=policy,
+        tensors=tensors,
+        start=start,
+    )
 
 
 @pytest.mark.parametrize(("players", "count"), [(2, 4), (3, 8), (4, 16), (5, 24), (6, 24), (7, 24), (8, 32)])
@@ -236,23 +189,7 @@ def test_vectorised_and_python_deals_agree(rows: int, monkeypatch: pytest.Monkey
 def test_auto_reset_replays_in_the_engine() -> None:
     batch = NainJauneBatch(4, [1, 2, 3], auto_reset=True, reset_seeds=[4, 5, 6, 7], max_deals=2, ahead=1)
     game = NainJauneGame(4, max_deals=2)
-    rng = np.random.default_rng(0)
-    histories: list[list[int]] = [[], [], []]
-    started = [1, 2, 3]
-    ends = []
-    for _ in range(400):
-        actions = batch.random_actions(rng)
-        for g in range(3):
-            if actions[g] >= 0:
-                histories[g].append(int(actions[g]))
-        step = batch.step(actions)
-        for g in np.flatnonzero(step.terminal).tolist():
-            state = game.new_state(seed=started[g])
-            for action in histories[g]:
-                state.apply(action)
-            assert state.is_terminal and state.scores() == step.scores[g].tolist()
-            ends.append(started[g])
-            histories[g], started[g] = [], batch.seeds[g]
+    ends = play_auto_reset(batch, game, 400, np.random.default_rng(0))  # each replayed in the engine
     assert sorted(ends) == [1, 2, 3, 4, 5, 6, 7] and batch.terminal.all()
     assert batch.matches_done == 7
 
@@ -285,11 +222,7 @@ def test_held_matches_keep_their_state() -> None:
     step = 0
     while not batch.terminal.all():
         active = (np.arange(4) + step) % 3 != 0
-        actions = batch.random_actions(rng)
-        for g, state in enumerate(states):
-            if active[g] and not state.is_terminal:
-                state.apply(int(actions[g]))
-        batch.step(actions, active=active)
+        step_held(batch, states, batch.random_actions(rng), active)
         mask, lacks = batch.legal_mask(), batch.lacks
         for g, state in enumerate(states):
             assert_same(batch, mask, lacks, g, state)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -13,19 +12,12 @@ from atout.batch.sticheln import deal
 from atout.games.sticheln.bot import StichelnHeuristicBot
 from atout.games.sticheln.game import StichelnGame, StichelnState
 
-
-def sample_seeds(count: int, key: int) -> list[int]:
-    rng = random.Random(key)
-    return [rng.getrandbits(rng.choice((8, 32, 63))) for _ in range(count)]
+from . import engine_compare
+from .engine_compare import assert_basics, each_match, play_auto_reset, sample_seeds, sheet_rewards, step_held
 
 
 def assert_same(batch: StichelnBatch, mask: np.ndarray[Any, Any], g: int, state: StichelnState) -> None:
-    assert int(batch.current_player[g]) == state.current_player
-    assert bool(batch.terminal[g]) == state.is_terminal
-    assert batch.scores[g].tolist() == state.scores()
-    assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions())
-    assert int(batch.round[g]) == state.round
-    assert int(batch.dealer[g]) == state.dealer
+    assert_basics(batch, mask, g, state)
     if state.is_terminal:
         return
     assert int(batch.phase[g]) == state.phase
@@ -40,56 +32,16 @@ def assert_same(batch: StichelnBatch, mask: np.ndarray[Any, Any], g: int, state:
 def play_along(
     players: int, seeds: list[int], policy: str = "random", tensors: bool = False, **options: Any
 ) -> None:
-    batch = StichelnBatch(players, seeds, **options)
-    game = StichelnGame(players, **options)
-    states = [game.new_state(seed=s) for s in seeds]
-    bot = StichelnHeuristicBot()
-    rng = np.random.default_rng(len(seeds) * 7 + players)
-    totals = np.zeros((len(seeds), players), dtype=np.int64)
-    steps = 0
-    while True:
-        mask = batch.legal_mask()
-        assert (mask.sum(axis=1) == batch.legal_counts()).all()
-        for g, state in enumerate(states):
-            assert_same(batch, mask, g, state)
-        if tensors:
-            check_tensors(batch, game, states, steps)
-        if batch.terminal.all():
-            break
-        if policy == "heuristic":
-            actions = batch.heuristic_actions()
-            for g, state in enumerate(states):
-                expected = -1 if state.is_terminal else bot.choose(state.view(state.current_player))
-                assert int(actions[g]) == expected, (g, steps)
-        else:
-            actions = batch.random_actions(rng)
-        steps += 1
-        was_over = [s.is_terminal for s in states]
-        lines = [len(s.sheet) for s in states]
-        for g, state in enumerate(states):
-            if not state.is_terminal:
-                state.apply(int(actions[g]))
-        step = batch.step(actions)
-        for g, state in enumerate(states):
-            assert bool(step.terminal[g]) == (state.is_terminal and not was_over[g])
-            scored = len(state.sheet) > lines[g]
-            assert step.rewards[g].tolist() == (list(state.sheet[-1][1]) if scored else [0] * players)
-        totals += step.rewards
-    for g, state in enumerate(states):
-        assert totals[g].tolist() == state.scores()
-
-
-def check_tensors(batch: StichelnBatch, game: StichelnGame, states: list[StichelnState], step: int) -> None:
-    others = (np.arange(batch.num_games) + step) % batch.players
-    for info in (False, True):
-        encode = game.information_state_tensor if info else game.observation_tensor
-        acting = batch.observation_tensor(information_state=info, dtype=np.float64)
-        chosen = batch.observation_tensor(others, information_state=info)
-        assert chosen.dtype == np.float32
-        for g, state in enumerate(states):
-            seat = max(state.current_player, 0)
-            assert acting[g].tolist() == encode(state.view(seat))
-            assert chosen[g].tolist() == [np.float32(x) for x in encode(state.view(int(others[g])))]
+    engine_compare.play_along(
+        StichelnBatch(players, seeds, **options),
+        StichelnGame(players, **options),
+        seeds,
+        StichelnHeuristicBot(),
+        compare=each_match(assert_same),
+        rewards=sheet_rewards(1),
+        policy=policy,
+        tensors=tensors,
+    )
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
@@ -146,10 +98,7 @@ def test_held_matches_do_not_move() -> None:
         active = np.roll(active, 1) if turn % 3 == 0 else active
         actions = batch.random_actions(rng)
         actions[~active] = -7  # ignored: held matches take no action, not even an illegal one
-        for g, state in enumerate(states):
-            if active[g] and not state.is_terminal:
-                state.apply(int(actions[g]))
-        batch.step(actions, active=active)
+        step_held(batch, states, actions, active)
         mask = batch.legal_mask()
         for g, state in enumerate(states):
             assert_same(batch, mask, g, state)
@@ -171,20 +120,5 @@ def test_auto_reset_and_refusal() -> None:
     rng = np.random.default_rng(0)
     with pytest.raises(IllegalActions, match="match 0"):
         batch.step([0 if not batch.legal_mask()[0, 0] else 1, int(batch.random_actions(rng)[1])])
-    histories: list[list[int]] = [[], []]
-    started = [1, 2]
-    ends = []
-    for _ in range(200):
-        actions = batch.random_actions(rng)
-        for g in range(2):
-            if actions[g] >= 0:
-                histories[g].append(int(actions[g]))
-        step = batch.step(actions)
-        for g in np.flatnonzero(step.terminal).tolist():
-            state = game.new_state(seed=started[g])
-            for action in histories[g]:
-                state.apply(action)
-            assert state.is_terminal and state.scores() == step.scores[g].tolist()
-            ends.append(started[g])
-            histories[g], started[g] = [], batch.seeds[g]
+    ends = play_auto_reset(batch, game, 200, rng)  # each ended match replayed in the engine
     assert sorted(ends) == [1, 2, 3, 4] and batch.terminal.all()

@@ -43,20 +43,17 @@ next ones together (vectorised when there are enough of them).
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL
 from ..games.malin import cards as C
 from ..games.malin.game import (
     BID,
     BID_BASE,
-    NUM_ACTIONS,
     OVER,
     PLAY,
     REDECLARE,
@@ -69,8 +66,9 @@ from ..games.malin.game import (
     MalinGame,
 )
 from . import common, pyrandom
+from .base import BatchBase
 from .bits import U64, popcount, select_bit, unpack
-from .common import IllegalActions, SeedQueue, Step, in_chunks
+from .common import IllegalActions, Step, in_chunks
 
 __all__ = ["DEALT_AHEAD", "Deals", "IllegalActions", "MalinBatch", "MalinLegal", "Step", "deal"]
 
@@ -260,7 +258,7 @@ def _deal(seeds: Sequence[int], game: MalinGame) -> Deals:
     return Deals(first, hands, removed)
 
 
-class MalinBatch:
+class MalinBatch(BatchBase[MalinGame, Deals]):
     """``N`` Le Malin matches of one configuration, stepped together.
 
     ``MalinBatch(4, seeds=range(10_000))`` deals match ``i`` exactly as
@@ -283,31 +281,26 @@ class MalinBatch:
     last row scratch), ``trick_winner`` (N, H).
     """
 
-    def __init__(
-        self,
-        players: int,
-        seeds: Sequence[int] | NDArray[np.integer[Any]],
-        *,
-        auto_reset: bool = False,
-        reset_seeds: Iterable[int] | None = None,
-        check: bool = True,
-        **options: Any,
-    ) -> None:
-        self.game = game = MalinGame(players, **options)
+    _over = OVER
+    _round_word = "hand"
+    _game_class = MalinGame
+    _tensor_module = ".malin_tensor"
+    _heuristic_module = ".malin_heuristic"
+    _deals_type = Deals
+
+    def _new_game(self, players: int, options: dict[str, Any]) -> MalinGame:
+        game = MalinGame(players, **options)
         if game.fun:
             raise ValueError(
                 "MalinBatch plays the base game only: the jeu fun (fun=True, the Malheur cards) is not "
                 "supported in batch (see atout.batch.malin); use the engine for it"
             )
-        seed_list = [int(s) for s in seeds]
-        if not seed_list:
-            raise ValueError("a batch needs at least one seed")
-        self.num_games = N = len(seed_list)
-        self.players = n = players
-        self.num_actions = NUM_ACTIONS
+        return game
+
+    def _init_state(self) -> None:
+        game = self.game
+        N, n = self.num_games, self.players
         self.hand_size = H = game.hand_size
-        self.auto_reset = auto_reset
-        self.check = check
         o = game.options
         self._running = o["sum_rule"] == "running"
         self._hand_scope = o["wish_forbidden_scope"] == "hand"
@@ -317,14 +310,6 @@ class MalinBatch:
         self._clamp = bool(o["clamp_at_zero"])
         self._start_score = int(o["start_score"])
         self.twin_high = high = game.twin_high
-        self.seeds: list[int] = seed_list
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = (
-            SeedQueue(iter(reset_seeds), lambda part: deal(part, game), max(N, 256)) if auto_reset else None
-        )
-        #: Matches finished so far (auto-reset included).
-        self.matches_done = 0
         # Per action id below the re-declarations: the card kind, its declared value, the slots it removes.
         ids = np.arange(_PLAY_LOW + WISH_MAX - WISH_MIN + 1)
         self._action_kind = np.where(ids < TWIN_LOW, ids, np.where(ids <= TWIN_HIGH, C.TWIN, C.WISH))
@@ -339,12 +324,7 @@ class MalinBatch:
         self._twin_value_bits = tuple(
             ((VALUE_OFFSET + v) >> 6, U64(1) << U64((VALUE_OFFSET + v) & 63)) for v in (0, high)
         )
-        self._games = np.arange(N, dtype=np.intp)
         z = np.zeros(N, dtype=np.intp)
-        self.phase = z.copy()
-        self.round = z.copy()
-        self.dealer = z.copy()
-        self.current_player = z.copy()
         self.removed = z.copy()
         self.leader = z.copy()
         self.last_actor = z.copy()
@@ -370,7 +350,9 @@ class MalinBatch:
         self._deal_removed = np.zeros((N, DEALT_AHEAD), dtype=np.intp)
         self._deal_from = z.copy()
         self._legal: MalinLegal | None = None
-        self._start_matches(self._games, deal(seed_list, game))
+
+    def _deal(self, seeds: Sequence[int]) -> Deals:
+        return deal(seeds, self.game)
 
     # -- match and hand starts ------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
@@ -381,9 +363,9 @@ class MalinBatch:
         self.dealer[g] = deals.first_dealer
         self.round[g] = 1
         self.scores[g] = self._start_score
-        self._start_hand(g)
+        self._start_round(g)
 
-    def _start_hand(self, g: IntArray) -> None:
+    def _start_round(self, g: IntArray) -> None:
         n = self.players
         ahead = self.round[g] - self._deal_from[g]
         late = ahead >= DEALT_AHEAD
@@ -529,12 +511,6 @@ class MalinBatch:
         running = np.cumsum(words, axis=1)
         return rows, running[:, :3], running[:, 3]
 
-    @property
-    def terminal(self) -> BoolArray:
-        """(N,) whether each match is over."""
-        result: BoolArray = self.phase == OVER
-        return result
-
     # -- policies --------------------------------------------------------------------------
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """A uniformly random legal action per match (-1 for a finished match)."""
@@ -559,30 +535,11 @@ class MalinBatch:
         result: IntArray = np.where(counts > 0, actions, -1)
         return result
 
-    def heuristic_actions(self) -> IntArray:
-        """The engine's heuristic bot's choice per match (see :mod:`.malin_heuristic`)."""
-        from .malin_heuristic import heuristic_actions
-
-        return heuristic_actions(self)
-
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray, active: BoolArray | None = None) -> Step:
-        """Apply one action per match (ignored for finished matches) and resolve the chance that follows.
-
-        ``active`` (N,) bool, optional: only those matches move; the others
-        keep their state and their action is ignored (a vector env holds the
-        matches waiting for its agent this way).  Raises
-        :class:`IllegalActions` (nothing applied) when ``check`` is on and some
-        moving match's action is not legal.
-        """
-        N, n = self.num_games, self.players
-        a = np.asarray(actions, dtype=np.intp).reshape(N)
+    def _move(
+        self, a: IntArray, phase: IntArray, everyone: bool, rewards: NDArray[np.int32], terminal: BoolArray
+    ) -> NDArray[np.int32]:
         legal = self.legal_bits()
-        phase = self.phase
-        if active is not None:
-            held = ~np.asarray(active, dtype=bool).reshape(N)
-            if held.any():
-                phase = np.where(held, OVER, phase)
         if self.check:
             j = (a - legal.offset).astype(np.uint64)  # negative: huge, so one bound check
             ok = (j < U64(64)) & (((legal.bits >> (j & U64(63))) & U64(1)) != 0)
@@ -594,8 +551,6 @@ class MalinBatch:
             if not ok.all():
                 self._refuse(a, ok)
         self._legal = None
-        rewards = np.zeros((N, n), dtype=np.int32)
-        terminal = np.zeros(N, dtype=bool)
         play_rows = np.flatnonzero(phase == PLAY)
         bid_rows = np.flatnonzero(phase == BID)
         redeclare_rows = np.flatnonzero(phase == REDECLARE)
@@ -605,26 +560,15 @@ class MalinBatch:
             self._bid(bid_rows, a[bid_rows] - BID_BASE)
         if redeclare_rows.size:
             self._redeclare(redeclare_rows, a[redeclare_rows] - REDECLARE_BASE, rewards, terminal)
-        scores = self.scores.copy()
-        if self.auto_reset and terminal.any():
-            self._reset_finished(np.flatnonzero(terminal))
-        return Step(rewards, terminal, scores)
+        return self.scores.copy()
 
     def _refuse(self, a: IntArray, ok: BoolArray) -> None:
         bad = np.flatnonzero(~ok)
         g = int(bad[0])
-        mask = self.legal_mask()[g]
-        legal = [self.game.action_to_text(x) for x in np.flatnonzero(mask).tolist()]
-        if len(legal) > 12:
+        legal = self._legal_texts(g)
+        if len(legal) > 12:  # up to 201 Wish values
             legal = [*legal[:10], f"... ({len(legal)} in all)"]
-        try:
-            text = self.game.action_to_text(int(a[g]))
-        except ValueError:
-            text = f"action {int(a[g])}"
-        raise IllegalActions(
-            f"{bad.size} match(es) given an illegal action, first match {g} "
-            f"(hand {int(self.round[g])}, seat {int(self.current_player[g])}): {text}; legal: {', '.join(legal)}"
-        )
+        raise self._refusal(bad.size, g, self._action_text(int(a[g])), legal)
 
     def _bid(self, g: IntArray, bid: IntArray) -> None:
         n = self.players
@@ -738,29 +682,7 @@ class MalinBatch:
             new = np.maximum(new, 0)
         self.scores[g] = new
         rewards[g] = new - old
-        over = (new <= 0).any(axis=1)
-        done, going = g[over], g[~over]
-        if done.size:
-            self.phase[done] = OVER
-            self.current_player[done] = TERMINAL
-            terminal[done] = True
-            self.matches_done += int(done.size)
-        if going.size:
-            self.round[going] += 1
-            self.dealer[going] = (self.dealer[going] + 1) % self.players
-            self._start_hand(going)
-
-    def _reset_finished(self, g: IntArray) -> None:
-        assert self._queue is not None
-        got = self._queue.take(int(g.size))
-        if got is None:
-            return
-        seeds, arrays = got
-        deals = Deals(*arrays)
-        g = g[: len(seeds)]
-        for i, s in zip(g.tolist(), seeds, strict=True):
-            self.seeds[i] = s
-        self._start_matches(g, deals)
+        self._end_rounds(g, (new <= 0).any(axis=1), terminal)
 
     # -- reading one match -----------------------------------------------------------------------
     def hand_kinds(self, game: int, seat: int) -> list[int]:
@@ -779,34 +701,3 @@ class MalinBatch:
             if kind >= 0:
                 out.append((seat, kind, int(self.card_value[game, row, seat])))
         return out
-
-    def observation_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        information_state: bool = False,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """(N, size) tensors in the engine's layout (:mod:`atout.games.malin.tensor`).
-
-        ``seats``: whose view per match (default: the player to act, seat 0
-        once a match is over).  The same values as
-        ``game.observation_tensor(state.view(seat))`` (or
-        ``information_state_tensor`` with ``information_state=True``).
-        """
-        from .malin_tensor import encode
-
-        if seats is None:
-            seat_array = np.where(self.current_player >= 0, self.current_player, 0)
-        else:
-            seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
-        return encode(self, seat_array, information_state, dtype)
-
-    def information_state_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """:meth:`observation_tensor` with ``information_state=True`` (adds the hand's finished tricks)."""
-        return self.observation_tensor(seats, information_state=True, dtype=dtype)

@@ -23,6 +23,7 @@ from ..games.malin import cards as C
 from ..games.malin.game import BID, OVER, PLAY, REDECLARE
 from ..games.malin.tensor import PHASES, TABLE, VALUE_SCALE, blocks, max_hands
 from .bits import popcount, unpack
+from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
     from .malin import MalinBatch
@@ -40,23 +41,13 @@ def encode(
     game = batch.game
     N, n, H = batch.num_games, game.players, game.hand_size
     bid_width = max(H, 8) + 1
-    layout = blocks(game, information_state)
-    start: dict[str, int] = {}
-    at = 0
-    for name, size in layout:
-        start[name] = at
-        at += size
-    out = np.zeros((N, at), dtype=dtype)
+    start, out = tensor_frame(blocks(game, information_state), N, dtype)
     g = np.arange(N)
-    seats = np.asarray(seats, dtype=np.intp)
-    if seats.shape != (N,) or ((seats < 0) | (seats >= n)).any():
-        raise ValueError(f"seats must be one seat 0..{n - 1} per match")
+    seats = viewer_seats(seats, N, n)
 
     def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
         """Seat numbers relative to each match's viewer (0 = the viewer)."""
-        base = seats if seat.ndim == 1 else seats[:, None]
-        result: NDArray[np.intp] = (seat - base) % n
-        return result
+        return relative(seat, seats, n)
 
     # The engine's phase ids are the indices of PHASES.
     assert PHASES[BID] == "bid" and PHASES[PLAY] == "play" and PHASES[REDECLARE] == "redeclare"

@@ -53,19 +53,18 @@ engine's bot): :mod:`.nain_jaune_heuristic`.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL
 from ..games.nain_jaune import cards as C
 from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame
 from . import common
+from .base import BatchBase
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, SeedQueue, Step, in_chunks, seeded_shuffles
+from .common import in_chunks, seeded_shuffles
 
 __all__ = ["NainJauneBatch", "Starts", "deal_hands", "deal_starts"]
 
@@ -185,7 +184,7 @@ def _seat_tables(n: int, step: int) -> tuple[IntArray, IntArray]:
     return to_pos, to_seat
 
 
-class NainJauneBatch:
+class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
     """``N`` Nain Jaune matches of one configuration, stepped together (see :class:`.WizardBatch`).
 
     ``NainJauneBatch(4, seeds=range(10_000))`` plays match ``i`` exactly as
@@ -206,6 +205,13 @@ class NainJauneBatch:
     Once a match is over they keep its last deal's values, as the engine does.
     """
 
+    _over = OVER
+    _round_word = "deal"
+    _game_class = NainJauneGame
+    _tensor_module = ".nain_jaune_tensor"
+    _heuristic_module = ".nain_jaune_heuristic"
+    _deals_type = Starts
+
     def __init__(
         self,
         players: int,
@@ -217,21 +223,19 @@ class NainJauneBatch:
         ahead: int | None = None,
         **options: Any,
     ) -> None:
-        self.game = game = NainJauneGame(players, **options)
-        seed_list = [int(s) for s in seeds]
-        if not seed_list:
-            raise ValueError("a batch needs at least one seed")
+        self._ahead_asked = ahead
+        super().__init__(
+            players, seeds, auto_reset=auto_reset, reset_seeds=reset_seeds, check=check, **options
+        )
+
+    def _init_state(self) -> None:
+        game, ahead = self.game, self._ahead_asked
         o = game.options
-        if players * o["start_tokens"] >= 2**31:
+        if self.players * o["start_tokens"] >= 2**31:
             raise ValueError("players × start_tokens must be below 2**31 (scores are int32)")
         if ahead is not None and ahead < 1:
             raise ValueError("ahead must be at least 1")
-        self.num_games = N = len(seed_list)
-        self.players = n = players
-        self.num_actions = game.num_actions
-        self.auto_reset = auto_reset
-        self.check = check
-        self.seeds: list[int] = seed_list
+        N, n = self.num_games, self.players
         self._dir = game.step
         self._voluntary = game.voluntary
         self._manual = game.manual_claim
@@ -252,16 +256,6 @@ class NainJauneBatch:
         self._cap = cap = self._max_deals if self._max_deals is not None else 1 << 30
         #: Deals kept ahead per match (never more than a match can play).
         self.ahead = kept = max(1, min(ahead or _AHEAD[n], cap))
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = (
-            SeedQueue(iter(reset_seeds), lambda part: deal_starts(part, game, kept), max(N, 256))
-            if auto_reset
-            else None
-        )
-        #: Matches finished so far (auto-reset included).
-        self.matches_done = 0
-        self._games = np.arange(N, dtype=np.intp)
         self._base = self._games * n  # flat index of seat 0's entry
         self._positions = np.arange(n, dtype=np.intp)
         self._zeros = np.zeros(N, dtype=np.intp)
@@ -272,11 +266,7 @@ class NainJauneBatch:
         #: Lowest set position of a mask (``n`` for none).
         self._low = np.array([(m & -m).bit_length() - 1 if m else n for m in range(1 << n)], dtype=np.intp)
         z = np.zeros(N, dtype=np.intp)
-        self.phase = z.copy()
-        self.round = z.copy()
-        self.dealer = z.copy()
         self.opener = z.copy()
-        self.current_player = z.copy()
         self.need = z.copy()
         self.last = z.copy()
         self.asked = z.copy()
@@ -299,7 +289,9 @@ class NainJauneBatch:
         self._ring = np.zeros((N, kept, n), dtype=np.uint64)
         self._dealt_to = z.copy()
         self._legal: Masks | None = None
-        self._start_matches(self._games, deal_starts(seed_list, game, kept))
+
+    def _deal(self, seeds: Sequence[int]) -> Starts:
+        return deal_starts(seeds, self.game, self.ahead)
 
     # -- match and deal starts -----------------------------------------------------------
     def _start_matches(self, g: IntArray, starts: Starts) -> None:
@@ -322,12 +314,7 @@ class NainJauneBatch:
         if self._max_deals is not None:
             over |= self.deals_done[g] >= self._max_deals
         if over.any():
-            done = g[over]
-            self.phase[done] = OVER
-            self.current_player[done] = TERMINAL
-            self.matches_done += int(done.size)
-            if terminal is not None:
-                terminal[done] = True
+            self._end_matches(g[over], terminal)
             g = g[~over]
             if not g.size:
                 return
@@ -445,12 +432,6 @@ class NainJauneBatch:
         return popcount(self.legal_word())
 
     @property
-    def terminal(self) -> BoolArray:
-        """(N,) whether each match is over."""
-        result: BoolArray = self.phase == OVER
-        return result
-
-    @property
     def scores(self) -> NDArray[np.int32]:
         """(N, n) each seat's tokens (the engine's ``scores()``), as int32."""
         return self.tokens.astype(np.int32)
@@ -478,27 +459,12 @@ class NainJauneBatch:
         result[rows] = chosen
         return result
 
-    def heuristic_actions(self) -> IntArray:
-        """The engine's heuristic bot's choice per match (see :mod:`.nain_jaune_heuristic`)."""
-        from .nain_jaune_heuristic import heuristic_actions
-
-        return heuristic_actions(self)
-
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray, active: BoolArray | None = None) -> Step:
-        """Apply one action per match and resolve the deals that follow.
-
-        Finished matches, and those outside ``active`` (all when None), ignore
-        their action and keep their state.  Raises :class:`IllegalActions`
-        (nothing applied) when ``check`` is on and some moving match's action
-        is not legal.
-        """
-        N, n = self.num_games, self.players
-        a = np.asarray(actions, dtype=np.intp).reshape(N)
+    def _move(
+        self, a: IntArray, phase: IntArray, everyone: bool, rewards: NDArray[np.int32], terminal: BoolArray
+    ) -> NDArray[np.int32]:
         bits = self.legal_word()
-        live = self.phase == PLAY
-        if active is not None:
-            live &= np.asarray(active, dtype=bool).reshape(N)
+        live = phase == PLAY
         g = self._games if live.all() else np.flatnonzero(live)
         if g is not self._games:
             a, bits = a[g], bits[g]
@@ -508,8 +474,6 @@ class NainJauneBatch:
             if not ok.all():
                 self._refuse(g, a, ok)
         self._legal = None
-        rewards = np.zeros((N, n), dtype=np.int32)
-        terminal = np.zeros(N, dtype=bool)
         ends: list[IntArray] = []  # matches whose deal ends (their winner is the seat to act)
         settle: list[IntArray] = []
         if self._cards_only:
@@ -523,10 +487,7 @@ class NainJauneBatch:
         for rows in ends:
             if rows.size:
                 self._end_deals(rows, rewards, terminal)
-        scores = self.tokens.astype(np.int32)
-        if self.auto_reset and terminal.any():
-            self._reset_finished(np.flatnonzero(terminal))
-        return Step(rewards, terminal, scores)
+        return self.tokens.astype(np.int32)
 
     def _variants(self, g: IntArray, a: IntArray, ends: list[IntArray], settle: list[IntArray]) -> None:
         """The actions of ``voluntary_stop`` and ``manual_claim`` besides the cards: passes, claims."""
@@ -563,12 +524,6 @@ class NainJauneBatch:
     def _refuse(self, g: IntArray, a: IntArray, ok: BoolArray) -> None:
         bad = np.flatnonzero(~ok)
         m = int(g[bad[0]])
-        legal = np.flatnonzero(self.legal_mask()[m]).tolist()
-        action = int(a[bad[0]])
-        try:
-            text = self.game.action_to_text(action)
-        except ValueError:
-            text = f"action {action}"
         need = int(self.need[m])
         if int(self.claim_box[m]) >= 0:
             rule = "a board card was just played: claim its box, or go on"
@@ -578,11 +533,7 @@ class NainJauneBatch:
             rule = "the first card of the deal is the opener's lowest rank"
         else:
             rule = "a new run starts: play any card you hold"
-        raise IllegalActions(
-            f"{bad.size} match(es) given an illegal action, first match {m} "
-            f"(deal {int(self.round[m])}, seat {int(self.current_player[m])}): {text}; {rule}; "
-            f"legal: {', '.join(self.game.action_to_text(x) for x in legal)}"
-        )
+        raise self._refusal(bad.size, m, self._action_text(int(a[bad[0]])), self._legal_texts(m), rule)
 
     def _play(self, g: IntArray, c: IntArray, ends: list[IntArray], settle: list[IntArray]) -> None:
         """``NainJauneState._play`` for the matches ``g`` playing the cards ``c``."""
@@ -781,49 +732,7 @@ class NainJauneBatch:
         # The engine numbers a deal when it starts: a match that ended keeps its last number.
         self.round[g[self.phase[g] == OVER]] -= 1
 
-    def _reset_finished(self, g: IntArray) -> None:
-        assert self._queue is not None
-        got = self._queue.take(int(g.size))
-        if got is None:
-            return
-        seeds, arrays = got
-        g = g[: len(seeds)]
-        for i, s in zip(g.tolist(), seeds, strict=True):
-            self.seeds[i] = s
-        self._start_matches(g, Starts(*arrays))
-
     # -- reading one match -----------------------------------------------------------------------
     def hand_cards(self, game: int, seat: int) -> list[int]:
         """Seat's cards in match ``game`` (ascending ids, as the engine's view lists them)."""
         return C.cards_in(int(self.hands[game, seat]))
-
-    def observation_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        information_state: bool = False,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """(N, size) tensors in the engine's layout (:mod:`atout.games.nain_jaune.tensor`).
-
-        ``seats``: whose view per match (default: the player to act, seat 0
-        once a match is over).  The same values as
-        ``game.observation_tensor(state.view(seat))`` (or
-        ``information_state_tensor`` with ``information_state=True``).
-        """
-        from .nain_jaune_tensor import encode
-
-        if seats is None:
-            seat_array = np.maximum(self.current_player, 0)
-        else:
-            seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
-        return encode(self, seat_array, information_state, dtype)
-
-    def information_state_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """:meth:`observation_tensor` with ``information_state=True`` (adds who played what, and when)."""
-        return self.observation_tensor(seats, information_state=True, dtype=dtype)

@@ -23,6 +23,7 @@ from ..games.nain_jaune import cards as C
 from ..games.nain_jaune.game import CLAIM, OVER, PASS
 from ..games.nain_jaune.tensor import PHASES, blocks
 from .bits import U64, popcount
+from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
     from .nain_jaune import NainJauneBatch
@@ -47,23 +48,15 @@ def encode(
     """(N, size): each match's tensor as seen by ``seats[g]``."""
     game = batch.game
     N, n, step = batch.num_games, game.players, game.step
-    start: dict[str, int] = {}
-    at = 0
-    for name, size in blocks(game, information_state):
-        start[name] = at
-        at += size
-    out = np.zeros((N, at), dtype=dtype)
+    start, out = tensor_frame(blocks(game, information_state), N, dtype)
     g = np.arange(N)
-    me = np.asarray(seats, dtype=np.intp)
-    if me.shape != (N,) or ((me < 0) | (me >= n)).any():
-        raise ValueError(f"seats must be {N} seats 0..{n - 1} (one per match)")
+    me = viewer_seats(seats, N, n)
     # order[g, r]: the seat ``r`` places after the viewer in the direction of play (block entry r).
     order = (me[:, None] + step * np.arange(n)) % n
     rows = g[:, None]
 
     def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
-        result: NDArray[np.intp] = ((seat - me) * step) % n
-        return result
+        return relative(seat, me, n, step)
 
     def block(name: str, size: int) -> NDArray[np.floating[Any]]:
         return out[:, start[name] : start[name] + size]

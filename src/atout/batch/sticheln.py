@@ -17,18 +17,17 @@ Tensors: :mod:`.sticheln_tensor`; the heuristic policy: :mod:`.sticheln_heuristi
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL
 from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
 from . import common
+from .base import BatchBase
 from .bits import U64, popcount, select_bit, unpack
-from .common import IllegalActions, SeedQueue, Step, in_chunks, seeded_shuffles
+from .common import in_chunks, seeded_shuffles
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 
@@ -83,7 +82,7 @@ def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
     return Deals(first, hands)
 
 
-class StichelnBatch:
+class StichelnBatch(BatchBase[StichelnGame, Deals]):
     """``N`` Sticheln matches of one configuration, stepped together (see :class:`.WizardBatch`).
 
     Public state, one entry per match: ``phase`` (engine ids: PAIN 2, PLAY 3,
@@ -99,32 +98,16 @@ class StichelnBatch:
     and summed (what the tensors and the heuristic read, kept as tricks end).
     """
 
-    def __init__(
-        self,
-        players: int,
-        seeds: Sequence[int] | NDArray[np.integer[Any]],
-        *,
-        auto_reset: bool = False,
-        reset_seeds: Iterable[int] | None = None,
-        check: bool = True,
-        **options: Any,
-    ) -> None:
-        self.game = game = StichelnGame(players, **options)
-        seed_list = [int(s) for s in seeds]
-        if not seed_list:
-            raise ValueError("a batch needs at least one seed")
-        self.num_games = N = len(seed_list)
-        self.players = n = players
-        self.num_actions = game.num_actions
-        self.auto_reset = auto_reset
-        self.check = check
-        self.seeds: list[int] = seed_list
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = (
-            SeedQueue(iter(reset_seeds), lambda part: deal(part, game), max(N, 256)) if auto_reset else None
-        )
-        self.matches_done = 0
+    _over = OVER
+    _round_word = "hand"
+    _game_class = StichelnGame
+    _tensor_module = ".sticheln_tensor"
+    _heuristic_module = ".sticheln_heuristic"
+    _deals_type = Deals
+
+    def _init_state(self) -> None:
+        game = self.game
+        N, n = self.num_games, self.players
         deck = game.deck
         self._colour = np.array(deck.colour_of, dtype=np.intp)
         self._value = np.array(deck.value_of, dtype=np.intp)
@@ -142,12 +125,7 @@ class StichelnBatch:
         self._pain_count = game.pain_count
         self._lead_dealer = game.options["first_lead"] == "dealer"
         self._leader_takes = game.options["all_zero_trick"] == "leader_takes"
-        self._games = np.arange(N, dtype=np.intp)
         z = np.zeros(N, dtype=np.intp)
-        self.phase = z.copy()
-        self.round = z.copy()
-        self.dealer = z.copy()
-        self.current_player = z.copy()
         self.leader = z.copy()
         self.pain_turns = z.copy()
         self.trick_size = z.copy()
@@ -170,7 +148,9 @@ class StichelnBatch:
         self._colours = np.arange(deck.colours, dtype=np.intp)
         self._deal_hands = np.zeros((N, game.num_hands, n, 2), dtype=np.uint64)
         self._legal: tuple[Words, IntArray] | None = None
-        self._start_matches(self._games, deal(seed_list, game))
+
+    def _deal(self, seeds: Sequence[int]) -> Deals:
+        return deal(seeds, self.game)
 
     # -- match and hand starts --------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
@@ -178,9 +158,9 @@ class StichelnBatch:
         self.dealer[g] = deals.first_dealer
         self.round[g] = 1
         self.scores[g] = 0
-        self._start_hand(g)
+        self._start_round(g)
 
-    def _start_hand(self, g: IntArray) -> None:
+    def _start_round(self, g: IntArray) -> None:
         n = self.players
         dealer = self.dealer[g]
         self.hands[g] = self._deal_hands[g, self.round[g] - 1]
@@ -247,12 +227,6 @@ class StichelnBatch:
         result: IntArray = popcount(bits[:, 0]) + popcount(bits[:, 1])
         return result
 
-    @property
-    def terminal(self) -> BoolArray:
-        """(N,) whether each match is over."""
-        result: BoolArray = self.phase == OVER
-        return result
-
     def hand_mask(self, game: int, seat: int) -> int:
         """Seat's hand in match ``game`` as the engine's integer mask."""
         lo, hi = self.hands[game, seat].tolist()
@@ -271,16 +245,10 @@ class StichelnBatch:
         return result
 
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray, active: BoolArray | None = None) -> Step:
-        """Apply one action per match (ignored for finished matches and outside ``active``); see :meth:`.WizardBatch.step`."""
-        N, n = self.num_games, self.players
-        a = np.asarray(actions, dtype=np.intp).reshape(N)
+    def _move(
+        self, a: IntArray, phase: IntArray, everyone: bool, rewards: NDArray[np.int32], terminal: BoolArray
+    ) -> NDArray[np.int32]:
         bits, offset = self.legal_bits()
-        phase = self.phase
-        if active is not None:
-            held = ~np.asarray(active, dtype=bool).reshape(N)
-            if held.any():
-                phase = np.where(held, OVER, phase)
         over = phase == OVER
         if self.check:
             j = a - offset
@@ -290,25 +258,15 @@ class StichelnBatch:
             ok = over | (inside & (((word >> (jj & 63).astype(np.uint64)) & U64(1)) != 0))
             if not ok.all():
                 g = int(np.flatnonzero(~ok)[0])
-                legal = np.flatnonzero(self.legal_mask()[g]).tolist()
-                raise IllegalActions(
-                    f"{int((~ok).sum())} match(es) given an illegal action, first match {g} "
-                    f"(hand {int(self.round[g])}, seat {int(self.current_player[g])}): action {int(a[g])}; "
-                    f"legal: {', '.join(self.game.action_to_text(x) for x in legal)}"
-                )
+                raise self._refusal(int((~ok).sum()), g, f"action {int(a[g])}", self._legal_texts(g))
         self._legal = None
-        rewards = np.zeros((N, n), dtype=np.int32)
-        terminal = np.zeros(N, dtype=bool)
         play_rows = np.flatnonzero(phase == PLAY)
         pain_rows = np.flatnonzero(phase == PAIN)
         if play_rows.size:
             self._play(play_rows, a[play_rows], rewards, terminal)
         if pain_rows.size:
             self._lay_pain(pain_rows, a[pain_rows] - self.game.pain_base)
-        scores = self.scores.copy()
-        if self.auto_reset and terminal.any():
-            self._reset_finished(np.flatnonzero(terminal))
-        return Step(rewards, terminal, scores)
+        return self.scores.copy()
 
     def _lay_pain(self, g: IntArray, kind: IntArray) -> None:
         n, per_seat = self.players, self._pain_count
@@ -402,63 +360,4 @@ class StichelnBatch:
         delta = self.hand_points(self.pains[g], self.captured[g]).astype(np.int32)
         self.scores[g] += delta
         rewards[g] = delta
-        last = self.round[g] == self.game.num_hands
-        done, going = g[last], g[~last]
-        if done.size:
-            self.phase[done] = OVER
-            self.current_player[done] = TERMINAL
-            terminal[done] = True
-            self.matches_done += int(done.size)
-        if going.size:
-            self.round[going] += 1
-            self.dealer[going] = (self.dealer[going] + 1) % self.players
-            self._start_hand(going)
-
-    def _reset_finished(self, g: IntArray) -> None:
-        assert self._queue is not None
-        got = self._queue.take(int(g.size))
-        if got is None:
-            return
-        seeds, arrays = got
-        g = g[: len(seeds)]
-        for i, s in zip(g.tolist(), seeds, strict=True):
-            self.seeds[i] = s
-        self._start_matches(g, Deals(*arrays))
-
-    # -- policies and tensors ---------------------------------------------------------------------
-    def heuristic_actions(self) -> IntArray:
-        """The engine's heuristic bot's choice per match (see :mod:`.sticheln_heuristic`)."""
-        from .sticheln_heuristic import heuristic_actions
-
-        return heuristic_actions(self)
-
-    def observation_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        information_state: bool = False,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """(N, size) tensors in the engine's layout (:mod:`atout.games.sticheln.tensor`).
-
-        ``seats``: whose view per match (default: the player to act, seat 0
-        once a match is over).  The same values as
-        ``game.observation_tensor(state.view(seat))`` (or
-        ``information_state_tensor`` with ``information_state=True``).
-        """
-        from .sticheln_tensor import encode
-
-        if seats is None:
-            seat_array = np.where(self.current_player >= 0, self.current_player, 0)
-        else:
-            seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
-        return encode(self, seat_array, information_state, dtype)
-
-    def information_state_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """:meth:`observation_tensor` with ``information_state=True`` (adds the hand's finished tricks)."""
-        return self.observation_tensor(seats, information_state=True, dtype=dtype)
+        self._end_rounds(g, self.round[g] == self.game.num_hands, terminal)

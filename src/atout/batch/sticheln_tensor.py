@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from ..games.sticheln.game import OVER, PAIN, PLAY
 from ..games.sticheln.tensor import PHASES, blocks, hand_bound
+from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
     from .sticheln import StichelnBatch
@@ -73,23 +74,16 @@ def encode(
     N, n = batch.num_games, game.players
     d, c, v = deck.size, deck.colours, deck.values
     pain_count = game.pain_count
-    start: dict[str, int] = {}
-    at = 0
-    for name, size in blocks(game, information_state):
-        start[name] = at
-        at += size
-    out = np.zeros((N, at), dtype=dtype)  # float64 values, rounded once on assignment (as astype would)
+    # float64 values, rounded once on assignment (as astype would)
+    start, out = tensor_frame(blocks(game, information_state), N, dtype)
     g = np.arange(N)
-    seats = np.asarray(seats, dtype=np.intp)
-    if seats.shape != (N,) or ((seats < 0) | (seats >= n)).any():
-        raise ValueError(f"seats must be one seat 0..{n - 1} per match")
+    seats = viewer_seats(seats, N, n)
     all_seats = np.broadcast_to(np.arange(n, dtype=np.intp), (N, n))
-    rel = (all_seats - seats[:, None]) % n  # (N, n): seat -> relative seat
+    rel = relative(all_seats, seats, n)  # (N, n): seat -> relative seat
     gg = np.broadcast_to(g[:, None], (N, n))
 
     def rel1(seat: IntArray) -> IntArray:
-        result: IntArray = (seat - seats) % n
-        return result
+        return relative(seat, seats, n)
 
     phase = batch.phase
     # The engine's phase ids are the indices of PHASES.

@@ -50,7 +50,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import itertools
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,7 +61,7 @@ from numpy.typing import NDArray
 
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
-from ..envs.common import REWARDS, TENSORS, check_choice
+from ..envs.common import REWARDS, TENSORS, check_choice, check_illegal_penalty
 from .common import Batch, Step
 
 __all__ = ["BATCH_CLASSES", "ILLEGAL_ACTIONS", "POLICIES", "AtoutVectorEnv", "batch_class", "make_vector_env"]
@@ -151,17 +150,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
                 raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        if illegal_penalty is not None and (
-            isinstance(illegal_penalty, bool)
-            or not isinstance(illegal_penalty, int | float)
-            or not math.isfinite(illegal_penalty)
-        ):
-            raise ValueError(f"illegal_penalty must be a finite number or None, not {illegal_penalty!r}")
-        if self.illegal_action == "penalty" and illegal_penalty is None and game.score_bounds() is None:
-            raise ValueError(
-                f"{game.name} gives no score bounds to derive the penalty from: pass illegal_penalty="
-            )
-        self.illegal_penalty = None if illegal_penalty is None else float(illegal_penalty)
+        self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
         self.tensor = check_choice("tensor", tensor, TENSORS)
         self.reward_mode = check_choice("reward", reward, REWARDS)
         self.game = game

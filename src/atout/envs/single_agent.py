@@ -35,7 +35,6 @@ An illegal action (``illegal_action=``, see :data:`ILLEGAL_ACTIONS`):
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
@@ -57,6 +56,7 @@ from .common import (
     RoundRewards,
     SeedStream,
     check_choice,
+    check_illegal_penalty,
     observation_vector,
     split_options,
     tensor_size,
@@ -110,17 +110,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        if illegal_penalty is not None and (
-            isinstance(illegal_penalty, bool)
-            or not isinstance(illegal_penalty, int | float)
-            or not math.isfinite(illegal_penalty)
-        ):
-            raise ValueError(f"illegal_penalty must be a finite number or None, not {illegal_penalty!r}")
-        if self.illegal_action == "penalty" and illegal_penalty is None and game.score_bounds() is None:
-            raise ValueError(
-                f"{game.name} gives no score bounds to derive the penalty from: pass illegal_penalty="
-            )
-        self.illegal_penalty = None if illegal_penalty is None else float(illegal_penalty)
+        self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
         self.game = game
         self.seat = seat
         self.opponent_names = names
