@@ -9,6 +9,11 @@ Runners, each playing uniformly random whole matches for about ``--seconds``:
 * batch, auto-reset: the same batch kept full (finished matches restart from
   the next seeds), timed over whole steps: the steady state of a training loop;
 * engine: ``game.new_state(seed)`` then ``state.apply(rng.choice(state.legal_actions()))``;
+* vector env: :class:`atout.batch.vector.AtoutVectorEnv` of ``--vector-envs`` matches, seat 0
+  learning, random opponents, the observation tensor and mask built every step, the agent's
+  actions uniformly random legal ones: agent steps per second (the opponents' moves between
+  them are not counted), beside the engine's single-agent env (``AtoutGymEnv``, random bot
+  opponents) measured the same way;
 * OpenSpiel ``oh_hell`` (C++, 4 players by default, 12 tricks fixed — with
   other table sizes as many as the deck allows, up to 12) through
   ``pyspiel.evaluate_bots`` with C++ uniform random bots: the whole loop in C++
@@ -24,7 +29,8 @@ figure is the median of ``--runs`` interleaved runs; a ratio is the median of
 the per-round ratios (both sides measured back to back), with the ratio of the
 medians beside it.
 
-Run: ``.venv/bin/python bench/batch.py [--game wizard] [--players 4] [--batch 10000] [--seconds 2] [--runs 5]``
+Run: ``.venv/bin/python bench/batch.py [--game wizard] [--players 4] [--batch 10000] [--seconds 2] [--runs 5]
+[--vector-envs 1000]``
 (``--game sticheln``: the Sticheln batch beside its engine; OpenSpiel's
 ``oh_hell`` stays the C++ reference).
 """
@@ -41,11 +47,17 @@ import numpy as np
 
 import atout
 from atout.batch import StichelnBatch, WizardBatch
+from atout.batch.malin import MalinBatch
+from atout.batch.nain_jaune import NainJauneBatch
+from atout.batch.vector import AtoutVectorEnv
+from atout.envs.single_agent import AtoutGymEnv
 
 #: The batch class of each game done so far.
-BATCHES: dict[str, type[WizardBatch] | type[StichelnBatch]] = {
+BATCHES: dict[str, type[WizardBatch] | type[StichelnBatch] | type[MalinBatch] | type[NainJauneBatch]] = {
     "wizard": WizardBatch,
     "sticheln": StichelnBatch,
+    "malin": MalinBatch,
+    "nain_jaune": NainJauneBatch,
 }
 
 #: A runner plays for about ``seconds`` and returns (decisions, elapsed seconds).
@@ -107,11 +119,52 @@ def engine_runner(name: str, players: int, seeds: random.Random) -> Runner:
     return run
 
 
+def vector_runner(name: str, players: int, size: int, seeds: random.Random) -> Runner:
+    """Agent steps per second of the batch vector env (observation tensor and mask at every step)."""
+    env = AtoutVectorEnv(BATCHES[name], size, players, opponents="random", tensor="observation")
+    env.reset(seed=seeds.getrandbits(40))
+    rng = np.random.default_rng(seeds.getrandbits(32))
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            assert env.batch is not None
+            env.step(env.batch.random_actions(rng))  # a random legal action per match
+            steps += size
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def gym_runner(name: str, players: int, seeds: random.Random) -> Runner:
+    """Agent steps per second of the engine's single-agent env, the same way."""
+    env = AtoutGymEnv(atout.load(name, players), opponents="random", tensor="observation")
+    rng = random.Random(seeds.getrandbits(32))
+    obs, _ = env.reset(seed=seeds.getrandbits(40))
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal obs
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            obs, _, done, _, _ = env.step(rng.choice(legal))
+            steps += 1
+            if done:
+                obs, _ = env.reset()
+        return steps, time.perf_counter() - start
+
+    return run
+
+
 def openspiel_runners(players: int, seeds: random.Random) -> tuple[Runner, Runner, int] | None:
     """(C++ evaluate_bots loop, Python-driven loop, decisions per oh_hell game)."""
     try:
         import pyspiel
     except ImportError:
+        return None
+    if not 3 <= players <= 7:  # oh_hell's own player range: no reference at other table sizes
         return None
     # 12 tricks with 4 players (the project's reference); the most a 52-card deck allows otherwise.
     game = pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": min(12, 51 // players)})
@@ -164,6 +217,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10000, help="matches per batch")
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one run (at least one batch)")
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs per runner")
+    parser.add_argument(
+        "--vector-envs", type=int, default=1000, help="matches of the vector env (0: skip it)"
+    )
     args = parser.parse_args()
     n, name = args.players, args.game
     seeds = random.Random(2024)
@@ -174,6 +230,11 @@ def main() -> None:
         ),
         f"engine {name} {n}p (state.apply)": engine_runner(name, n, seeds),
     }
+    vector_label = f"vector env {name} {n}p, {args.vector_envs} envs, agent steps"
+    gym_label = f"engine single-agent env {name} {n}p, agent steps"
+    if args.vector_envs:
+        runners[vector_label] = vector_runner(name, n, args.vector_envs, seeds)
+        runners[gym_label] = gym_runner(name, n, seeds)
     spiel = openspiel_runners(n, seeds)
     cpp_label = f"openspiel oh_hell {n}p C++ loop (evaluate_bots)"
     if n != 4:
@@ -206,8 +267,11 @@ def main() -> None:
         if spiel is not None:
             print(f"    vs OpenSpiel's C++ loop:            {ratio(label, cpp_label)}")
             print(f"    vs OpenSpiel driven from Python:    {ratio(label, py_label)}")
+    if args.vector_envs:
+        print(f"{vector_label}:")
+        print(f"    vs the engine's single-agent env:   {ratio(vector_label, gym_label)}")
     if spiel is None:
-        print("openspiel: pyspiel not installed (pip install atout[bench]) - no side-by-side figure")
+        print(f"openspiel: no oh_hell figure ({n} players is outside its 3-7, or pyspiel is not installed)")
     else:
         print(f"(oh_hell: {spiel[2]} decisions per game, counted once)")
 

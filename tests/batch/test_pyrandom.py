@@ -53,3 +53,12 @@ def test_randbelow_equals_randrange(n: int) -> None:
         if not exhausted[i]:
             assert values[i] == seeded_rng(s, "first-dealer").randrange(n)
     assert exhausted.sum() <= 2
+
+
+def test_a_column_that_runs_out_is_flagged_not_an_index_error() -> None:
+    """Words that every draw rejects exhaust the column: flagged, and the shuffle still runs."""
+    rows = 5
+    words = np.full((1, rows), 0xFFFFFFFF, dtype=np.uint32)  # 3 >> 30 = 3 >= 2: rejected, then nothing left
+    deck, exhausted = pyrandom.shuffle_indices(words, 2)
+    assert exhausted.all()
+    assert sorted(deck[:, 0].tolist()) == [0, 1]  # still a permutation, to be replaced by the caller

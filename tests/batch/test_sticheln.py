@@ -1,8 +1,7 @@
-"""StichelnBatch against the engine: every match, every step (masks, state, scores, terminal)."""
+"""StichelnBatch against the engine: every match, every step (masks, state, scores, terminal, tensors, heuristic)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -10,21 +9,15 @@ import pytest
 
 from atout.batch import IllegalActions, StichelnBatch
 from atout.batch.sticheln import deal
+from atout.games.sticheln.bot import StichelnHeuristicBot
 from atout.games.sticheln.game import StichelnGame, StichelnState
 
-
-def sample_seeds(count: int, key: int) -> list[int]:
-    rng = random.Random(key)
-    return [rng.getrandbits(rng.choice((8, 32, 63))) for _ in range(count)]
+from . import engine_compare
+from .engine_compare import assert_basics, each_match, play_auto_reset, sample_seeds, sheet_rewards, step_held
 
 
 def assert_same(batch: StichelnBatch, mask: np.ndarray[Any, Any], g: int, state: StichelnState) -> None:
-    assert int(batch.current_player[g]) == state.current_player
-    assert bool(batch.terminal[g]) == state.is_terminal
-    assert batch.scores[g].tolist() == state.scores()
-    assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions())
-    assert int(batch.round[g]) == state.round
-    assert int(batch.dealer[g]) == state.dealer
+    assert_basics(batch, mask, g, state)
     if state.is_terminal:
         return
     assert int(batch.phase[g]) == state.phase
@@ -36,33 +29,30 @@ def assert_same(batch: StichelnBatch, mask: np.ndarray[Any, Any], g: int, state:
         assert [k for k in batch.pains[g, seat].tolist() if k >= 0] == state.pains[seat]
 
 
-def play_along(players: int, seeds: list[int], **options: Any) -> None:
-    batch = StichelnBatch(players, seeds, **options)
-    game = StichelnGame(players, **options)
-    states = [game.new_state(seed=s) for s in seeds]
-    rng = np.random.default_rng(len(seeds) * 7 + players)
-    totals = np.zeros((len(seeds), players), dtype=np.int64)
-    while True:
-        mask = batch.legal_mask()
-        assert (mask.sum(axis=1) == batch.legal_counts()).all()
-        for g, state in enumerate(states):
-            assert_same(batch, mask, g, state)
-        if batch.terminal.all():
-            break
-        actions = batch.random_actions(rng)
-        was_over = [s.is_terminal for s in states]
-        lines = [len(s.sheet) for s in states]
-        for g, state in enumerate(states):
-            if not state.is_terminal:
-                state.apply(int(actions[g]))
-        step = batch.step(actions)
-        for g, state in enumerate(states):
-            assert bool(step.terminal[g]) == (state.is_terminal and not was_over[g])
-            scored = len(state.sheet) > lines[g]
-            assert step.rewards[g].tolist() == (list(state.sheet[-1][1]) if scored else [0] * players)
-        totals += step.rewards
-    for g, state in enumerate(states):
-        assert totals[g].tolist() == state.scores()
+def play_along(
+    players: int, seeds: list[int], policy: str = "random", tensors: bool = False, **options: Any
+) -> None:
+    engine_compare.play_along(
+        StichelnBatch(players, seeds, **options),
+        StichelnGame(players, **options),
+        seeds,
+        StichelnHeuristicBot(),
+        compare=each_match(assert_same),
+        rewards=sheet_rewards(1),
+        policy=policy,
+        tensors=tensors,
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_heuristic_play_equals_engine_bot(players: int) -> None:
+    play_along(players, sample_seeds(12 - players, 30 + players), policy="heuristic")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
+def test_tensors_equal_engine(players: int) -> None:
+    # Two hands: the second starts from a scored hand (scores, dealer, cleared tricks).
+    play_along(players, sample_seeds(1, 40 + players), tensors=True, hands=2)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7, 8])
@@ -92,7 +82,26 @@ def test_random_play_equals_engine(players: int) -> None:
     ],
 )
 def test_options_equal_engine(players: int, options: dict[str, Any]) -> None:
-    play_along(players, sample_seeds(12, 50 + players), **options)
+    seeds = sample_seeds(12, 50 + players)
+    play_along(players, seeds, **options)
+    play_along(players, seeds[:6], policy="heuristic", **options)
+    play_along(players, seeds[:1], tensors=True, **{"hands": 1, **options})
+
+
+def test_held_matches_do_not_move() -> None:
+    batch = StichelnBatch(4, [1, 2, 3], hands=1)
+    game = StichelnGame(4, hands=1)
+    states = [game.new_state(seed=s) for s in (1, 2, 3)]
+    rng = np.random.default_rng(3)
+    active = np.array([True, False, True])
+    for turn in range(70):
+        active = np.roll(active, 1) if turn % 3 == 0 else active
+        actions = batch.random_actions(rng)
+        actions[~active] = -7  # ignored: held matches take no action, not even an illegal one
+        step_held(batch, states, actions, active)
+        mask = batch.legal_mask()
+        for g, state in enumerate(states):
+            assert_same(batch, mask, g, state)
 
 
 def test_vectorised_and_python_deals_agree() -> None:
@@ -111,20 +120,5 @@ def test_auto_reset_and_refusal() -> None:
     rng = np.random.default_rng(0)
     with pytest.raises(IllegalActions, match="match 0"):
         batch.step([0 if not batch.legal_mask()[0, 0] else 1, int(batch.random_actions(rng)[1])])
-    histories: list[list[int]] = [[], []]
-    started = [1, 2]
-    ends = []
-    for _ in range(200):
-        actions = batch.random_actions(rng)
-        for g in range(2):
-            if actions[g] >= 0:
-                histories[g].append(int(actions[g]))
-        step = batch.step(actions)
-        for g in np.flatnonzero(step.terminal).tolist():
-            state = game.new_state(seed=started[g])
-            for action in histories[g]:
-                state.apply(action)
-            assert state.is_terminal and state.scores() == step.scores[g].tolist()
-            ends.append(started[g])
-            histories[g], started[g] = [], batch.seeds[g]
+    ends = play_auto_reset(batch, game, 200, rng)  # each ended match replayed in the engine
     assert sorted(ends) == [1, 2, 3, 4] and batch.terminal.all()

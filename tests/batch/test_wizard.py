@@ -1,14 +1,11 @@
 """WizardBatch against the engine: every match, every step (masks, state, scores, terminal).
 
-Each test plays a seeded sample of matches in a batch and the same matches in
-the engine (``WizardGame.new_state(seed)``), feeding both the same actions, and
-compares them before every step.  Deals are part of it: the engine deals itself
-from the seed, the batch from the same seed.
+The batch and ``WizardGame.new_state(seed)`` play side by side as
+:mod:`.engine_compare` says, deals included (both deal from the seed).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -20,19 +17,19 @@ from atout.games.wizard import WizardGame, WizardState
 from atout.games.wizard import cards as C
 from atout.games.wizard.bot import WizardHeuristicBot
 
-
-def sample_seeds(count: int, key: int) -> list[int]:
-    rng = random.Random(key)
-    return [rng.getrandbits(rng.choice((8, 32, 63))) for _ in range(count)]
+from . import engine_compare
+from .engine_compare import (
+    assert_basics,
+    each_match,
+    final_scores,
+    play_auto_reset,
+    sample_seeds,
+    sheet_rewards,
+)
 
 
 def assert_same(batch: WizardBatch, mask: np.ndarray[Any, Any], g: int, state: WizardState) -> None:
-    assert int(batch.current_player[g]) == state.current_player
-    assert bool(batch.terminal[g]) == state.is_terminal
-    assert batch.scores[g].tolist() == state.scores()
-    assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions())
-    assert int(batch.round[g]) == state.round
-    assert int(batch.dealer[g]) == state.dealer
+    assert_basics(batch, mask, g, state)
     if state.is_terminal:
         return
     assert int(batch.phase[g]) == state.phase
@@ -53,57 +50,16 @@ def play_along(
     **options: Any,
 ) -> int:
     """Play the batch and the engine side by side; returns the steps taken."""
-    batch = WizardBatch(players, seeds, **options)
-    game = WizardGame(players, **options)
-    states = [game.new_state(seed=s) for s in seeds]
-    bot = WizardHeuristicBot()
-    rng = np.random.default_rng(len(seeds) * 7 + players)
-    totals = np.zeros((len(seeds), players), dtype=np.int64)
-    steps = 0
-    while True:
-        mask = batch.legal_mask()
-        assert (mask.sum(axis=1) == batch.legal_counts()).all()
-        for g, state in enumerate(states):
-            assert_same(batch, mask, g, state)
-        if tensors:
-            check_tensors(batch, game, states, steps)
-        if batch.terminal.all():
-            break
-        if policy == "heuristic":
-            actions = batch.heuristic_actions()
-            for g, state in enumerate(states):
-                expected = -1 if state.is_terminal else bot.choose(state.view(state.current_player))
-                assert int(actions[g]) == expected, (g, steps)
-        else:
-            actions = batch.random_actions(rng)
-        was_over = [s.is_terminal for s in states]
-        lines = [len(s.sheet) for s in states]
-        for g, state in enumerate(states):
-            if not state.is_terminal:
-                state.apply(int(actions[g]))
-        step = batch.step(actions)
-        for g, state in enumerate(states):
-            assert bool(step.terminal[g]) == (state.is_terminal and not was_over[g])
-            scored = len(state.sheet) > lines[g]
-            assert step.rewards[g].tolist() == (list(state.sheet[-1][2]) if scored else [0] * players)
-        totals += step.rewards
-        steps += 1
-    for g, state in enumerate(states):
-        assert totals[g].tolist() == state.scores()  # the per-round rewards add up to the score
-    return steps
-
-
-def check_tensors(batch: WizardBatch, game: WizardGame, states: list[WizardState], step: int) -> None:
-    others = (np.arange(batch.num_games) + step) % batch.players
-    for info in (False, True):
-        encode = game.information_state_tensor if info else game.observation_tensor
-        acting = batch.observation_tensor(information_state=info, dtype=np.float64)
-        chosen = batch.observation_tensor(others, information_state=info)
-        assert chosen.dtype == np.float32
-        for g, state in enumerate(states):
-            seat = max(state.current_player, 0)
-            assert acting[g].tolist() == encode(state.view(seat))
-            assert chosen[g].tolist() == [np.float32(x) for x in encode(state.view(int(others[g])))]
+    return engine_compare.play_along(
+        WizardBatch(players, seeds, **options),
+        WizardGame(players, **options),
+        seeds,
+        WizardHeuristicBot(),
+        compare=each_match(assert_same),
+        rewards=sheet_rewards(2),
+        policy=policy,
+        tensors=tensors,
+    )
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -160,29 +116,11 @@ def test_vectorised_and_python_deals_agree(words: int, monkeypatch: pytest.Monke
 def test_auto_reset_restarts_from_the_next_seeds() -> None:
     players, seeds, later = 3, [5, 6], [100, 101, 102, 103, 104]
     batch = WizardBatch(players, seeds, auto_reset=True, reset_seeds=iter(later), rounds=2)
-    game = WizardGame(players, rounds=2)
-    rng = np.random.default_rng(1)
-    histories: list[list[int]] = [[], []]
-    finished: list[tuple[int, list[int], list[int]]] = []
-    started = list(seeds)
-    for _ in range(200):
-        actions = batch.random_actions(rng)
-        for g in range(2):
-            if actions[g] >= 0:
-                histories[g].append(int(actions[g]))
-        step = batch.step(actions)
-        for g in np.flatnonzero(step.terminal).tolist():
-            finished.append((started[g], histories[g], step.scores[g].tolist()))
-            histories[g] = []
-            started[g] = batch.seeds[g]
-    # Every seed played once; once the seeds run out the matches stay over.
-    assert sorted(s for s, _, _ in finished) == [5, 6, 100, 101, 102, 103, 104]
+    # Each finished match is replayed in the engine; every seed is played once, and once the
+    # seeds run out the matches stay over.
+    finished = play_auto_reset(batch, WizardGame(players, rounds=2), 200, np.random.default_rng(1))
+    assert sorted(finished) == [5, 6, 100, 101, 102, 103, 104]
     assert batch.terminal.all() and batch.matches_done == 7
-    for seed, history, scores in finished:  # each finished match, replayed in the engine
-        state = game.new_state(seed=seed)
-        for action in history:
-            state.apply(action)
-        assert state.is_terminal and state.scores() == scores
 
 
 def test_auto_reset_match_equals_engine() -> None:
@@ -214,10 +152,6 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
 
 def test_same_seeds_same_matches() -> None:
     def run() -> np.ndarray[Any, Any]:
-        batch = WizardBatch(5, range(40), rounds=3)
-        rng = np.random.default_rng(9)
-        while not batch.terminal.all():
-            batch.step(batch.random_actions(rng))
-        return batch.scores.copy()
+        return final_scores(WizardBatch(5, range(40), rounds=3), 9)
 
     assert (run() == run()).all()

@@ -1,4 +1,4 @@
-"""What every game's batch shares: the step result, the refusal, seeded shuffles, the auto-reset queue.
+"""What every game's batch shares: the step result, the refusal, seeded shuffles, the auto-reset queue, the tensors' frame.
 
 Why shared: each game's engine deals the same way — one ``random.Random``
 shuffle per (seed, round), seeded from a text, plus a first-dealer draw — so
@@ -9,13 +9,16 @@ deal-ahead queue of auto-reset are written once.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import pyrandom
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 #: Seed texts dealt per vectorised pass (bounds the memory: 4 bytes per generator word).
 DEAL_ROWS = 1 << 15
@@ -134,3 +137,92 @@ class SeedQueue:
         out = self.pending[self.at : end], tuple(a[self.at : end] for a in self.deals)
         self.at = end
         return out
+
+
+def tensor_frame(
+    layout: Iterable[tuple[str, int]], rows: int, dtype: type[np.floating[Any]]
+) -> tuple[dict[str, int], NDArray[np.floating[Any]]]:
+    """Where each block of an engine tensor layout (its ``blocks()``: (name, size) in order) starts, and (rows, size) zeros.
+
+    Why read from the engine's layout: the batch encoders then cannot drift
+    apart from the engine's in where a block lies, only in its values (which
+    the tests compare).
+    """
+    start: dict[str, int] = {}
+    at = 0
+    for name, size in layout:
+        start[name] = at
+        at += size
+    return start, np.zeros((rows, at), dtype=dtype)
+
+
+def viewer_seats(seats: NDArray[np.intp], count: int, players: int) -> NDArray[np.intp]:
+    """``seats`` as the (count,) viewer seats of a batch's tensors, refused unless one seat 0..players - 1 per match."""
+    checked = np.asarray(seats, dtype=np.intp)
+    if checked.shape != (count,) or ((checked < 0) | (checked >= players)).any():
+        raise ValueError(f"seats must be one seat 0..{players - 1} per match")
+    return checked
+
+
+def relative(
+    seat: NDArray[np.intp], viewers: NDArray[np.intp], players: int, step: int = 1
+) -> NDArray[np.intp]:
+    """Seat numbers as each match's viewer sees them: 0 the viewer, then the seats in the direction of play.
+
+    ``seat``: (N,) one seat per match, or (N, k) several; ``viewers``: (N,);
+    ``step``: the direction of play (1, or -1 for counterclockwise play).
+    """
+    base = viewers if seat.ndim == 1 else viewers[:, None]
+    result: NDArray[np.intp] = (seat - base) % players if step == 1 else ((seat - base) * step) % players
+    return result
+
+
+class Batch(Protocol):
+    """What every game's batch offers (``WizardBatch``, ``StichelnBatch``, ...): what :mod:`.vector` builds on.
+
+    Constructor: ``Cls(players, seeds, *, auto_reset=False, reset_seeds=None,
+    check=True, **options)``.  ``step(actions, active)``: only the matches in
+    ``active`` (all when None) move; the others keep their state.  A game
+    with a heuristic policy also has ``heuristic_actions() -> (N,) actions``.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seeds: Sequence[int] | NDArray[np.integer[Any]],
+        *,
+        auto_reset: bool = False,
+        reset_seeds: Iterable[int] | None = None,
+        check: bool = True,
+        **options: Any,
+    ) -> None: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def num_games(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def seeds(self) -> list[int]: ...
+    @property
+    def current_player(self) -> NDArray[np.intp]: ...
+    @property
+    def round(self) -> NDArray[np.intp]: ...
+    @property
+    def scores(self) -> NDArray[np.int32]: ...
+    @property
+    def terminal(self) -> NDArray[np.bool_]: ...
+    def legal_mask(self) -> NDArray[np.bool_]: ...
+    def random_actions(self, rng: np.random.Generator) -> NDArray[np.intp]: ...
+    def step(
+        self, actions: Sequence[int] | NDArray[np.intp], active: NDArray[np.bool_] | None = None
+    ) -> Step: ...
+    def observation_tensor(
+        self,
+        seats: int | Sequence[int] | NDArray[np.intp] | None = None,
+        *,
+        information_state: bool = False,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> NDArray[np.floating[Any]]: ...

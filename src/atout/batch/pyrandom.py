@@ -260,6 +260,9 @@ def _draw(flat: NDArray[np.uint32], at: NDArray[np.intp], rows: int, n: int) -> 
         at[bad] = where + rows
         values[bad] = drawn
         bad = bad[(drawn >= limit) & (where <= last)]
+    # A column that ran out may hold a value >= n: kept in range so that callers can index with it
+    # (they discard what it gives: its ``at`` says it ran out).
+    np.minimum(values, limit - _U32(1), out=values)
     return values
 
 

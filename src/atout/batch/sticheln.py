@@ -12,23 +12,22 @@ of a match seeded ``s`` is dealt from ``seeded_rng(s, "hand", h)`` exactly as
 ``all_zero_trick``, ``gentle``, ``two_pain_colours``, ``pain_card_only``;
 ``hidden_pain`` changes only what views show).
 
-Not yet here: tensors and the heuristic policy (Wizard has both).
+Tensors: :mod:`.sticheln_tensor`; the heuristic policy: :mod:`.sticheln_heuristic`.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL
 from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
 from . import common
+from .base import BatchBase
 from .bits import U64, popcount, select_bit, unpack
-from .common import IllegalActions, SeedQueue, Step, in_chunks, seeded_shuffles
+from .common import in_chunks, seeded_shuffles
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 
@@ -83,7 +82,7 @@ def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
     return Deals(first, hands)
 
 
-class StichelnBatch:
+class StichelnBatch(BatchBase[StichelnGame, Deals]):
     """``N`` Sticheln matches of one configuration, stepped together (see :class:`.WizardBatch`).
 
     Public state, one entry per match: ``phase`` (engine ids: PAIN 2, PLAY 3,
@@ -91,37 +90,24 @@ class StichelnBatch:
     (``TERMINAL`` = -4 once over), ``leader``, ``tricks_done``, and per seat
     ``hands`` / ``captured`` ((N, n, 2) two-word masks; :meth:`hand_mask`
     gives one as an int), ``pains`` ((N, n, 2) the handicap cards laid, -1
-    none), ``scores``.
+    none), ``scores``; ``trick_cards`` (N, n) the card each seat played in the
+    trick in progress (-1 none), ``played`` (N, tricks, n) and
+    ``trick_winners`` (N, tricks) the hand's finished tricks (rows below
+    ``tricks_done``; winner -1 for a void trick); ``taken_counts`` and
+    ``taken_values`` (N, n, colours): the captured cards per colour, counted
+    and summed (what the tensors and the heuristic read, kept as tricks end).
     """
 
-    def __init__(
-        self,
-        players: int,
-        seeds: Sequence[int] | NDArray[np.integer[Any]],
-        *,
-        auto_reset: bool = False,
-        reset_seeds: Iterable[int] | None = None,
-        check: bool = True,
-        **options: Any,
-    ) -> None:
-        self.game = game = StichelnGame(players, **options)
-        if game.start_round != 1:
-            raise ValueError("the batch plays matches from hand 1: start_round is not supported here")
-        seed_list = [int(s) for s in seeds]
-        if not seed_list:
-            raise ValueError("a batch needs at least one seed")
-        self.num_games = N = len(seed_list)
-        self.players = n = players
-        self.num_actions = game.num_actions
-        self.auto_reset = auto_reset
-        self.check = check
-        self.seeds: list[int] = seed_list
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = (
-            SeedQueue(iter(reset_seeds), lambda part: deal(part, game), max(N, 256)) if auto_reset else None
-        )
-        self.matches_done = 0
+    _over = OVER
+    _round_word = "hand"
+    _game_class = StichelnGame
+    _tensor_module = ".sticheln_tensor"
+    _heuristic_module = ".sticheln_heuristic"
+    _deals_type = Deals
+
+    def _init_state(self) -> None:
+        game = self.game
+        N, n = self.num_games, self.players
         deck = game.deck
         self._colour = np.array(deck.colour_of, dtype=np.intp)
         self._value = np.array(deck.value_of, dtype=np.intp)
@@ -139,12 +125,7 @@ class StichelnBatch:
         self._pain_count = game.pain_count
         self._lead_dealer = game.options["first_lead"] == "dealer"
         self._leader_takes = game.options["all_zero_trick"] == "leader_takes"
-        self._games = np.arange(N, dtype=np.intp)
         z = np.zeros(N, dtype=np.intp)
-        self.phase = z.copy()
-        self.round = z.copy()
-        self.dealer = z.copy()
-        self.current_player = z.copy()
         self.leader = z.copy()
         self.pain_turns = z.copy()
         self.trick_size = z.copy()
@@ -159,9 +140,17 @@ class StichelnBatch:
         self.captured = np.zeros((N, n, 2), dtype=np.uint64)
         self.pains = np.zeros((N, n, 2), dtype=np.intp)
         self.scores = np.zeros((N, n), dtype=np.int32)
+        self.trick_cards = np.full((N, n), -1, dtype=np.intp)
+        self.played = np.full((N, game.tricks_per_hand, n), -1, dtype=np.intp)
+        self.trick_winners = np.full((N, game.tricks_per_hand), -1, dtype=np.intp)
+        self.taken_counts = np.zeros((N, n, deck.colours), dtype=np.intp)
+        self.taken_values = np.zeros((N, n, deck.colours), dtype=np.intp)
+        self._colours = np.arange(deck.colours, dtype=np.intp)
         self._deal_hands = np.zeros((N, game.num_hands, n, 2), dtype=np.uint64)
         self._legal: tuple[Words, IntArray] | None = None
-        self._start_matches(self._games, deal(seed_list, game))
+
+    def _deal(self, seeds: Sequence[int]) -> Deals:
+        return deal(seeds, self.game)
 
     # -- match and hand starts --------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
@@ -169,13 +158,15 @@ class StichelnBatch:
         self.dealer[g] = deals.first_dealer
         self.round[g] = 1
         self.scores[g] = 0
-        self._start_hand(g)
+        self._start_round(g)
 
-    def _start_hand(self, g: IntArray) -> None:
+    def _start_round(self, g: IntArray) -> None:
         n = self.players
         dealer = self.dealer[g]
         self.hands[g] = self._deal_hands[g, self.round[g] - 1]
         self.captured[g] = 0
+        self.taken_counts[g] = 0
+        self.taken_values[g] = 0
         self.pains[g] = -1
         self.pain_turns[g] = 0
         self.tricks_done[g] = 0
@@ -191,6 +182,7 @@ class StichelnBatch:
         self.best_value[g] = 0
         self.best_trump[g] = False
         self.trick_mask[g] = 0
+        self.trick_cards[g] = -1
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[Words, IntArray]:
@@ -235,12 +227,6 @@ class StichelnBatch:
         result: IntArray = popcount(bits[:, 0]) + popcount(bits[:, 1])
         return result
 
-    @property
-    def terminal(self) -> BoolArray:
-        """(N,) whether each match is over."""
-        result: BoolArray = self.phase == OVER
-        return result
-
     def hand_mask(self, game: int, seat: int) -> int:
         """Seat's hand in match ``game`` as the engine's integer mask."""
         lo, hi = self.hands[game, seat].tolist()
@@ -259,12 +245,10 @@ class StichelnBatch:
         return result
 
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray) -> Step:
-        """Apply one action per match (ignored for finished matches); see :meth:`.WizardBatch.step`."""
-        N, n = self.num_games, self.players
-        a = np.asarray(actions, dtype=np.intp).reshape(N)
+    def _move(
+        self, a: IntArray, phase: IntArray, everyone: bool, rewards: NDArray[np.int32], terminal: BoolArray
+    ) -> NDArray[np.int32]:
         bits, offset = self.legal_bits()
-        phase = self.phase
         over = phase == OVER
         if self.check:
             j = a - offset
@@ -274,25 +258,15 @@ class StichelnBatch:
             ok = over | (inside & (((word >> (jj & 63).astype(np.uint64)) & U64(1)) != 0))
             if not ok.all():
                 g = int(np.flatnonzero(~ok)[0])
-                legal = np.flatnonzero(self.legal_mask()[g]).tolist()
-                raise IllegalActions(
-                    f"{int((~ok).sum())} match(es) given an illegal action, first match {g} "
-                    f"(hand {int(self.round[g])}, seat {int(self.current_player[g])}): action {int(a[g])}; "
-                    f"legal: {', '.join(self.game.action_to_text(x) for x in legal)}"
-                )
+                raise self._refusal(int((~ok).sum()), g, f"action {int(a[g])}", self._legal_texts(g))
         self._legal = None
-        rewards = np.zeros((N, n), dtype=np.int32)
-        terminal = np.zeros(N, dtype=bool)
         play_rows = np.flatnonzero(phase == PLAY)
         pain_rows = np.flatnonzero(phase == PAIN)
         if play_rows.size:
             self._play(play_rows, a[play_rows], rewards, terminal)
         if pain_rows.size:
             self._lay_pain(pain_rows, a[pain_rows] - self.game.pain_base)
-        scores = self.scores.copy()
-        if self.auto_reset and terminal.any():
-            self._reset_finished(np.flatnonzero(terminal))
-        return Step(rewards, terminal, scores)
+        return self.scores.copy()
 
     def _lay_pain(self, g: IntArray, kind: IntArray) -> None:
         n, per_seat = self.players, self._pain_count
@@ -312,6 +286,7 @@ class StichelnBatch:
         bit = _words(kind)
         self.hands[g, seat] ^= bit
         self.trick_mask[g] |= bit
+        self.trick_cards[g, seat] = kind
         # trick_winner_index, one card at a time: zeros never win; a colour other than
         # the lead colour is trump; the first of equal trumps stays.
         colour, value = self._colour[kind], self._value[kind]
@@ -342,8 +317,15 @@ class StichelnBatch:
         if self._leader_takes:  # a trick of zeros only goes to its leader
             winner = np.where(winner < 0, self.leader[g], winner)
         won = winner >= 0  # otherwise void: the cards leave play, the same seat leads again
+        done = self.tricks_done[g]
+        self.played[g, done] = self.trick_cards[g]
+        self.trick_winners[g, done] = winner
         w = g[won]
         self.captured[w, winner[won]] |= self.trick_mask[w]
+        cards = self.trick_cards[w]  # (S, n): every seat played
+        in_colour = self._colour[cards][:, :, None] == self._colours  # (S, n, colours)
+        self.taken_counts[w, winner[won]] += in_colour.sum(axis=1)
+        self.taken_values[w, winner[won]] += (in_colour * self._value[cards][:, :, None]).sum(axis=1)
         self.leader[w] = winner[won]
         self.current_player[g] = self.leader[g]
         self._clear_tricks(g)
@@ -352,49 +334,30 @@ class StichelnBatch:
         if scored.size:
             self._score(scored, rewards, terminal)
 
-    def _score(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
-        """``StichelnGame.hand_score`` for every seat of the matches ``g``."""
+    def hand_points(self, pains: IntArray, captured: Words) -> IntArray:
+        """``StichelnGame.hand_score`` elementwise: ``pains`` (..., 2) kinds laid (-1 none), ``captured`` (..., 2) words."""
         options = self.game.options
-        pains = self.pains[g]  # (S, n, 2)
         laid = pains >= 0
         kinds = np.maximum(pains, 0)
         colour = np.where(laid, self._colour[kinds], len(self._colour_mask) - 1)
-        pain_mask = self._colour_mask[colour[..., 0]] | self._colour_mask[colour[..., 1]]  # (S, n, 2)
-        cost = np.where(laid, 1 if options["gentle"] else self._value[kinds], 0).sum(axis=2)
-        captured = self.captured[g]
+        pain_mask = self._colour_mask[colour[..., 0]] | self._colour_mask[colour[..., 1]]  # (..., 2)
+        cost = np.where(laid, 1 if options["gentle"] else self._value[kinds], 0).sum(axis=-1)
         if options["pain_card_only"]:
-            delta = popcount(captured).sum(axis=2) - cost
+            result: IntArray = popcount(captured).sum(axis=-1) - cost
+            return result
+        good = popcount(captured & ~pain_mask).sum(axis=-1)
+        bad = captured & pain_mask
+        if options["gentle"]:
+            loss = popcount(bad).sum(axis=-1)
         else:
-            good = popcount(captured & ~pain_mask).sum(axis=2)
-            bad = captured & pain_mask
-            if options["gentle"]:
-                loss = popcount(bad).sum(axis=2)
-            else:
-                as_bytes = np.ascontiguousarray(bad).view(np.uint8).reshape(*bad.shape[:2], 16)
-                loss = self._byte_values[np.arange(16), as_bytes.astype(np.intp)].sum(axis=2)
-            delta = good - cost - loss
-        delta = delta.astype(np.int32)
+            as_bytes = np.ascontiguousarray(bad).view(np.uint8).reshape(*bad.shape[:-1], 16)
+            loss = self._byte_values[np.arange(16), as_bytes.astype(np.intp)].sum(axis=-1)
+        result = good - cost - loss
+        return result
+
+    def _score(self, g: IntArray, rewards: NDArray[np.int32], terminal: BoolArray) -> None:
+        """``StichelnGame.hand_score`` for every seat of the matches ``g``."""
+        delta = self.hand_points(self.pains[g], self.captured[g]).astype(np.int32)
         self.scores[g] += delta
         rewards[g] = delta
-        last = self.round[g] == self.game.num_hands
-        done, going = g[last], g[~last]
-        if done.size:
-            self.phase[done] = OVER
-            self.current_player[done] = TERMINAL
-            terminal[done] = True
-            self.matches_done += int(done.size)
-        if going.size:
-            self.round[going] += 1
-            self.dealer[going] = (self.dealer[going] + 1) % self.players
-            self._start_hand(going)
-
-    def _reset_finished(self, g: IntArray) -> None:
-        assert self._queue is not None
-        got = self._queue.take(int(g.size))
-        if got is None:
-            return
-        seeds, arrays = got
-        g = g[: len(seeds)]
-        for i, s in zip(g.tolist(), seeds, strict=True):
-            self.seeds[i] = s
-        self._start_matches(g, Deals(*arrays))
+        self._end_rounds(g, self.round[g] == self.game.num_hands, terminal)

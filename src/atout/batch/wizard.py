@@ -29,19 +29,18 @@ draws its next seeds ahead, in chunks, for the same reason.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL
 from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame
 from . import common
+from .base import BatchBase
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, SeedQueue, Step, in_chunks, seeded_shuffles
+from .common import IllegalActions, Step, in_chunks, seeded_shuffles
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
@@ -140,7 +139,7 @@ def _deal(seeds: Sequence[int], game: WizardGame) -> Deals:
     return Deals(first, hands, turned)
 
 
-class WizardBatch:
+class WizardBatch(BatchBase[WizardGame, Deals]):
     """``N`` Wizard matches of one configuration, stepped together.
 
     ``WizardBatch(4, seeds=range(10_000))`` deals match ``i`` exactly as
@@ -160,49 +159,24 @@ class WizardBatch:
     in each trick of the round (-1: none; the extra row is scratch).
     """
 
-    def __init__(
-        self,
-        players: int,
-        seeds: Sequence[int] | NDArray[np.integer[Any]],
-        *,
-        auto_reset: bool = False,
-        reset_seeds: Iterable[int] | None = None,
-        check: bool = True,
-        **options: Any,
-    ) -> None:
-        self.game = game = WizardGame(players, **options)
-        if game.start_round != 1:
-            raise ValueError("the batch plays matches from round 1: start_round is not supported here")
-        seed_list = [int(s) for s in seeds]
-        if not seed_list:
-            raise ValueError("a batch needs at least one seed")
-        self.num_games = N = len(seed_list)
-        self.players = n = players
-        self.num_actions = game.num_actions
+    _over = OVER
+    _game_class = WizardGame
+    _tensor_module = ".wizard_tensor"
+    _heuristic_module = ".wizard_heuristic"
+    _deals_type = Deals
+
+    def _init_state(self) -> None:
+        game = self.game
+        N, n = self.num_games, self.players
         self.num_rounds = game.num_rounds
         self.full_rounds = game.full_rounds
-        self.auto_reset = auto_reset
-        self.check = check
         self._plus_minus_one = bool(game.options["plus_minus_one"])
         self._clairvoyance = game.blind_action >= 0
-        self.seeds: list[int] = seed_list
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = (
-            SeedQueue(iter(reset_seeds), lambda part: deal(part, game), max(N, 256)) if auto_reset else None
-        )
-        #: Matches finished so far (auto-reset included).
-        self.matches_done = 0
-        self._games = np.arange(N, dtype=np.intp)
         self._hand_base = self._games * n  # flat index of seat 0's hand
         self._played_base = self._games * ((self.full_rounds + 1) * n)
         self._next_seat = np.array([(s + 1) % n for s in range(n)], dtype=np.intp)
         self._zeros = np.zeros(N, dtype=np.intp)
         z = np.zeros(N, dtype=np.intp)
-        self.phase = z.copy()
-        self.round = z.copy()
-        self.dealer = z.copy()
-        self.current_player = z.copy()
         self.trump = z.copy()
         self.turned = z.copy()
         self.leader = z.copy()
@@ -228,7 +202,9 @@ class WizardBatch:
         self._hand = np.zeros(N, dtype=np.uint64)
         self._at = z.copy()
         self._all_play = False
-        self._start_matches(self._games, deal(seed_list, game))
+
+    def _deal(self, seeds: Sequence[int]) -> Deals:
+        return deal(seeds, self.game)
 
     # -- match and round starts ------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
@@ -329,12 +305,6 @@ class WizardBatch:
         """Number of legal actions per match (0 once over)."""
         return popcount(self.legal_bits()[0])
 
-    @property
-    def terminal(self) -> BoolArray:
-        """(N,) whether each match is over."""
-        result: BoolArray = self.phase == OVER
-        return result
-
     # -- policies --------------------------------------------------------------------------
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """A uniformly random legal action per match (-1 for a finished match)."""
@@ -345,24 +315,14 @@ class WizardBatch:
         result: IntArray = np.where(counts > 0, actions, -1)
         return result
 
-    def heuristic_actions(self) -> IntArray:
-        """The engine's heuristic bot's choice per match (see :mod:`.wizard_heuristic`)."""
-        from .wizard_heuristic import heuristic_actions
-
-        return heuristic_actions(self)
-
     # -- stepping ------------------------------------------------------------------------------
-    def step(self, actions: Sequence[int] | IntArray) -> Step:
-        """Apply one action per match (ignored for finished matches) and resolve the chance that follows.
-
-        Raises :class:`IllegalActions` (nothing applied) when ``check`` is on
-        and some match's action is not legal.
-        """
-        N, n = self.num_games, self.players
-        a = np.asarray(actions, dtype=np.intp).reshape(N)
+    def _move(
+        self, a: IntArray, phase: IntArray, everyone: bool, rewards: NDArray[np.int32], terminal: BoolArray
+    ) -> NDArray[np.int32]:
+        n = self.players
         bits, offset = self.legal_bits()
-        phase = self.phase
         over = phase == OVER
+        all_play = self._all_play and everyone
         if self.check:
             j = (a - offset).astype(np.uint64)  # negative: huge, so one bound check
             ok = (j < U64(64)) & (((bits >> (j & U64(63))) & U64(1)) != 0)
@@ -370,9 +330,7 @@ class WizardBatch:
             if not ok.all():
                 self._refuse(a, ok)
         self._legal = None
-        rewards = np.zeros((N, n), dtype=np.int32)
-        terminal = np.zeros(N, dtype=bool)
-        if self._all_play:
+        if all_play:
             self._play(a, None, rewards, terminal)
         else:
             play = phase == PLAY
@@ -389,24 +347,12 @@ class WizardBatch:
                 self._beats_base[g] = (trump + 1) * (_KINDS * _KINDS) + _KINDS
                 self.phase[g] = BID
                 self.current_player[g] = (self.dealer[g] + 1) % n
-        scores = self.scores.copy()
-        if self.auto_reset and terminal.any():
-            self._reset_finished(np.flatnonzero(terminal))
-        return Step(rewards, terminal, scores)
+        return self.scores.copy()
 
     def _refuse(self, a: IntArray, ok: BoolArray) -> None:
         bad = np.flatnonzero(~ok)
         g = int(bad[0])
-        mask = self.legal_mask()[g]
-        legal = [self.game.action_to_text(x) for x in np.flatnonzero(mask).tolist()]
-        try:
-            text = self.game.action_to_text(int(a[g]))
-        except ValueError:
-            text = f"action {int(a[g])}"
-        raise IllegalActions(
-            f"{bad.size} match(es) given an illegal action, first match {g} "
-            f"(round {int(self.round[g])}, seat {int(self.current_player[g])}): {text}; legal: {', '.join(legal)}"
-        )
+        raise self._refusal(bad.size, g, self._action_text(int(a[g])), self._legal_texts(g))
 
     def _play(
         self, a: IntArray, play: BoolArray | None, rewards: NDArray[np.int32], terminal: BoolArray
@@ -465,17 +411,7 @@ class WizardBatch:
         delta = np.where(bids == won, 20 + 10 * won, -10 * np.abs(bids - won)).astype(np.int32)
         self.scores[g] += delta
         rewards[g] = delta
-        last = self.round[g] == self.num_rounds
-        done, going = g[last], g[~last]
-        if done.size:
-            self.phase[done] = OVER
-            self.current_player[done] = TERMINAL
-            terminal[done] = True
-            self.matches_done += int(done.size)
-        if going.size:
-            self.round[going] += 1
-            self.dealer[going] = (self.dealer[going] + 1) % self.players
-            self._start_round(going)
+        self._end_rounds(g, self.round[g] == self.num_rounds, terminal)
 
     def _bid(self, g: IntArray, bid: IntArray) -> None:
         n = self.players
@@ -486,50 +422,7 @@ class WizardBatch:
         self.phase[g[last]] = PLAY
         self.current_player[g] = np.where(last, self.leader[g], (seat + 1) % n)
 
-    def _reset_finished(self, g: IntArray) -> None:
-        assert self._queue is not None
-        got = self._queue.take(int(g.size))
-        if got is None:
-            return
-        seeds, arrays = got
-        deals = Deals(*arrays)
-        g = g[: len(seeds)]
-        for i, s in zip(g.tolist(), seeds, strict=True):
-            self.seeds[i] = s
-        self._start_matches(g, deals)
-
     # -- reading one match -----------------------------------------------------------------------
     def hand_kinds(self, game: int, seat: int) -> list[int]:
         """Seat's cards in match ``game`` as the engine lists them (sorted kinds, with multiplicity)."""
         return C.cards_in(int(self.hands[game, seat]))
-
-    def observation_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        information_state: bool = False,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """(N, size) tensors in the engine's layout (:mod:`atout.games.wizard.tensor`).
-
-        ``seats``: whose view per match (default: the player to act, seat 0
-        once a match is over).  The same values as
-        ``game.observation_tensor(state.view(seat))`` (or
-        ``information_state_tensor`` with ``information_state=True``).
-        """
-        from .wizard_tensor import encode
-
-        if seats is None:
-            seat_array = np.where(self.current_player >= 0, self.current_player, 0)
-        else:
-            seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
-        return encode(self, seat_array, information_state, dtype)
-
-    def information_state_tensor(
-        self,
-        seats: int | Sequence[int] | IntArray | None = None,
-        *,
-        dtype: type[np.floating[Any]] = np.float32,
-    ) -> NDArray[np.floating[Any]]:
-        """:meth:`observation_tensor` with ``information_state=True`` (adds the round's finished tricks)."""
-        return self.observation_tensor(seats, information_state=True, dtype=dtype)

@@ -21,6 +21,7 @@ from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY
 from ..games.wizard.tensor import PHASES, blocks
 from .bits import U64, popcount, unpack
+from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
     from .wizard import WizardBatch
@@ -48,23 +49,13 @@ def encode(
     """(N, size): each match's tensor as seen by ``seats[g]``."""
     game = batch.game
     N, n, r = batch.num_games, game.players, game.full_rounds
-    layout = blocks(game, information_state)
-    start: dict[str, int] = {}
-    at = 0
-    for name, size in layout:
-        start[name] = at
-        at += size
-    out = np.zeros((N, at), dtype=dtype)
+    start, out = tensor_frame(blocks(game, information_state), N, dtype)
     g = np.arange(N)
-    seats = np.asarray(seats, dtype=np.intp)
-    if seats.shape != (N,) or ((seats < 0) | (seats >= n)).any():
-        raise ValueError(f"seats must be one seat 0..{n - 1} per match")
+    seats = viewer_seats(seats, N, n)
 
     def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
         """Seat numbers relative to each match's viewer (0 = the viewer)."""
-        base = seats if seat.ndim == 1 else seats[:, None]
-        result: NDArray[np.intp] = (seat - base) % n
-        return result
+        return relative(seat, seats, n)
 
     phase = batch.phase
     # The engine's phase ids are the indices of PHASES.

@@ -6,6 +6,7 @@ OpenSpiel adapters differ only in the shape their ecosystem expects.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -23,6 +24,25 @@ def check_choice(what: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
     return value
+
+
+def check_illegal_penalty(illegal_penalty: float | None, illegal_action: str, game: Game) -> float | None:
+    """An env's ``illegal_penalty`` as a float (None: derived from the game's score bounds), refused if it cannot be.
+
+    Shared by the single-agent env and the batch vector env, which pay an
+    illegal action the same way (``illegal_action="penalty"``).
+    """
+    if illegal_penalty is not None and (
+        isinstance(illegal_penalty, bool)
+        or not isinstance(illegal_penalty, int | float)
+        or not math.isfinite(illegal_penalty)
+    ):
+        raise ValueError(f"illegal_penalty must be a finite number or None, not {illegal_penalty!r}")
+    if illegal_action == "penalty" and illegal_penalty is None and game.score_bounds() is None:
+        raise ValueError(
+            f"{game.name} gives no score bounds to derive the penalty from: pass illegal_penalty="
+        )
+    return None if illegal_penalty is None else float(illegal_penalty)
 
 
 def split_options(

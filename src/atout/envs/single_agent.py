@@ -35,7 +35,6 @@ An illegal action (``illegal_action=``, see :data:`ILLEGAL_ACTIONS`):
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
@@ -57,6 +56,7 @@ from .common import (
     RoundRewards,
     SeedStream,
     check_choice,
+    check_illegal_penalty,
     split_options,
     tensor_size,
 )
@@ -109,17 +109,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        if illegal_penalty is not None and (
-            isinstance(illegal_penalty, bool)
-            or not isinstance(illegal_penalty, int | float)
-            or not math.isfinite(illegal_penalty)
-        ):
-            raise ValueError(f"illegal_penalty must be a finite number or None, not {illegal_penalty!r}")
-        if self.illegal_action == "penalty" and illegal_penalty is None and game.score_bounds() is None:
-            raise ValueError(
-                f"{game.name} gives no score bounds to derive the penalty from: pass illegal_penalty="
-            )
-        self.illegal_penalty = None if illegal_penalty is None else float(illegal_penalty)
+        self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
         self.game = game
         self.seat = seat
         self.opponent_names = names
@@ -291,12 +281,18 @@ def register_gymnasium(name: str) -> str:
     The registered defaults: ``players`` as :func:`default_players`, the game's
     default options, ``illegal_action="penalty"``; every keyword of
     :func:`make_gym_env` may be given to ``gymnasium.make``.
+    ``gymnasium.make_vec(gym_id(name), num_envs)`` builds the batch vector env
+    (:class:`atout.batch.vector.AtoutVectorEnv`; opponents ``random`` or
+    ``heuristic``); ``vectorization_mode="sync"`` still gives Gymnasium's
+    ``SyncVectorEnv`` over this module's env.
     """
     env_id = gym_id(name)
     if env_id not in gymnasium.registry:
         gymnasium.register(
             id=env_id,
             entry_point=f"{__name__}:make_gym_env",
+            # gymnasium.make_vec: num_envs matches of one batch (atout.batch.vector).
+            vector_entry_point="atout.batch.vector:make_vector_env",
             kwargs={"name": game_class(name).name, "illegal_action": "penalty"},
         )
     GYM_IDS[game_class(name).name] = env_id

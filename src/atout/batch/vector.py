@@ -1,0 +1,408 @@
+"""A Gymnasium vector environment over a batch: one learning seat per match, the batch's policies at the others.
+
+Why: :class:`atout.envs.single_agent.AtoutGymEnv` steps one Python engine
+state and asks a bot object per opponent move; wrapped in Gymnasium's
+``SyncVectorEnv`` it runs at engine speed.  Here ``num_envs`` matches are
+one batch (:mod:`atout.batch`), the opponents are the batch's vectorised
+policies (``random``: uniform over the legal actions; ``heuristic``: the
+engine's heuristic bot, the same choice in every position), and one
+:meth:`AtoutVectorEnv.step` applies the agent's actions to every match, then
+steps the batch — only the matches whose opponents are to act, the others
+held — until the agent must act again in every match.
+
+Conventions are the single-agent env's (same observation ``Dict``, same
+``illegal_action`` modes, same reward modes, ``reset(seed=s)`` plays the
+engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
+
+* ``reset(seed=None)`` → ``(obs, infos)``; ``step(actions)`` →
+  ``(obs, rewards, terminations, truncations, infos)``; ``obs`` is
+  ``{"observation": (N, size) float32, "action_mask": (N, num_actions) int8}``,
+  the mask is also ``infos["action_mask"]``; ``infos`` also holds ``scores``
+  (N, players), ``illegal_action`` (N,) and ``match_seed`` (N,), each with
+  Gymnasium's ``_key`` presence mask;
+* auto-reset **in the same step** (``metadata["autoreset_mode"]`` is
+  ``AutoresetMode.SAME_STEP``): when a match ends, ``terminations[i]`` is True
+  and ``obs[i]`` is already the next match's first decision (seeded with the
+  next seed, counting up from ``s + num_envs``); ``infos["final_info"]``
+  holds the ended matches' final ``scores``.  ``infos`` has no
+  ``final_obs``: the batch restarts a match within the step that ends it,
+  so its terminal observation no longer exists, and since matches are never
+  truncated no value bootstrapping needs it;
+* rewards: ``round`` (the agent's score change of each round, paid in the
+  step in which the round ends; what the opponents earn for the agent before
+  its first move of a match is paid with that move), ``match`` (the final
+  score, once) or ``win`` (1 shared among the winners); truncations are
+  always False;
+* an illegal action: ``raise`` (the default here, :class:`atout.IllegalAction`,
+  nothing changes), ``penalty`` (the default of ``gymnasium.make_vec`` on the
+  registered ids: the episode ends with a reward one less than the worst a
+  legal episode can return, or ``illegal_penalty``; the abandoned match is
+  played out by the opponents' policy at every seat, unrecorded, and the next
+  match starts in the same step), ``substitute`` (a uniformly random legal
+  action from ``np_random`` is played; ``infos["played_action"]``).
+
+Generic: any batch class with the :class:`.common.Batch` API works
+(:func:`batch_class` finds a game's by name).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from ..core.errors import IllegalAction
+from ..core.registry import game_class
+from ..envs.common import REWARDS, TENSORS, check_choice, check_illegal_penalty
+from .common import Batch, Step
+
+__all__ = ["BATCH_CLASSES", "ILLEGAL_ACTIONS", "POLICIES", "AtoutVectorEnv", "batch_class", "make_vector_env"]
+
+#: Where each game's batch class lives (imported on first use).
+BATCH_CLASSES: dict[str, str] = {
+    "wizard": "atout.batch.wizard:WizardBatch",
+    "sticheln": "atout.batch.sticheln:StichelnBatch",
+    "malin": "atout.batch.malin:MalinBatch",
+    "nain-jaune": "atout.batch.nain_jaune:NainJauneBatch",
+}
+#: The batch's built-in policies an opponent seat may use.
+POLICIES = ("random", "heuristic")
+#: What an illegal action does (as :data:`atout.envs.single_agent.ILLEGAL_ACTIONS`).
+ILLEGAL_ACTIONS = ("raise", "penalty", "substitute")
+
+ObsType = dict[str, NDArray[Any]]
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+# Where the rewards of a match go during a step: to the step's own reward, to the
+# next episode (its first step), or nowhere (a match abandoned after a penalty).
+_CURRENT, _NEXT, _DROPPED = 0, 1, 2
+
+
+def batch_class(name: str) -> type[Batch]:
+    """The batch class of atout game ``name`` (a clear error when the game has none yet)."""
+    key = game_class(name).name
+    where = BATCH_CLASSES.get(key)
+    if where is None:
+        raise ValueError(f"{key} has no batch simulator (batches exist for {', '.join(BATCH_CLASSES)})")
+    module, _, cls = where.partition(":")
+    try:
+        found: type[Batch] = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError):
+        raise ValueError(
+            f"{key} has no batch simulator yet ({where} is missing): use "
+            f"gymnasium.make_vec(..., vectorization_mode='sync') for the engine's env"
+        ) from None
+    return found
+
+
+class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
+    """``num_envs`` matches of one batch, the agent at ``seat`` in each (see the module docstring).
+
+    ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
+    ``opponents``: one policy for every other seat or one per other seat,
+    in seat order; ``options``: the game's options (validated by the engine).
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012  (gymnasium declares it so)
+
+    def __init__(
+        self,
+        batch: type[Batch] | str,
+        num_envs: int,
+        players: int = 4,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        tensor: str = "information_state",
+        reward: str = "round",
+        illegal_action: str = "raise",
+        illegal_penalty: float | None = None,
+        **options: Any,
+    ) -> None:
+        cls = batch_class(batch) if isinstance(batch, str) else batch
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if "active" not in inspect.signature(cls.step).parameters:
+            raise TypeError(
+                f"{cls.__name__}.step takes no 'active' mask: the vector env holds the matches that wait "
+                f"for the agent with it (see atout.batch.common.Batch)"
+            )
+        self._cls = cls
+        self._options = options
+        probe = cls(players, [0], **options)  # validates the players and the options
+        game = probe.game
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players - 1} opponents needed, got {len(names)}")
+        for name in names:
+            check_choice("opponents", name, POLICIES)
+            if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
+                raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
+        self.tensor = check_choice("tensor", tensor, TENSORS)
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.game = game
+        self.players = players
+        self.seat = seat
+        self.num_envs = num_envs
+        self.opponent_names = names
+        #: The policy of each seat (the agent's seat: the policy that plays an abandoned match out).
+        others = [s for s in range(players) if s != seat]  # in seat order, as AtoutGymEnv's opponents
+        by_seat = dict(zip(others, names, strict=True))
+        self._policy = [by_seat.get(s, names[0]) for s in range(players)]
+        size = (
+            game.observation_tensor_size()
+            if tensor == "observation"
+            else game.information_state_tensor_size()
+        )
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.batch: Batch | None = None
+        N = num_envs
+        self._route = np.zeros(N, dtype=np.int8)
+        self._pending = np.zeros(N, dtype=np.float64)
+        self._returned = np.zeros(N, dtype=np.float64)
+        self._start = np.zeros(N, dtype=np.float64)
+        #: The agent's score at the last ``round`` payment (as RoundRewards.paid).
+        self._paid = np.zeros(N, dtype=np.float64)
+
+    # -- policies -------------------------------------------------------------------------
+    def _policy_actions(self, batch: Batch) -> IntArray:
+        """The built-in policies' action in every match (for the seat to act there)."""
+        wanted = set(self._policy)
+        found: dict[str, IntArray] = {}
+        if "random" in wanted:
+            found["random"] = batch.random_actions(self.np_random)
+        if "heuristic" in wanted:
+            found["heuristic"] = batch.heuristic_actions()  # type: ignore[attr-defined]
+        if len(found) == 1:
+            return next(iter(found.values()))
+        seat = np.maximum(batch.current_player, 0)
+        by_seat = np.stack([found[self._policy[s]] for s in range(self.players)], axis=1)
+        result: IntArray = by_seat[np.arange(self.num_envs), seat]
+        return result
+
+    # -- the episode's bookkeeping ------------------------------------------------------------
+    def _batch_step(
+        self,
+        batch: Batch,
+        actions: IntArray,
+        moving: BoolArray,
+        reward: NDArray[np.float64],
+        final: dict[str, Any],
+    ) -> BoolArray:
+        """One batch step of the matches ``moving``; routes its rewards, returns the episodes it ended."""
+        before = batch.round.copy()
+        step = batch.step(actions, active=moving)
+        ended = self._collect(batch, moving, before, step, reward)
+        final["scores"][ended] = step.scores[ended]
+        return ended
+
+    def _collect(
+        self, batch: Batch, moved: BoolArray, before: IntArray, step: Step, reward: NDArray[np.float64]
+    ) -> BoolArray:
+        """Route one batch step's rewards; returns the matches whose episode ended with it.
+
+        ``round`` rewards are :class:`atout.envs.common.RoundRewards`'s: when a
+        round ends (``round`` changes, or the match ends), the agent's score
+        change since the last payment — computed from the scores, not from the
+        batch's ``Step.rewards``, so that every game's env pays what the
+        single-agent env pays (a game may score before the first decision).
+        """
+        seat = self.seat
+        ended_now = step.terminal & moved
+        earned = None
+        if self.reward_mode == "round":
+            due = moved & ((batch.round != before) | ended_now)
+            now = np.where(ended_now, step.scores[:, seat], batch.scores[:, seat]).astype(np.float64)
+            earned = np.where(due, now - self._paid, 0.0)
+            self._paid = np.where(due, now, self._paid)
+        current = self._route == _CURRENT
+        if earned is not None:
+            reward += np.where(current, earned, 0.0)
+            self._pending += np.where(self._route == _NEXT, earned, 0.0)
+        finished = ended_now & current
+        if finished.any() and self.reward_mode != "round":
+            scores = step.scores[finished]
+            if self.reward_mode == "match":
+                reward[finished] += scores[:, seat]
+            else:
+                best = scores.max(axis=1, keepdims=True)
+                winners = scores == best
+                reward[finished] += np.where(winners[:, seat], 1.0 / winners.sum(axis=1), 0.0)
+        # A match that ends before the agent acted in it (none of the games here) is skipped.
+        self._pending[ended_now & (self._route == _NEXT)] = 0.0
+        self._route[ended_now] = _NEXT
+        # The batch already holds the next match: its starting score (the penalty's and the rewards' reference).
+        self._start[ended_now] = batch.scores[ended_now, seat]
+        self._paid[ended_now] = batch.scores[ended_now, seat]
+        result: BoolArray = finished
+        return result
+
+    def _advance(self, batch: Batch, reward: NDArray[np.float64], final: dict[str, Any]) -> BoolArray:
+        """Step the opponents (and abandoned matches) until the agent is to act everywhere."""
+        ended = np.zeros(self.num_envs, dtype=bool)
+        while True:
+            moving = ((batch.current_player != self.seat) | (self._route == _DROPPED)) & ~batch.terminal
+            if not moving.any():
+                break
+            ended |= self._batch_step(batch, self._policy_actions(batch), moving, reward, final)
+        return ended
+
+    def _observe(self, batch: Batch) -> ObsType:
+        info = self.tensor == "information_state"
+        seats = np.full(self.num_envs, self.seat, dtype=np.intp)
+        return {
+            "observation": batch.observation_tensor(seats, information_state=info, dtype=np.float32),
+            "action_mask": batch.legal_mask().astype(np.int8),
+        }
+
+    def _infos(self, batch: Batch, obs: ObsType, illegal: BoolArray) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=bool)
+        return {
+            "action_mask": obs["action_mask"].copy(),
+            "_action_mask": every,
+            "scores": batch.scores.copy(),
+            "_scores": every.copy(),
+            "illegal_action": illegal,
+            "_illegal_action": every.copy(),
+            "match_seed": np.array(batch.seeds, dtype=np.int64),
+            "_match_seed": every.copy(),
+        }
+
+    # -- Gymnasium API -------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Start ``num_envs`` new matches: seeds ``seed .. seed + num_envs - 1`` (drawn from ``np_random`` if None)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+        if options:
+            raise ValueError(f"reset takes no options (game options go to the constructor), got {options!r}")
+        super().reset(seed=seed)
+        base = seed if seed is not None else int(self.np_random.integers(1 << 62))
+        N = self.num_envs
+        self.batch = batch = self._cls(
+            self.players,
+            range(base, base + N),
+            auto_reset=True,
+            reset_seeds=itertools.count(base + N),
+            **self._options,
+        )
+        self._route[:] = _NEXT  # what the opponents earn before the agent's first move: paid with it
+        self._pending[:] = 0.0
+        self._returned[:] = 0.0
+        self._start[:] = batch.scores[:, self.seat]
+        self._paid = self._start.copy()
+        final = {"scores": np.zeros((N, self.players), dtype=np.int32)}
+        self._advance(batch, np.zeros(N), final)
+        obs = self._observe(batch)
+        return obs, self._infos(batch, obs, np.zeros(N, dtype=bool))
+
+    def penalty(self) -> NDArray[np.float64]:
+        """(N,) the reward an illegal action would get now in ``penalty`` mode (as the single-agent env's)."""
+        if self.illegal_penalty is not None:
+            return np.full(self.num_envs, self.illegal_penalty)
+        bounds = self.game.score_bounds()
+        assert bounds is not None  # checked at construction
+        if self.reward_mode == "win":
+            worst = np.zeros(self.num_envs)
+        elif self.reward_mode == "match":
+            worst = np.full(self.num_envs, float(bounds[0]))
+        else:
+            worst = float(bounds[0]) - self._start
+        result: NDArray[np.float64] = worst - 1.0 - self._returned
+        return result
+
+    def step(
+        self, actions: NDArray[np.int64] | Sequence[int]
+    ) -> tuple[ObsType, NDArray[np.float64], BoolArray, BoolArray, dict[str, Any]]:
+        batch = self.batch
+        if batch is None:
+            raise RuntimeError("call reset() before step()")
+        N = self.num_envs
+        a = np.asarray(actions)
+        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {N} integer action ids (shape ({N},)), not {a.dtype} {a.shape}"
+            )
+        a = a.astype(np.intp)
+        mask = batch.legal_mask()
+        inside = (a >= 0) & (a < self.game.num_actions)
+        legal = inside & mask[np.arange(N), np.where(inside, a, 0)]
+        illegal = ~legal
+        reward = np.zeros(N, dtype=np.float64)
+        terminated = np.zeros(N, dtype=bool)
+        played = a.copy()
+        if illegal.any():
+            g = int(np.flatnonzero(illegal)[0])
+            if self.illegal_action == "raise":
+                options = ", ".join(str(x) for x in np.flatnonzero(mask[g]).tolist())
+                raise IllegalAction(
+                    f"{int(illegal.sum())} env(s) given an illegal action, first env {g}: "
+                    f"{int(a[g])} is not among its legal actions ({options}); nothing was applied",
+                    int(a[g]),
+                )
+            if self.illegal_action == "penalty":
+                reward[illegal] = self.penalty()[illegal]
+                terminated |= illegal
+                self._route[illegal] = _DROPPED  # played out by the policies, unrecorded
+            else:
+                played = np.where(illegal, batch.random_actions(self.np_random), a)
+        # What the opponents earned for the agent before its first move of a match is paid with
+        # that move (not with a penalty: the abandoned match's pending rewards are dropped).
+        first = self._route == _NEXT
+        reward += np.where(first, self._pending, 0.0)
+        self._pending[:] = 0.0
+        self._route[first] = _CURRENT
+        moving = self._route == _CURRENT
+        final = {"scores": np.zeros((N, self.players), dtype=np.int32)}
+        ended = self._batch_step(batch, played, moving, reward, final)
+        ended |= self._advance(batch, reward, final)
+        terminated |= ended
+        self._returned += reward
+        self._returned[terminated] = 0.0
+        obs = self._observe(batch)
+        infos = self._infos(batch, obs, illegal & (self.illegal_action != "raise"))
+        if self.illegal_action == "substitute" and illegal.any():
+            infos["played_action"] = played
+            infos["_played_action"] = illegal.copy()
+        if ended.any():
+            infos["final_info"] = {"scores": final["scores"], "_scores": ended.copy()}
+            infos["_final_info"] = ended.copy()
+        return obs, reward, terminated, np.zeros(N, dtype=bool), infos
+
+    @property
+    def match_seeds(self) -> list[int]:
+        """The seed of the match now played in each env (the engine's ``new_state(seed)``)."""
+        return [] if self.batch is None else list(self.batch.seeds)
+
+
+def make_vector_env(num_envs: int, name: str, players: int | None = None, **kwargs: Any) -> AtoutVectorEnv:
+    """``gymnasium.make_vec`` entry point: ``AtoutVectorEnv(batch_class(name), num_envs, players, **kwargs)``."""
+    cls = batch_class(name)
+    if players is None:
+        game_cls = game_class(name)
+        players = min(max(4, game_cls.min_players), game_cls.max_players)
+    if kwargs.pop("render_mode", None) is not None:
+        raise ValueError("the batch vector env does not render (render_mode must be None)")
+    return AtoutVectorEnv(cls, num_envs, players, **kwargs)
