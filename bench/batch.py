@@ -9,7 +9,7 @@ Runners, each playing uniformly random whole matches for about ``--seconds``:
 * batch, auto-reset: the same batch kept full (finished matches restart from
   the next seeds), timed over whole steps: the steady state of a training loop;
 * engine: ``game.new_state(seed)`` then ``state.apply(rng.choice(state.legal_actions()))``;
-* vector env: :class:`atout.batch.vector.AtoutVectorEnv` of ``--vector-envs`` matches, seat 0
+* vector env: :class:`atout.envs.vector.AtoutVectorEnv` of ``--vector-envs`` matches, seat 0
   learning, random opponents, the observation tensor and mask built every step, the agent's
   actions uniformly random legal ones: agent steps per second (the opponents' moves between
   them are not counted), beside the engine's single-agent env (``AtoutGymEnv``, random bot
@@ -49,8 +49,8 @@ import atout
 from atout.batch import StichelnBatch, WizardBatch
 from atout.batch.malin import MalinBatch
 from atout.batch.nain_jaune import NainJauneBatch
-from atout.batch.vector import AtoutVectorEnv
 from atout.envs.single_agent import AtoutGymEnv
+from atout.envs.vector import AtoutVectorEnv
 
 #: The batch class of each game done so far.
 BATCHES: dict[str, type[WizardBatch] | type[StichelnBatch] | type[MalinBatch] | type[NainJauneBatch]] = {

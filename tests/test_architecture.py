@@ -124,7 +124,7 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
     "records": {"core"},
     "bots": {"core", "match"},
     "tournament": {"core", "bots", "match", "records"},
-    "envs": {"core", "bots", "match"},
+    "envs": {"core", "bots", "match", "batch"},  # the vector env steps atout.batch
     "testing": {"core", "envs", "records", "match", "bots"},
     "batch": {"core", "games"},  # a numpy simulator per game, built from that game's cards and rules
     "server": {"core", "bots", "match", "records"},
@@ -291,8 +291,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset({"atout.bots.factory", "atout.bots.search"}),
     # The sub-commands register on main's app; main imports them at its bottom.
     frozenset({"atout.cli.main", "atout.cli.serve", "atout.cli.tournament"}),
-    # The batch heuristic reads the batch's tables; the batch calls the heuristic.
-    frozenset({"atout.batch.wizard", "atout.batch.wizard_heuristic"}),
 }
 
 

@@ -19,7 +19,9 @@ from atout.batch import MalinBatch, NainJauneBatch, StichelnBatch, WizardBatch
         (NainJauneBatch, 4, {"start_round": 2}),
     ],
 )
-def test_options_the_batch_does_not_play_are_refused(batch: Any, players: int, options: dict[str, Any]) -> None:
+def test_options_the_batch_does_not_play_are_refused(
+    batch: Any, players: int, options: dict[str, Any]
+) -> None:
     (name,) = options
     with pytest.raises(ValueError, match=f"{name}=.* is not supported here"):
         batch(players, seeds=range(3), **options)

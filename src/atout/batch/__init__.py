@@ -8,7 +8,7 @@ engine's deals.  numpy only.  Wizard is done (rules, every option, masks,
 tensors, random and heuristic policies); Sticheln likewise (tensors in
 :mod:`.sticheln_tensor`, heuristic in :mod:`.sticheln_heuristic`); Le Nain Jaune
 likewise; Le Malin's base game likewise (its *jeu fun* is left out: see
-:mod:`.malin`).  :mod:`.vector`: a Gymnasium ``VectorEnv``
+:mod:`.malin`).  :mod:`atout.envs.vector`: a Gymnasium ``VectorEnv``
 over any game's batch (one learning seat, the batch's policies elsewhere).
 """
 

@@ -290,7 +290,7 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
     _deals_type = Deals
 
     def _new_game(self, players: int, options: dict[str, Any]) -> MalinGame:
-        game = MalinGame(players, **options)
+        game = super()._new_game(players, options)
         if game.fun:
             raise ValueError(
                 "MalinBatch plays the base game only: the jeu fun (fun=True, the Malheur cards) is not "

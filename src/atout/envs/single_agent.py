@@ -282,7 +282,7 @@ def register_gymnasium(name: str) -> str:
     default options, ``illegal_action="penalty"``; every keyword of
     :func:`make_gym_env` may be given to ``gymnasium.make``.
     ``gymnasium.make_vec(gym_id(name), num_envs)`` builds the batch vector env
-    (:class:`atout.batch.vector.AtoutVectorEnv`; opponents ``random`` or
+    (:class:`atout.envs.vector.AtoutVectorEnv`; opponents ``random`` or
     ``heuristic``); ``vectorization_mode="sync"`` still gives Gymnasium's
     ``SyncVectorEnv`` over this module's env.
     """
@@ -291,8 +291,8 @@ def register_gymnasium(name: str) -> str:
         gymnasium.register(
             id=env_id,
             entry_point=f"{__name__}:make_gym_env",
-            # gymnasium.make_vec: num_envs matches of one batch (atout.batch.vector).
-            vector_entry_point="atout.batch.vector:make_vector_env",
+            # gymnasium.make_vec: num_envs matches of one batch (atout.envs.vector).
+            vector_entry_point="atout.envs.vector:make_vector_env",
             kwargs={"name": game_class(name).name, "illegal_action": "penalty"},
         )
     GYM_IDS[game_class(name).name] = env_id

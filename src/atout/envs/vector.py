@@ -59,10 +59,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
+from ..batch.common import Batch, Step
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
-from ..envs.common import REWARDS, TENSORS, check_choice, check_illegal_penalty
-from .common import Batch, Step
+from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
 
 __all__ = ["BATCH_CLASSES", "ILLEGAL_ACTIONS", "POLICIES", "AtoutVectorEnv", "batch_class", "make_vector_env"]
 

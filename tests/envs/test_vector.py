@@ -21,8 +21,8 @@ from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 import atout
 from atout import IllegalAction
 from atout.batch import StichelnBatch, WizardBatch
-from atout.batch.vector import AtoutVectorEnv, batch_class
 from atout.envs.single_agent import AtoutGymEnv, gym_id
+from atout.envs.vector import AtoutVectorEnv, batch_class
 
 #: Every game with a batch (the vector env is generic: it finds each one's batch class by name).
 CASES = [("wizard", {"rounds": 3}), ("sticheln", {"hands": 2}), ("malin", {}), ("nain-jaune", {})]
