@@ -151,6 +151,7 @@ SAMPLES = {
     "bot_name!r": "'genius'",
     "', '.join(available(table.game))": "random, heuristic",
     "', '.join(BOT_PACES)": "slow, normal, fast",
+    "live": "500",
 }
 
 
