@@ -154,6 +154,7 @@ SAMPLES = {
     "info.seat + 1": "2",
     "', '.join(self.bots_for(table.game))": "random, heuristic",
     "info.bot!r": "'py:mybot:MyBot'",
+    "live": "500",
 }
 
 

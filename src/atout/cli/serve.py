@@ -49,12 +49,46 @@ def serve(
             "py:MODULE:NAME or cmd:<program>. Web users pick among these names only.",
         ),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes for the search bots (hard, expert); 0: think in threads (default: cores - 1, at least 1).",
+            min=0,
+            max=64,
+        ),
+    ] = None,
+    max_live_tables: Annotated[
+        int, typer.Option(help="Unfinished tables this process holds at most.", min=1)
+    ] = 500,
+    tables_per_minute: Annotated[
+        float,
+        typer.Option(help="Tables one client address may create per minute (after a burst of 10).", min=0),
+    ] = 6.0,
+    http_rate: Annotated[
+        float,
+        typer.Option(help="Requests per second one client address may make (after a burst of 200).", min=0),
+    ] = 20.0,
+    sockets_per_client: Annotated[
+        int, typer.Option(help="Sockets one client address may hold open at once.", min=1)
+    ] = 64,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Reverse proxies trusted for X-Forwarded-For (the client address the limits use); comma-separated."
+        ),
+    ] = "127.0.0.1",
 ) -> None:
-    """Serve the browser table: create tables, invite friends, play against bots."""
+    """Serve the browser table: create tables, invite friends, play against bots.
+
+    Several processes may serve one PostgreSQL database (docs/deploy.md): any of
+    them serves any table, and the bots of each table are driven by one of them.
+    """
     try:
         import uvicorn
 
         from ..server import create_app
+        from ..server.botpool import default_workers
+        from ..server.limits import Limits
     except ImportError as exc:  # pragma: no cover - the web extra is missing
         raise fail(f"the web table needs the 'web' extra: pip install 'atout[web]' ({exc})") from None
     if db is not None and "://" not in db:
@@ -69,11 +103,26 @@ def serve(
         raise fail(str(exc)) from None
     try:
         chosen = port or free_port(host)
-        application = create_app(db, bot_delay=bot_delay, allowed_bots=allowed)
+        limits = Limits(
+            bot_workers=default_workers() if bot_workers is None else bot_workers,
+            max_live_tables=max_live_tables,
+            create_per_minute=tables_per_minute,
+            http_rate=http_rate,
+            max_sockets=sockets_per_client,
+        )
+        application = create_app(db, bot_delay=bot_delay, limits=limits, allowed_bots=allowed)
     except OSError as exc:
         raise fail(f"cannot listen on {host}: {exc}") from None
     except Exception as exc:
         raise fail(f"cannot open the database: {exc}") from None
     shown = f"[{host}]" if ":" in host else host
     print(f"atout web table: http://{shown}:{chosen}/  (Ctrl-C to stop)", flush=True)
-    uvicorn.run(application, host=host, port=chosen, log_level="warning", ws_max_size=16384)
+    uvicorn.run(
+        application,
+        host=host,
+        port=chosen,
+        log_level="warning",
+        ws_max_size=16384,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )

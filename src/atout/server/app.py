@@ -52,6 +52,7 @@ from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
+from .limits import ClientBuckets, Limits, RateLimit, client_of
 from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
 from .tables import (
@@ -63,6 +64,7 @@ from .tables import (
     TableManager,
     check_allowed_bots,
     game_catalogue,
+    hash_key,
 )
 
 log = logging.getLogger("atout.server")
@@ -204,7 +206,23 @@ def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
 
 
-_STATUS = {"not_found": 404, "bad_key": 403, "unsupported_media": 415}
+_STATUS = {
+    "not_found": 404,
+    "bad_key": 403,
+    "left": 403,
+    "unsupported_media": 415,
+    "rate_limited": 429,
+    "busy": 503,
+    "unavailable": 503,
+}
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """``json.loads``, with nesting too deep for the parser a ``ValueError`` like any bad JSON."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 class RateLimiter:
@@ -231,18 +249,25 @@ def create_app(
     bot_delay: float | None = None,
     rate: float = RATE,
     burst: int = BURST,
+    limits: Limits | None = None,
     allowed_bots: tuple[str, ...] = (),
 ) -> Starlette:
     """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``).
 
-    ``allowed_bots``: the operator's ``py:``/``cmd:`` bots tables may seat, besides
-    the built-in ones (checked here: a wrong one fails now, not at a table).
+    ``rate``/``burst``: each socket's messages; ``limits``: everything else a client
+    can make the server do (:class:`~atout.server.limits.Limits`); ``allowed_bots``:
+    the operator's ``py:``/``cmd:`` bots tables may seat, besides the built-in ones
+    (checked here: a wrong one fails now, not at a table).
     """
     allowed = check_allowed_bots(allowed_bots)
     storage = Storage(db or default_url())
     if bot_delay is None:
         bot_delay = float(os.environ.get("ATOUT_BOT_DELAY", "0.8"))
-    manager = TableManager(storage, bot_delay=bot_delay, allowed_bots=allowed)
+    limits = limits or Limits()
+    manager = TableManager(storage, bot_delay=bot_delay, limits=limits, allowed_bots=allowed)
+    creations = ClientBuckets(limits.create_per_minute / 60, limits.create_burst, limits.max_clients)
+    #: Sockets open per client address (at most ``limits.max_sockets`` each).
+    open_sockets: dict[str, int] = {}
 
     def page(name: str, request: Request) -> HTMLResponse:
         lang = pick_language(request)
@@ -302,7 +327,7 @@ def create_app(
             if len(body) > MAX_MESSAGE:
                 raise too_large
         try:
-            data = json.loads(body)
+            data = parse_json(body)
         except (ValueError, UnicodeDecodeError):
             raise TableError("bad_request", "the request is not valid JSON") from None
         if not isinstance(data, dict):
@@ -333,6 +358,8 @@ def create_app(
             specs.append(SeatSpec(name=name, bot=bot or None))
         if not isinstance(pace, str) or pace not in BOT_PACES:
             raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+        if not creations.allow(client_of(request.scope)):
+            raise TableError("rate_limited", "too many tables created from this address: try again later")
         table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(
@@ -398,6 +425,19 @@ def create_app(
         return JSONResponse({"ok": True})
 
     async def socket(ws: WebSocket) -> None:
+        client = client_of(ws.scope)
+        if open_sockets.get(client, 0) >= limits.max_sockets:
+            await ws.close(code=1008, reason="too many connections from this address")
+            return
+        open_sockets[client] = open_sockets.get(client, 0) + 1
+        try:
+            await serve_socket(ws)
+        finally:
+            open_sockets[client] -= 1
+            if not open_sockets[client]:
+                del open_sockets[client]
+
+    async def serve_socket(ws: WebSocket) -> None:
         await ws.accept()
         limiter = RateLimiter(rate, burst)
         table = None
@@ -405,9 +445,16 @@ def create_app(
         #: The language of this socket's errors: the page's, until the join message says.
         lang = pick_language(ws)
         context: ReasonContext | None = None
+        #: The key this socket joined with: its seat must still have it at every action.
+        key_hash: str | None = None
 
         async def send(message: dict[str, Any]) -> None:
             if ws.application_state == WebSocketState.CONNECTED:
+                if message.get("type") == "left":  # the seat was handed over: say so, then close
+                    message = {**message, "message": localize(str(message.get("message")), lang, context)}
+                    await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                    await ws.close(code=4001)
+                    return
                 await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
         async def refuse(code: str, message: str) -> None:
@@ -429,7 +476,7 @@ def create_app(
                     await refuse("too_large", f"a message is at most {MAX_MESSAGE} bytes")
                     continue
                 try:
-                    data = json.loads(text)
+                    data = parse_json(text)
                 except ValueError:
                     await refuse("bad_request", "a message must be a JSON object")
                     continue
@@ -446,22 +493,34 @@ def create_app(
                         candidate = await manager.get(ws.path_params["table"])
                         context = table_context(candidate)
                         seat = manager.seat_for_key(candidate, data.get("key"))
+                        key_hash = hash_key(data["key"])
                         table = candidate
-                        await manager.attach(table, seat, send)
+                        await manager.attach(table, seat, send, key_hash)
                     elif kind == "act":
                         if table is None:
                             raise TableError("not_joined", "join a seat with its key first")
                         context = table_context(table)  # names change as players sit down
-                        await manager.act(table, seat, data.get("action"), data.get("n"))
+                        await manager.act(table, seat, data.get("action"), data.get("n"), key_hash)
                     elif kind == "name":
                         if table is None:
                             raise TableError("not_joined", "join a seat with its key first")
-                        await manager.rename(table, seat, data.get("name"))
+                        await manager.rename(table, seat, data.get("name"), key_hash)
                     elif kind == "ping":
                         await send({"type": "pong"})
                     else:
                         raise TableError("bad_request", "unknown message type: use join, act, name or ping")
                 except TableError as exc:
+                    if exc.code == "left" and table is not None:
+                        await send(
+                            {
+                                "type": "left",
+                                "table": table.id,
+                                "seat": seat,
+                                "code": "left",
+                                "message": exc.message,
+                            }
+                        )
+                        break
                     await refuse(exc.code, exc.message)
         except WebSocketDisconnect:
             pass
@@ -523,6 +582,9 @@ def create_app(
             Exception: internal_error,
         },
         lifespan=lifespan,
+    )
+    app.add_middleware(
+        RateLimit, limits=limits, say=lambda scope, text: localize(text, pick_language(HTTPConnection(scope)))
     )
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager

@@ -25,6 +25,8 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import os
+import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +47,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+from .pubsub import CHANNEL, LOCK_SPACE
 
 DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
 
@@ -123,6 +127,10 @@ class ConflictError(Exception):
     """Another writer already stored an action at this position."""
 
 
+class SeatTaken(Exception):
+    """A human's move for a seat whose key has changed (it was handed over to a bot)."""
+
+
 def default_url(path: str | None = None) -> str:
     """The database URL: ``ATOUT_DATABASE_URL``, else a SQLite file under ``$ATOUT_HOME``."""
     env = os.environ.get(DEFAULT_DB_ENV)
@@ -155,8 +163,40 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-        Base.metadata.create_all(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            # Several processes starting together on an empty database: one creates the
+            # tables while the others wait for it (a transaction-scoped advisory lock).
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:space, 0)"), {"space": LOCK_SPACE})
+                Base.metadata.create_all(conn)
+        else:
+            for attempt in range(3):  # another process created a table between check and create
+                try:
+                    Base.metadata.create_all(self.engine)
+                    break
+                except (OperationalError, IntegrityError):
+                    if attempt == 2:
+                        raise
+                    time.sleep(0.05)
         self.migrate()
+        #: This process's name in change notices (it skips its own).
+        self.origin = secrets.token_hex(6)
+        #: PostgreSQL: every change also sends "table changed" to the other processes
+        #: (:mod:`.pubsub`), in the transaction that makes it.
+        self.notifies = self.engine.dialect.name == "postgresql"
+
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may use this database (PostgreSQL)."""
+        return self.notifies
+
+    def _changed(self, session: Session, table_id: str) -> None:
+        """Tell the other processes (at commit) that ``table_id`` changed."""
+        if self.notifies:
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{table_id} {self.origin}"},
+            )
 
     def migrate(self) -> list[str]:
         """Add the nullable columns an older database lacks; returns their names.
@@ -214,13 +254,30 @@ class Storage:
             row.seats = [SeatRow(seat=s.seat, name=s.name, bot=s.bot, key_hash=s.key_hash) for s in seats]
             session.add(row)
 
-    def append_action(self, table_id: str, idx: int, seat: int, action: int, finished: bool) -> None:
-        """Store action number ``idx``; commits before returning.  :class:`ConflictError` on a race."""
+    def append_action(
+        self, table_id: str, idx: int, seat: int, action: int, finished: bool, key_hash: str | None = None
+    ) -> None:
+        """Store action number ``idx``; commits before returning.  :class:`ConflictError` on a race.
+
+        ``key_hash`` (a human's move): the seat must still have that key, checked on
+        the seat's row locked for the transaction, so a seat handed over to a bot by
+        another process in the meantime refuses the move (:class:`SeatTaken`).
+        """
         try:
             with Session(self.engine) as session, session.begin():
+                if key_hash is not None:
+                    holder = session.execute(
+                        select(SeatRow.key_hash)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                        .with_for_update()
+                    ).scalar()
+                    if holder != key_hash:
+                        raise SeatTaken(f"table {table_id}: seat {seat} was handed over")
                 session.add(ActionRow(table_id=table_id, idx=idx, action=action, seat=seat))
                 if finished:
                     session.execute(update(TableRow).where(TableRow.id == table_id).values(finished=True))
+                session.flush()
+                self._changed(session, table_id)
         except IntegrityError:
             raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
 
@@ -231,6 +288,7 @@ class Storage:
                 raise KeyError(seat)
             row.bot = bot
             row.key_hash = key_hash
+            self._changed(session, table_id)
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -238,6 +296,7 @@ class Storage:
             if row is None:
                 raise KeyError(seat)
             row.name = name
+            self._changed(session, table_id)
 
     def load(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
@@ -258,6 +317,23 @@ class Storage:
                 finished=row.finished,
                 settings=dict(row.settings or {}),
             )
+
+    def changes(self, table_id: str, since: int) -> tuple[list[SeatInfo], list[int]] | None:
+        """A table's seats and its actions from number ``since`` on (what a reload needs)."""
+        with Session(self.engine) as session:
+            seats = session.execute(
+                select(SeatRow.seat, SeatRow.name, SeatRow.bot, SeatRow.key_hash)
+                .where(SeatRow.table_id == table_id)
+                .order_by(SeatRow.seat)
+            ).all()
+            if not seats:
+                return None
+            actions = session.scalars(
+                select(ActionRow.action)
+                .where(ActionRow.table_id == table_id, ActionRow.idx >= since)
+                .order_by(ActionRow.idx)
+            ).all()
+            return [SeatInfo(*row) for row in seats], list(actions)
 
     def unfinished_ids(self) -> list[str]:
         with Session(self.engine) as session:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots.factory import LEVELS, available, make_bot
 from ..core.bot import Bot
@@ -44,7 +45,10 @@ from ..core.game import TERMINAL, Game, State
 from ..core.registry import game_class, load
 from ..match import derive_seed
 from ..records import Record
-from .storage import ConflictError, SeatInfo, Storage, StoredTable
+from .botpool import BotPool, needs_worker
+from .limits import Limits
+from .pubsub import Leases, Listener, LocalLeases
+from .storage import ConflictError, SeatInfo, SeatTaken, Storage, StoredTable
 
 log = logging.getLogger("atout.server")
 
@@ -69,6 +73,22 @@ class TableError(AtoutError):
 
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A name as shown and stored: printable characters only (no NUL, control or lone
+    surrogate, which PostgreSQL refuses), runs of spaces as one, at most MAX_NAME long."""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split())[:MAX_NAME]
+
+
+#: Why a socket of a seat handed over to a bot is closed (sent as ``{"type": "left"}``).
+LEFT = "this seat was handed over: its key no longer works"
+#: Refusal when the database cannot be reached (nothing was changed).
+UNAVAILABLE = "the table's database cannot be reached; nothing was changed: try again in a moment"
+#: Refusals that may come from this process's copy being behind the database.
+STALE = ("stale", "not_your_turn", "over")
+#: Back-off of the bot driver after a storage error: first wait, then doubled up to the last.
+BACKOFF = (0.1, 5.0)
 
 
 @dataclass(frozen=True)
@@ -146,7 +166,13 @@ def rebuild(stored: StoredTable) -> tuple[Game, State, list[list[int]]]:
 class TableManager:
     """Every live table of one server process."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.8, allowed_bots: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.8,
+        limits: Limits | None = None,
+        allowed_bots: tuple[str, ...] = (),
+    ) -> None:
         self.storage = storage
         #: Seconds before each bot move at the ``normal`` pace (the server's setting).
         self.bot_delay = bot_delay
@@ -156,6 +182,18 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._closing = False
+        self.limits = limits or Limits()
+        #: Worker processes for search bots (:mod:`.botpool`); ``None``: they think in threads.
+        self.pool = BotPool(self.limits.bot_workers) if self.limits.bot_workers > 0 else None
+        #: Bounds the bots thinking at once in this process's threads.
+        self._thinking = asyncio.Semaphore(max(1, self.limits.max_thinking))
+        #: Which tables' bots this process drives (PostgreSQL: advisory locks, :mod:`.pubsub`).
+        self.leases: Leases | LocalLeases = Leases(storage.url) if storage.shared else LocalLeases()
+        self._listener: Listener | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self._refreshing: set[str] = set()
+        #: Tables changed by another process while nobody here watched them (:meth:`get` reloads).
+        self._unwatched: set[str] = set()
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -167,9 +205,27 @@ class TableManager:
                 log.exception("table %s cannot be rebuilt", table_id)
                 continue
             self._kick(table)
+        if self.storage.shared:
+            self._listener = Listener(
+                self.storage.url, asyncio.get_running_loop(), self._on_change, self._on_reconnect
+            )
+            self._listener.start()
+            self._spawn(self._lease_loop())
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        async def run() -> None:
+            await coro
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def stop(self) -> None:
         self._closing = True
+        if self._listener is not None:
+            await to_thread.run_sync(self._listener.stop)
+        for task in list(self._background):
+            task.cancel()
         tasks = [t.driver for t in self.tables.values() if t.driver is not None]
         for task in tasks:
             task.cancel()
@@ -179,6 +235,17 @@ class TableManager:
         for table in self.tables.values():
             for bot in table.bots.values():
                 bot.close()
+        if self.pool is not None:
+            self.pool.close()
+        self.leases.close()
+
+    async def _db(self, call: Callable[[], Any]) -> Any:
+        """Run a storage call in a thread; a database that cannot be reached is a refusal."""
+        try:
+            return await to_thread.run_sync(call)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("database error (%s): %s", type(exc).__name__, str(exc).splitlines()[0][:200])
+            raise TableError("unavailable", UNAVAILABLE) from None
 
     # -- creating and finding tables -----------------------------------------------------
     def pace_delay(self, pace: str) -> float:
@@ -196,7 +263,20 @@ class TableManager:
         """Create a table; returns its id and the secret key of each human seat."""
         if bot_pace not in BOT_PACES:
             raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+        live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
+        if live >= self.limits.max_live_tables:
+            raise TableError(
+                "busy", f"this server has {live} tables in play, its most: try again when one has finished"
+            )
         try:
+            # Only the game's own option names reach the game's constructor (not
+            # ``players``, ``name``, ``self``: keyword arguments of something else).
+            cls = game_class(game_name)
+            by_name = {s.name for s in cls.option_specs}
+            for key in options:
+                if key.replace("-", "_") not in by_name:
+                    known = ", ".join(sorted(by_name)) or "none"
+                    raise OptionError(f"{cls.name} has no option {key!r}; its options are: {known}")
             game = load(game_name, players, **options)
         except AtoutError as exc:
             raise TableError("bad_request", str(exc)) from None
@@ -206,7 +286,7 @@ class TableManager:
         infos: list[SeatInfo] = []
         keys: dict[int, str] = {}
         for i, spec in enumerate(seats):
-            name = " ".join(spec.name.split())[:MAX_NAME] or f"Seat {i + 1}"
+            name = clean_name(spec.name) or f"Seat {i + 1}"
             if spec.bot is not None:
                 # Never a program or an import path the operator did not allow:
                 # a web user names bots from this list only.
@@ -221,12 +301,14 @@ class TableManager:
         table_id = secrets.token_hex(8)
         seed = secrets.randbits(63)
         options_text = {k: v for k, v in (p.split("=", 1) for p in game.options_text().split())}
-        await to_thread.run_sync(
+        await self._db(
             lambda: self.storage.create_table(
                 table_id, game.name, game.players, options_text, seed, infos, {"bot_pace": bot_pace}
             )
         )
         table = await self.get(table_id)
+        if table.bots:
+            await to_thread.run_sync(self.leases.acquire, [table_id])
         self._kick(table)
         return table_id, keys
 
@@ -234,6 +316,13 @@ class TableManager:
         """The live table, rebuilt from the database the first time it is asked for."""
         table = self.tables.get(table_id)
         if table is not None:
+            if table_id in self._unwatched:  # changed elsewhere while nobody here looked
+                self._unwatched.discard(table_id)
+                try:
+                    await self.refresh(table)
+                except TableError:
+                    self._unwatched.add(table_id)
+                    raise
             return table
         async with self._loading:
             table = self.tables.get(table_id)
@@ -241,7 +330,7 @@ class TableManager:
                 return table
             if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 32:
                 raise TableError("not_found", "no such table")
-            stored = await to_thread.run_sync(self.storage.load, table_id)
+            stored = await self._db(lambda: self.storage.load(table_id))
             if stored is None:
                 raise TableError("not_found", "no such table")
             game, state, score_history = rebuild(stored)
@@ -260,12 +349,25 @@ class TableManager:
             for info in stored.seats:
                 if info.bot is not None:
                     table.bots[info.seat] = self._make_bot(table, info)
+            self._evict()
             self.tables[table_id] = table
             return table
 
     def bots_for(self, game: Game) -> list[str]:
         """The bot names a table of ``game`` may seat: the built-in ones and the operator's."""
         return [*available(game), *(b for b in self.allowed_bots if b not in available(game))]
+
+    def _evict(self) -> None:
+        """Forget finished tables nobody watches beyond ``limits.max_finished`` (they reload on demand)."""
+        finished = [
+            t.id
+            for t in self.tables.values()
+            if t.state.is_terminal and not any(t.sockets.values()) and (t.driver is None or t.driver.done())
+        ]
+        for table_id in finished[: max(0, len(finished) - self.limits.max_finished)]:
+            table = self.tables.pop(table_id)
+            for bot in table.bots.values():
+                bot.close()
 
     def _make_bot(self, table: LiveTable, info: SeatInfo) -> Bot:
         assert info.bot is not None
@@ -290,10 +392,26 @@ class TableManager:
         raise TableError("bad_key", "this link's key is not valid for this table")
 
     # -- sockets -------------------------------------------------------------------------
-    async def attach(self, table: LiveTable, seat: int, send: Sender) -> None:
+    @staticmethod
+    def _check_holder(table: LiveTable, seat: int, key_hash: str | None) -> None:
+        """Refuse a socket whose seat has been handed over since it joined (under the lock)."""
+        if key_hash is not None and table.seats[seat].key_hash != key_hash:
+            raise TableError("left", LEFT)
+
+    async def attach(self, table: LiveTable, seat: int, send: Sender, key_hash: str | None = None) -> None:
         async with table.lock:
+            # A page (re)loaded is shown the stored table, whatever this copy missed.
+            with contextlib.suppress(TableError):
+                await self._refresh_locked(table)
+            self._check_holder(table, seat, key_hash)
             table.sockets.setdefault(seat, set()).add(send)
             await send(table.message(seat))
+
+    async def _cut_off(self, table: LiveTable, seat: int) -> None:
+        """The seat's sockets are told it was handed over (their socket closes) and dropped."""
+        for send in list(table.sockets.pop(seat, set())):
+            with contextlib.suppress(Exception):
+                await send({"type": "left", "table": table.id, "seat": seat, "code": "left", "message": LEFT})
 
     def detach(self, table: LiveTable, seat: int, send: Sender) -> None:
         table.sockets.get(seat, set()).discard(send)
@@ -310,13 +428,31 @@ class TableManager:
                     senders.discard(send)
 
     # -- actions -------------------------------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, text: object, expect: object = None) -> None:
-        """Play ``text`` for ``seat``; :class:`TableError` (nothing changed) when refused."""
-        async with table.lock:
-            await self._act_locked(table, seat, text, expect)
-        self._kick(table)
+    async def act(
+        self, table: LiveTable, seat: int, text: object, expect: object = None, key_hash: str | None = None
+    ) -> None:
+        """Play ``text`` for ``seat``; :class:`TableError` (nothing changed) when refused.
 
-    async def _act_locked(self, table: LiveTable, seat: int, text: object, expect: object) -> None:
+        ``key_hash``: the key the socket joined with; the seat must still have it.
+        """
+        try:
+            async with table.lock:
+                self._check_holder(table, seat, key_hash)
+                try:
+                    await self._act_locked(table, seat, text, expect, key_hash)
+                except TableError as exc:
+                    # Refused as out of date: maybe it is this copy that is (another server
+                    # on the same database moved on): judge again on the stored table.
+                    if exc.code not in STALE or not await self._refresh_locked(table):
+                        raise
+                    self._check_holder(table, seat, key_hash)
+                    await self._act_locked(table, seat, text, expect, key_hash)
+        finally:  # after a conflict too: the reloaded table may be the bots' turn
+            self._kick(table)
+
+    async def _act_locked(
+        self, table: LiveTable, seat: int, text: object, expect: object, key_hash: str | None = None
+    ) -> None:
         state = table.state
         if expect is not None and expect != table.n:
             raise TableError("stale", "the table has moved on since this move was sent; look again")
@@ -335,28 +471,155 @@ class TableManager:
         reason = state.illegal_reason(action)
         if reason is not None:
             raise TableError("illegal", reason)
-        await self._commit(table, seat, action)
+        await self._commit(table, seat, action, key_hash)
 
-    async def _commit(self, table: LiveTable, seat: int, action: int) -> None:
+    async def _commit(self, table: LiveTable, seat: int, action: int, key_hash: str | None = None) -> None:
         probe = table.state.clone()
         probe.apply(action)
         finished = probe.current_player == TERMINAL
         idx = table.n
         try:
-            await to_thread.run_sync(
-                lambda: self.storage.append_action(table.id, idx, seat, action, finished)
+            await self._db(
+                lambda: self.storage.append_action(table.id, idx, seat, action, finished, key_hash)
             )
+        except SeatTaken:
+            await self._refresh_locked(table)  # another process handed the seat over: catch up
+            raise TableError("left", LEFT) from None
         except ConflictError:
-            raise TableError("conflict", "another server wrote to this table; reload the page") from None
-        if probe.round != table.state.round or finished:
-            table.score_history.append(probe.scores())
-        table.state = probe
-        table.actions.append(action)
+            # Another process stored a move here first: take the table as the database
+            # has it (everyone here is told), then refuse this move, which was judged
+            # on a position that is gone.
+            await self._refresh_locked(table)
+            raise TableError(
+                "conflict", "another move was played first: the table is shown as it is now; look again"
+            ) from None
+        self._advance(table, probe, action)
         await self._broadcast(table)
 
+    @staticmethod
+    def _advance(table: LiveTable, state: State, action: int) -> None:
+        """``state`` (the table after ``action``) becomes the table's."""
+        if state.round != table.state.round or state.is_terminal:
+            table.score_history.append(state.scores())
+        table.state = state
+        table.actions.append(action)
+
+    # -- keeping up with the database (other processes, lost answers) ------------------------
+    async def refresh(self, table: LiveTable) -> bool:
+        """Bring ``table`` up to the database; True when anything changed (then everyone is told)."""
+        try:
+            async with table.lock:
+                return await self._refresh_locked(table)
+        finally:
+            self._kick(table)
+
+    async def _refresh_locked(self, table: LiveTable) -> bool:
+        """Apply the stored actions after ours and the stored seats.
+
+        Memory only ever holds committed actions, and a stored position is never
+        rewritten (primary key), so what is in memory is a prefix of what is stored:
+        the new actions are those from number ``table.n`` on.
+        """
+        found = await self._db(lambda: self.storage.changes(table.id, table.n))
+        if found is None:
+            return False
+        seats, new = found
+        changed = False
+        for action in new:  # each move told on its own: every client sees every move once
+            probe = table.state.clone()
+            probe.apply(action)
+            self._advance(table, probe, action)
+            await self._broadcast(table)
+        for info in seats:
+            if not 0 <= info.seat < len(table.seats) or table.seats[info.seat] == info:
+                continue
+            old = table.seats[info.seat]
+            table.seats[info.seat] = info
+            changed = True
+            if info.key_hash != old.key_hash:
+                await self._cut_off(table, info.seat)
+            if info.bot != old.bot:
+                gone = table.bots.pop(info.seat, None)
+                if gone is not None:
+                    gone.close()
+                if info.bot is not None:
+                    table.bots[info.seat] = self._make_bot(table, info)
+        if changed:
+            await self._broadcast(table)
+        return changed
+
+    def _on_change(self, table_id: str, origin: str) -> None:
+        """A notice from PostgreSQL (in the loop): another process changed ``table_id``."""
+        if origin == self.storage.origin or self._closing:
+            return
+        table = self.tables.get(table_id)
+        if table is None or table_id in self._refreshing:
+            return
+        if not any(table.sockets.values()) and not self.leases.holds(table_id):
+            # Nobody here watches it and we do not drive its bots: reload it only when
+            # asked for (get) or taken over (lease loop), not at every move made elsewhere.
+            self._unwatched.add(table_id)
+            return
+        self._refreshing.add(table_id)
+
+        async def run() -> None:
+            self._refreshing.discard(table_id)  # a notice arriving from now on refreshes again
+            with contextlib.suppress(TableError):  # the database is away: the lease loop retries
+                await self.refresh(table)
+
+        self._spawn(run())
+
+    def _on_reconnect(self) -> None:
+        """Notices were lost while the listener was disconnected: refresh every table held."""
+        for table_id, table in list(self.tables.items()):
+            if not table.state.is_terminal:
+                self._on_change(table_id, "")
+
+    async def _lease_loop(self) -> None:
+        """Several processes: take the bot leases of tables nobody drives (one whose driver died).
+
+        Every :attr:`Leases.interval` seconds: load the unfinished tables other
+        processes created, try the lease of every table with bots, release those of
+        finished tables, and drive (after a refresh) the tables just taken over.
+        """
+        tick = 0
+        while not self._closing:
+            try:
+                if tick % 3 == 0:
+                    for table_id in await self._db(self.storage.unfinished_ids):
+                        if table_id not in self.tables:
+                            try:
+                                await self.get(table_id)
+                            except TableError:
+                                raise
+                            except Exception:
+                                log.exception("table %s cannot be rebuilt", table_id)
+                for table in list(self.tables.values()):
+                    if table.state.is_terminal and self.leases.holds(table.id):
+                        await to_thread.run_sync(self.leases.release, table.id)
+                want = [t.id for t in self.tables.values() if t.bots and not t.state.is_terminal]
+                before = {i for i in want if self.leases.holds(i)}
+                held = await to_thread.run_sync(self.leases.acquire, want)
+                for table_id in held:
+                    table = self.tables[table_id]
+                    if table_id not in before:
+                        log.info("table %s: this process now drives its bots", table_id)
+                        self._unwatched.discard(table_id)
+                        await self.refresh(table)
+                    else:
+                        self._kick(table)
+            except TableError:
+                pass  # the database is away; try again next time
+            except Exception:
+                log.exception("bot leases")
+            tick += 1
+            await asyncio.sleep(self.leases.interval)
+
     def _kick(self, table: LiveTable) -> None:
-        """Start the bots' driver if a bot is to play and none is running."""
+        """Start the bots' driver if a bot is to play, none is running and this process drives."""
         if self._closing or table.state.is_terminal or table.state.current_player not in table.bots:
+            return
+        if not self.leases.holds(table.id):
             return
         if table.driver is None or table.driver.done():
             table.driver = asyncio.create_task(self._drive(table))
@@ -364,39 +627,80 @@ class TableManager:
     async def _drive(self, table: LiveTable) -> None:
         """Play the bots' turns, one after another, at a human pace.
 
-        A bot thinks in a worker thread, outside the table's lock, on its own
-        view: the event loop keeps serving sockets meanwhile (search bots take
-        up to a second), and the move is committed only if the table has not
+        A bot thinks outside the table's lock, on its own view, in a worker process
+        (search bots, :mod:`.botpool`) or a thread (cheap bots): the event loop keeps
+        serving sockets meanwhile, and the move is committed only if the table has not
         moved in between.
+
+        The driver never gives up on a table that has a bot to play: a bot that fails
+        or answers an illegal action is logged and a safe bot plays that move
+        (:meth:`_think`); a database that cannot be reached is logged and retried with
+        back-off (:data:`BACKOFF`), the table reloaded from the database each time (a
+        commit whose answer was lost may have been stored).  It stops when the game
+        ends, a human is to play, or (several processes) this process lost the table's
+        lease: the new holder drives.
         """
+        failures = 0
         while not self._closing:
             seat = table.state.current_player
             bot = table.bots.get(seat)
-            if bot is None or table.state.is_terminal:
+            if bot is None or table.state.is_terminal or not self.leases.holds(table.id):
                 return
-            delay = self.pace_delay(table.bot_pace)
+            delay = self.pace_delay(table.bot_pace) if failures == 0 else 0.0
             if delay > 0:
                 await asyncio.sleep(delay)
             n = table.n
             view = table.state.view(seat)
+            action = await self._think(table, seat, bot, view)
             try:
-                action = await to_thread.run_sync(bot.choose, view)
-            except Exception:
-                log.exception("bot %s at table %s seat %d failed", bot.name, table.id, seat)
-                return
-            async with table.lock:
-                if table.n != n or table.bots.get(seat) is not bot:
-                    continue
-                if action not in view.legal_actions:
-                    log.error("bot %s at table %s answered an illegal action %r", bot.name, table.id, action)
-                    return
-                try:
+                async with table.lock:
+                    if failures:
+                        await self._refresh_locked(table)
+                    if table.n != n or table.bots.get(seat) is not bot or not self.leases.holds(table.id):
+                        failures = 0
+                        continue
                     await self._commit(table, seat, action)
-                except TableError:
-                    log.exception("table %s: bot move not stored", table.id)
-                    return
+                failures = 0
+            except TableError as exc:
+                if exc.code == "conflict":  # reloaded: think again on the new position
+                    continue
+                failures += 1
+                wait = min(BACKOFF[0] * 2 ** (failures - 1), BACKOFF[1])
+                log.warning(
+                    "table %s: bot move not stored (%s, attempt %d); retrying in %.2f s",
+                    table.id, exc.code, failures, wait,
+                )  # fmt: skip
+                await asyncio.sleep(wait)
+                continue
             if delay <= 0:
                 await asyncio.sleep(0)  # let the sockets breathe between bot moves
+
+    async def _think(self, table: LiveTable, seat: int, bot: Bot, view: Any) -> int:
+        """The bot's legal action; a safe bot's when it fails (logged), so the table goes on."""
+        name = table.seats[seat].bot or bot.name
+        try:
+            if self.pool is not None and needs_worker(name):
+                seed = derive_seed(table.seed, "bot", seat, table.n)
+                action = await self.pool.choose(table.game, name, seat, seed, view)
+            else:
+                async with self._thinking:
+                    action = await to_thread.run_sync(bot.choose, view)
+            if action in view.legal_actions:
+                return int(action)
+            log.error("bot %s at table %s answered an illegal action %r", name, table.id, action)
+        except Exception:
+            log.exception("bot %s at table %s seat %d failed", name, table.id, seat)
+        for fallback in ("normal", "random"):
+            try:
+                safe = make_bot(fallback, table.game, derive_seed(table.seed, "fallback", seat, table.n))
+                safe.start(table.game, seat)
+                action = safe.choose(view)
+                if action in view.legal_actions:
+                    log.warning("table %s seat %d: the %s bot played for %s", table.id, seat, fallback, name)
+                    return int(action)
+            except Exception:
+                log.exception("fallback bot %s at table %s failed", fallback, table.id)
+        return int(view.legal_actions[0])  # pragma: no cover - the random bot cannot fail
 
     # -- seats and records -----------------------------------------------------------------
     async def replace_with_bot(self, table: LiveTable, seat: int, bot_name: str) -> None:
@@ -409,19 +713,23 @@ class TableManager:
             if table.state.is_terminal:
                 raise TableError("over", "the game is over")
             info = table.seats[seat]
-            await to_thread.run_sync(lambda: self.storage.set_seat(table.id, seat, bot_name, None))
+            await self._db(lambda: self.storage.set_seat(table.id, seat, bot_name, None))
             table.seats[seat] = SeatInfo(seat, info.name, bot_name, None)
             table.bots[seat] = self._make_bot(table, table.seats[seat])
+            # The sockets joined with the old key must neither see the bot's hand nor play.
+            await self._cut_off(table, seat)
             await self._broadcast(table)
+        await to_thread.run_sync(self.leases.acquire, [table.id])
         self._kick(table)
 
-    async def rename(self, table: LiveTable, seat: int, name: object) -> None:
+    async def rename(self, table: LiveTable, seat: int, name: object, key_hash: str | None = None) -> None:
         """A player sitting down gives the seat their name (shown to everyone)."""
-        if not isinstance(name, str) or not " ".join(name.split()):
+        if not isinstance(name, str) or not clean_name(name):
             raise TableError("bad_request", "a name is a non-empty text")
-        clean = " ".join(name.split())[:MAX_NAME]
+        clean = clean_name(name)
         async with table.lock:
-            await to_thread.run_sync(lambda: self.storage.set_name(table.id, seat, clean))
+            self._check_holder(table, seat, key_hash)
+            await self._db(lambda: self.storage.set_name(table.id, seat, clean))
             info = table.seats[seat]
             table.seats[seat] = SeatInfo(seat, clean, info.bot, info.key_hash)
             await self._broadcast(table)

@@ -43,6 +43,14 @@ NUM_ACTIONS = NUM_CARDS + 2
 #: Chance outcome ids: 0..51 deal that card, then "dealer k" at ``DEALER_BASE + k``.
 DEALER_BASE = NUM_CARDS
 
+#: Bounds of the integer options: a match must end in a time a table can wait.  Tokens
+#: move as a random walk, so a match lasts about the square of ``start_tokens``: 100
+#: tokens end in ~5 deals, 1,000 in ~500 (~20,000 moves, hours at a web table's bot
+#: pace); beyond that an all-bot table would practically never end.
+MAX_START_TOKENS = 1000
+MAX_STAKE_UNIT = 10
+MAX_DEALS = 1000
+
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -143,6 +151,7 @@ class NainJauneGame(Game):
             None,
             "Also stop after this many deals (1: a single deal; none: only when a player cannot stake).",
             minimum=1,
+            maximum=MAX_DEALS,
             none_ok=True,
         ),
         OptionSpec(
@@ -154,13 +163,16 @@ class NainJauneGame(Game):
             minimum=1,
             maximum=10_000,
         ),
-        OptionSpec("start_tokens", int, 100, "Tokens each player starts with.", minimum=1),
+        OptionSpec(
+            "start_tokens", int, 100, "Tokens each player starts with.", minimum=1, maximum=MAX_START_TOKENS
+        ),
         OptionSpec(
             "stake_unit",
             int,
             1,
             "Multiplies the stakes (1/2/3/4/5 per box) to play for higher stakes.",
             minimum=1,
+            maximum=MAX_STAKE_UNIT,
         ),
         OptionSpec(
             "manual_claim",

@@ -339,6 +339,9 @@ function connect() {
       notice(REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message }), true);
       announce(msg.message);
       if (msg.code === "bad_key" || msg.code === "not_found") { left = true; socket.close(); }
+    } else if (msg.type === "left") {
+      // The seat was handed over to a bot (from another tab or device): this page no longer plays it.
+      left = true; notice(t("left")); announce(msg.message); $("board").replaceChildren();
     }
   };
   socket.onclose = () => {
