@@ -141,6 +141,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "starlette": {"server"},
     "anyio": {"server"},
     "sqlalchemy": {"server"},
+    "psycopg": {"server"},  # LISTEN/NOTIFY and advisory locks (several processes on PostgreSQL)
     "markdown_it": {"server"},
     "numpy": {"envs", "atout.testing.adapters", "batch", "tournament"},
     "pettingzoo": {"envs", "atout.testing.adapters"},
