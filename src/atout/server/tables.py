@@ -44,6 +44,7 @@ from ..core.game import TERMINAL, Game, State
 from ..core.registry import game_class, load
 from ..match import derive_seed
 from ..records import Record
+from .room import Room
 from .storage import ConflictError, SeatInfo, Storage, StoredTable
 
 log = logging.getLogger("atout.server")
@@ -77,6 +78,8 @@ class SeatSpec:
 
     name: str
     bot: str | None = None
+    #: A human seat left free for whoever joins from the lobby (no key until then).
+    open: bool = False
 
 
 @dataclass
@@ -97,6 +100,8 @@ class LiveTable:
     driver: asyncio.Task[None] | None = None
     #: The bots' pace (a key of :data:`BOT_PACES`), stored with the table.
     bot_pace: str = DEFAULT_PACE
+    #: Presence, spectators, clock, away bots, chat, rematch (:mod:`.room`).
+    room: Room = field(default_factory=Room)
 
     @property
     def n(self) -> int:
@@ -106,8 +111,11 @@ class LiveTable:
         return [s.name for s in self.seats]
 
     def message(self, seat: int) -> dict[str, Any]:
-        """What seat ``seat`` is sent: its view and public table facts, nothing else."""
-        view = self.state.view(seat)
+        """What seat ``seat`` is sent: its view and public table facts, nothing else.
+
+        Seat -1 is a spectator: the public view, oriented as seat 0, no legal action.
+        """
+        view = self.state.view(seat) if seat >= 0 else self.state.public_view()
         over = self.state.is_terminal
         msg: dict[str, Any] = {
             "type": "state",
@@ -118,15 +126,21 @@ class LiveTable:
             "options": self.game.options_text(),
             "seat": seat,
             "n": self.n,
-            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [
+                {"name": s.name, "bot": s.bot, "free": s.bot is None and s.key_hash is None}
+                for s in self.seats
+            ],
             "view": view.to_dict(),
-            "legal": [view.text(a) for a in view.legal_actions],
+            "legal": [view.text(a) for a in view.legal_actions] if seat >= 0 else [],
             "to_act": self.state.current_player if not over else None,
             "over": over,
             "score_history": self.score_history,
         }
         if over:
             msg["result"] = {"scores": self.state.scores(), "winners": self.state.winners()}
+        if seat < 0:
+            msg["spectator"] = True
+        msg["room"] = self.room.facts(msg["seats"], self.sockets, msg["to_act"], self.n)
         return msg
 
 
@@ -153,6 +167,9 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._closing = False
+        #: Called with each table rebuilt from the database, before anyone sees it
+        #: (the room's state: :mod:`.living`).
+        self.load_hooks: list[Callable[[LiveTable, StoredTable], Awaitable[None]]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -189,6 +206,7 @@ class TableManager:
         options: dict[str, Any],
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
+        key_hashes: dict[int, str] | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table; returns its id and the secret key of each human seat."""
         if bot_pace not in BOT_PACES:
@@ -210,6 +228,10 @@ class TableManager:
                         "bad_request", f"no bot {spec.bot!r} for {game.name}; choose from: {', '.join(bots)}"
                     )
                 infos.append(SeatInfo(i, name, spec.bot, None))
+            elif key_hashes is not None and i in key_hashes:  # a rematch: the seat keeps its key
+                infos.append(SeatInfo(i, name, None, key_hashes[i]))
+            elif spec.open:
+                infos.append(SeatInfo(i, name, None, None))
             else:
                 keys[i] = secrets.token_urlsafe(24)
                 infos.append(SeatInfo(i, name, None, hash_key(keys[i])))
@@ -255,6 +277,8 @@ class TableManager:
             for info in stored.seats:
                 if info.bot is not None:
                     table.bots[info.seat] = self._make_bot(table, info)
+            for hook in self.load_hooks:
+                await hook(table, stored)
             self.tables[table_id] = table
             return table
 
