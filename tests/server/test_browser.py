@@ -276,12 +276,12 @@ def test_a_killed_server_resumes_the_game(server: Server, page: Page) -> None:
 def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#game option", state="attached")
-    assert page.inner_text("h2 >> nth=1") == "New table"
+    assert page.inner_text("#create-title") == "New table"
     page.click("button[data-lang=fr]")
     page.wait_for_selector("html[lang=fr]")
-    page.wait_for_function("() => document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Nouvelle table'")
     page.reload()  # the choice is remembered (a cookie)
-    page.wait_for_function("() => document.querySelectorAll('h2')[1].textContent === 'Nouvelle table'")
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Nouvelle table'")
 
 
 # ---- the card table ------------------------------------------------------------------------

@@ -155,13 +155,17 @@ SAMPLES = {
     "', '.join(self.bots_for(table.game))": "random, heuristic",
     "info.bot!r": "'py:mybot:MyBot'",
     "live": "500",
+    "', '.join(map(str, TURN_TIMES))": "0, 30, 60, 180",
+    "', '.join(FORM_LEVELS)": "random, easy, normal, hard, expert",
+    "MAX_CHAT": "300",
+    "MAX_SPECTATORS": "50",
 }
 
 
 def server_messages() -> list[str]:
-    """The text of every TableError and refusal in server/app.py and server/tables.py."""
+    """The text of every TableError and refusal in the server (app, tables, living, chat)."""
     out = []
-    for path in (SERVER / "app.py", SERVER / "tables.py"):
+    for path in (SERVER / "app.py", SERVER / "tables.py", SERVER / "living.py", SERVER / "chat.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or len(node.args) != 2:

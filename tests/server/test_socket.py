@@ -64,6 +64,7 @@ def test_join_sends_only_the_seats_view(client: TestClient) -> None:
         "to_act",
         "over",
         "score_history",
+        "room",  # presence, clock, spectators, rematch: public facts (issue 18)
     }
 
 

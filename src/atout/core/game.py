@@ -499,6 +499,17 @@ class State(ABC):
     def view(self, seat: int) -> View:
         """What ``seat`` may know now."""
 
+    def public_view(self) -> View:
+        """What a spectator may know: what every seat knows, nothing more.
+
+        Oriented as seat 0 (its ``seat`` field) but with no hand, no legal
+        actions and no seat's own secrets (a bid still hidden, a handicap not yet
+        revealed): the web table sends it to people watching.  A game that cannot
+        say what is public raises :class:`NotImplementedError` (its tables cannot
+        be watched); the four shipped games all implement it.
+        """
+        raise NotImplementedError(f"{self.game.name} has no public view")
+
     @abstractmethod
     def redacted_history(self, seat: int) -> list[int | None]:
         """``history`` with what ``seat`` may not know replaced by ``None``.

@@ -9,15 +9,25 @@ Routes::
     GET  /api/games[?lang=fr]      the games, their options (Game.option_specs) and bots,
                                    described in the page's language (static/i18n/games.<lang>.json:
                                    each option's label, help and choice labels; the bot levels)
-    POST /api/tables               create a table ({game, players, options, seats, bot_pace}):
-                                   returns each human seat's key and link
+    GET  /table/{id}#watch=...     a spectator's page (the watch token; empty at a public table)
+    POST /api/tables               create a table ({game, players, options, seats, bot_pace,
+                                   public, turn_time, spectator_chat, away_level}; a seat
+                                   {"open": true} is left free for the lobby): returns each
+                                   claimed human seat's key and link, and the watch link
+    GET  /api/tables               the lobby: public unfinished tables (game, options, seats
+                                   with name / bot / free / connected / away, status, moves)
+    POST /api/tables/{id}/join     {seat, name[, watch]} → a free seat's key and link
     POST /api/tables/{id}/seat     {key} → the seat's message (same as the socket's)
     POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
     POST /api/tables/{id}/replay   {key, step} → the seat's view after `step` actions
     POST /api/tables/{id}/leave    {key, bot} → a bot takes the seat; the key stops working
     WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
                                    {"type": "act", "action": "play B7", "n": 12},
-                                   {"type": "name", "name": "Ann"}, {"type": "ping"}
+                                   {"type": "name", "name": "Ann"}, {"type": "ping"};
+                                   a spectator joins with {"watch": token-or-true} instead of a
+                                   key; {"living": true} in join asks for presence events, the
+                                   chat and clock refreshes (see :mod:`.living`), then
+                                   {"type": "chat", "text"}, {"type": "back"}, {"type": "rematch"}
 
 Keys travel in request bodies and socket messages, never in URLs.  Every
 error is a JSON ``{"type": "error", "code", "message"}``; nothing a client
@@ -52,7 +62,10 @@ from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
+from .chat import check_plain
+from .clock import TURN_TIMES
 from .limits import ClientBuckets, Limits, RateLimit, client_of
+from .living import SPECTATOR, Living
 from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
 from .tables import (
@@ -251,6 +264,7 @@ def create_app(
     burst: int = BURST,
     limits: Limits | None = None,
     allowed_bots: tuple[str, ...] = (),
+    clock_tick: float | None = None,
 ) -> Starlette:
     """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``).
 
@@ -268,6 +282,13 @@ def create_app(
     creations = ClientBuckets(limits.create_per_minute / 60, limits.create_burst, limits.max_clients)
     #: Sockets open per client address (at most ``limits.max_sockets`` each).
     open_sockets: dict[str, int] = {}
+    # The turn clock is looked at every ``clock_tick`` seconds (0: never; tests call ``tick()``).
+    living = Living(manager, tick=clock_tick if clock_tick is not None else 0.25)
+    # For end-to-end tests only: ATOUT_CLOCK_SCALE=10 makes the turn clock run ten times
+    # faster, so a real server's 60 s turn is 6 s (the page still counts the nominal time).
+    scale = float(os.environ.get("ATOUT_CLOCK_SCALE", "1") or 1)
+    if scale != 1:
+        living.now = lambda: time.monotonic() * scale
 
     def page(name: str, request: Request) -> HTMLResponse:
         lang = pick_language(request)
@@ -355,16 +376,32 @@ def create_app(
             name = s.get("name", "")
             if (bot is not None and not isinstance(bot, str)) or not isinstance(name, str):
                 raise TableError("bad_request", "a seat is {name: text, bot: null or a bot name}")
-            specs.append(SeatSpec(name=name, bot=bot or None))
+            check_plain(name, name=True)
+            specs.append(SeatSpec(name=name, bot=bot or None, open=s.get("open") is True and not bot))
         if not isinstance(pace, str) or pace not in BOT_PACES:
             raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+        public, spectator_chat = data.get("public", False), data.get("spectator_chat", False)
+        turn_time, away_level = data.get("turn_time"), data.get("away_level")
+        if not isinstance(public, bool) or not isinstance(spectator_chat, bool):
+            raise TableError("bad_request", "public and spectator_chat are true or false")
+        if turn_time is not None and (isinstance(turn_time, bool) or turn_time not in TURN_TIMES):
+            raise TableError(
+                "bad_request", f"turn_time is one of: {', '.join(map(str, TURN_TIMES))} (seconds)"
+            )
+        if away_level is not None and away_level not in FORM_LEVELS:
+            raise TableError("bad_request", f"away_level is one of: {', '.join(FORM_LEVELS)}")
+        settings, watch = living.creation_settings(public, turn_time, spectator_chat, away_level)
         if not creations.allow(client_of(request.scope)):
             raise TableError("rate_limited", "too many tables created from this address: try again later")
         table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
+        await living.created(await manager.get(table_id), public, settings)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(
             {
                 "table": table_id,
+                "public": public,
+                "watch": watch,
+                "watch_url": f"{base}/table/{table_id}#watch={watch}",
                 "seats": [
                     {"seat": seat, "key": key, "url": f"{base}/table/{table_id}#key={key}"}
                     for seat, key in sorted(keys.items())
@@ -424,6 +461,21 @@ def create_app(
         await manager.replace_with_bot(table, seat, bot)
         return JSONResponse({"ok": True})
 
+    async def lobby(request: Request) -> Response:
+        return JSONResponse({"tables": await living.lobby()}, headers={"Cache-Control": "no-store"})
+
+    async def join_seat(request: Request) -> Response:
+        data = await read_json(request)
+        table = await manager.get(request.path_params["table"])
+        request.state.reason_context = table_context(table)
+        if not table.room.public:
+            living.watch_allowed(table, data.get("watch"))
+        key = await living.join_seat(table, data.get("seat"), data.get("name"))
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse(
+            {"table": table.id, "seat": data["seat"], "key": key, "url": f"{base}/table/{table.id}#key={key}"}
+        )
+
     async def socket(ws: WebSocket) -> None:
         client = client_of(ws.scope)
         if open_sockets.get(client, 0) >= limits.max_sockets:
@@ -442,6 +494,7 @@ def create_app(
         limiter = RateLimiter(rate, burst)
         table = None
         seat = -1
+        spectator_name: object = None
         #: The language of this socket's errors: the page's, until the join message says.
         lang = pick_language(ws)
         context: ReasonContext | None = None
@@ -492,23 +545,57 @@ def create_app(
                             raise TableError("bad_request", "this connection has already joined a seat")
                         candidate = await manager.get(ws.path_params["table"])
                         context = table_context(candidate)
-                        seat = manager.seat_for_key(candidate, data.get("key"))
-                        key_hash = hash_key(data["key"])
+                        if "watch" in data and data.get("key") is None:
+                            # A spectator: {"watch": true} at a public table, the watch link's token at any.
+                            living.watch_allowed(candidate, data.get("watch"))
+                            seat = SPECTATOR
+                        else:
+                            seat = manager.seat_for_key(candidate, data.get("key"))
+                            key_hash = hash_key(data["key"])
+                        spectator_name = data.get("name")
+                        await living.attach(
+                            candidate, seat, send, living=data.get("living") is True, key_hash=key_hash
+                        )
                         table = candidate
-                        await manager.attach(table, seat, send, key_hash)
                     elif kind == "act":
                         if table is None:
                             raise TableError("not_joined", "join a seat with its key first")
                         context = table_context(table)  # names change as players sit down
+                        if seat == SPECTATOR:
+                            raise TableError("spectator", "spectators watch the game: they cannot play")
+                        TableManager.check_holder(table, seat, key_hash)
+                        await living.back(table, seat)
                         await manager.act(table, seat, data.get("action"), data.get("n"), key_hash)
                     elif kind == "name":
                         if table is None:
                             raise TableError("not_joined", "join a seat with its key first")
+                        if seat == SPECTATOR:
+                            raise TableError("spectator", "spectators watch the game: they cannot play")
+                        if isinstance(data.get("name"), str):
+                            check_plain(data["name"], name=True)
                         await manager.rename(table, seat, data.get("name"), key_hash)
+                    elif kind in ("chat", "back", "rematch"):
+                        if table is None:
+                            raise TableError("not_joined", "join a seat with its key first")
+                        context = table_context(table)
+                        if kind == "chat":
+                            await living.say(
+                                table, seat, seat if seat >= 0 else id(send), data.get("text"), spectator_name
+                            )
+                        elif seat == SPECTATOR:
+                            raise TableError("spectator", "spectators watch the game: they cannot play")
+                        elif kind == "back":
+                            TableManager.check_holder(table, seat, key_hash)
+                            await living.back(table, seat)
+                        else:
+                            await living.rematch(table, seat)
                     elif kind == "ping":
                         await send({"type": "pong"})
                     else:
-                        raise TableError("bad_request", "unknown message type: use join, act, name or ping")
+                        raise TableError(
+                            "bad_request",
+                            "unknown message type: use join, act, name, chat, back, rematch or ping",
+                        )
                 except TableError as exc:
                     if exc.code == "left" and table is not None:
                         await send(
@@ -531,7 +618,7 @@ def create_app(
                 await ws.close(code=1011)
         finally:
             if table is not None:
-                manager.detach(table, seat, send)
+                living.detach(table, seat, send)
 
     def said(request: Request, message: str) -> str:
         return localize(message, pick_language(request), context_of(request))
@@ -554,9 +641,11 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await manager.start()
+        await living.start()
         try:
             yield
         finally:
+            await living.stop()
             await manager.stop()
             storage.close()
 
@@ -568,6 +657,8 @@ def create_app(
             Route("/rules/{game}", rules),
             Route("/api/games", api_games),
             Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables", lobby, methods=["GET"]),
+            Route("/api/tables/{table}/join", join_seat, methods=["POST"]),
             Route("/api/tables/{table}/seat", seat_state, methods=["POST"]),
             Route("/api/tables/{table}/record", record, methods=["POST"]),
             Route("/api/tables/{table}/replay", replay, methods=["POST"]),
@@ -588,5 +679,6 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
+    app.state.living = living
     app.state.storage = storage
     return app

@@ -48,6 +48,7 @@ from ..records import Record
 from .botpool import BotPool, needs_worker
 from .limits import Limits
 from .pubsub import Leases, Listener, LocalLeases
+from .room import Room
 from .storage import ConflictError, SeatInfo, SeatTaken, Storage, StoredTable
 
 log = logging.getLogger("atout.server")
@@ -97,6 +98,8 @@ class SeatSpec:
 
     name: str
     bot: str | None = None
+    #: A human seat left free for whoever joins from the lobby (no key until then).
+    open: bool = False
 
 
 @dataclass
@@ -117,6 +120,8 @@ class LiveTable:
     driver: asyncio.Task[None] | None = None
     #: The bots' pace (a key of :data:`BOT_PACES`), stored with the table.
     bot_pace: str = DEFAULT_PACE
+    #: Presence, spectators, clock, away bots, chat, rematch (:mod:`.room`).
+    room: Room = field(default_factory=Room)
 
     @property
     def n(self) -> int:
@@ -126,8 +131,11 @@ class LiveTable:
         return [s.name for s in self.seats]
 
     def message(self, seat: int) -> dict[str, Any]:
-        """What seat ``seat`` is sent: its view and public table facts, nothing else."""
-        view = self.state.view(seat)
+        """What seat ``seat`` is sent: its view and public table facts, nothing else.
+
+        Seat -1 is a spectator: the public view, oriented as seat 0, no legal action.
+        """
+        view = self.state.view(seat) if seat >= 0 else self.state.public_view()
         over = self.state.is_terminal
         msg: dict[str, Any] = {
             "type": "state",
@@ -138,15 +146,21 @@ class LiveTable:
             "options": self.game.options_text(),
             "seat": seat,
             "n": self.n,
-            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [
+                {"name": s.name, "bot": s.bot, "free": s.bot is None and s.key_hash is None}
+                for s in self.seats
+            ],
             "view": view.to_dict(),
-            "legal": [view.text(a) for a in view.legal_actions],
+            "legal": [view.text(a) for a in view.legal_actions] if seat >= 0 else [],
             "to_act": self.state.current_player if not over else None,
             "over": over,
             "score_history": self.score_history,
         }
         if over:
             msg["result"] = {"scores": self.state.scores(), "winners": self.state.winners()}
+        if seat < 0:
+            msg["spectator"] = True
+        msg["room"] = self.room.facts(msg["seats"], self.sockets, msg["to_act"], self.n)
         return msg
 
 
@@ -194,6 +208,9 @@ class TableManager:
         self._refreshing: set[str] = set()
         #: Tables changed by another process while nobody here watched them (:meth:`get` reloads).
         self._unwatched: set[str] = set()
+        #: Called with each table rebuilt from the database, before anyone sees it
+        #: (the room's state: :mod:`.living`).
+        self.load_hooks: list[Callable[[LiveTable, StoredTable], Awaitable[None]]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -259,6 +276,7 @@ class TableManager:
         options: dict[str, Any],
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
+        key_hashes: dict[int, str] | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table; returns its id and the secret key of each human seat."""
         if bot_pace not in BOT_PACES:
@@ -295,6 +313,10 @@ class TableManager:
                         "bad_request", f"no bot {spec.bot!r} for {game.name}; choose from: {', '.join(bots)}"
                     )
                 infos.append(SeatInfo(i, name, spec.bot, None))
+            elif key_hashes is not None and i in key_hashes:  # a rematch: the seat keeps its key
+                infos.append(SeatInfo(i, name, None, key_hashes[i]))
+            elif spec.open:
+                infos.append(SeatInfo(i, name, None, None))
             else:
                 keys[i] = secrets.token_urlsafe(24)
                 infos.append(SeatInfo(i, name, None, hash_key(keys[i])))
@@ -349,6 +371,8 @@ class TableManager:
             for info in stored.seats:
                 if info.bot is not None:
                     table.bots[info.seat] = self._make_bot(table, info)
+            for hook in self.load_hooks:
+                await hook(table, stored)
             self._evict()
             self.tables[table_id] = table
             return table
@@ -393,7 +417,7 @@ class TableManager:
 
     # -- sockets -------------------------------------------------------------------------
     @staticmethod
-    def _check_holder(table: LiveTable, seat: int, key_hash: str | None) -> None:
+    def check_holder(table: LiveTable, seat: int, key_hash: str | None) -> None:
         """Refuse a socket whose seat has been handed over since it joined (under the lock)."""
         if key_hash is not None and table.seats[seat].key_hash != key_hash:
             raise TableError("left", LEFT)
@@ -403,7 +427,7 @@ class TableManager:
             # A page (re)loaded is shown the stored table, whatever this copy missed.
             with contextlib.suppress(TableError):
                 await self._refresh_locked(table)
-            self._check_holder(table, seat, key_hash)
+            self.check_holder(table, seat, key_hash)
             table.sockets.setdefault(seat, set()).add(send)
             await send(table.message(seat))
 
@@ -437,7 +461,7 @@ class TableManager:
         """
         try:
             async with table.lock:
-                self._check_holder(table, seat, key_hash)
+                self.check_holder(table, seat, key_hash)
                 try:
                     await self._act_locked(table, seat, text, expect, key_hash)
                 except TableError as exc:
@@ -445,7 +469,7 @@ class TableManager:
                     # on the same database moved on): judge again on the stored table.
                     if exc.code not in STALE or not await self._refresh_locked(table):
                         raise
-                    self._check_holder(table, seat, key_hash)
+                    self.check_holder(table, seat, key_hash)
                     await self._act_locked(table, seat, text, expect, key_hash)
         finally:  # after a conflict too: the reloaded table may be the bots' turn
             self._kick(table)
@@ -728,7 +752,7 @@ class TableManager:
             raise TableError("bad_request", "a name is a non-empty text")
         clean = clean_name(name)
         async with table.lock:
-            self._check_holder(table, seat, key_hash)
+            self.check_holder(table, seat, key_hash)
             await self._db(lambda: self.storage.set_name(table.id, seat, clean))
             info = table.seats[seat]
             table.seats[seat] = SeatInfo(seat, clean, info.bot, info.key_hash)

@@ -1197,6 +1197,11 @@ class MalinState(State):
 
         return make_view(self, seat)
 
+    def public_view(self) -> MalinView:
+        from .view import make_view
+
+        return make_view(self, 0, public=True)
+
     def redacted_history(self, seat: int) -> list[int | None]:
         from .view import redact_history
 

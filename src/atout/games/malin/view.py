@@ -258,11 +258,12 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
     return action
 
 
-def make_view(state: MalinState, seat: int) -> MalinView:
+def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
+    """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES, WINDOW_NAMES
 
     to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     pending = None
     if state.p_caster >= 0:
         pending = (
@@ -282,7 +283,7 @@ def make_view(state: MalinState, seat: int) -> MalinView:
         dealer=state.dealer,
         hand_size=state.game.hand_size,
         removed=None if state.removed < 0 else state.removed,
-        hand=tuple(C.cards_in(state.hands[seat])),
+        hand=() if public else tuple(C.cards_in(state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         bids=tuple(None if b < 0 else b for b in state.bids),
         tricks_won=tuple(state.tricks_won),
@@ -295,7 +296,7 @@ def make_view(state: MalinState, seat: int) -> MalinView:
         prev_round_trick=state.prev_round_trick,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
-        malheur=tuple(state.mal[seat]),
+        malheur=tuple(0 for _ in state.mal[seat]) if public else tuple(state.mal[seat]),
         malheur_counts=tuple(sum(m) for m in state.mal),
         malheur_pile=sum(state.pile),
         malheur_discard=tuple(state.discard),

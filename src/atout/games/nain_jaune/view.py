@@ -171,11 +171,12 @@ class NainJauneView(View):
         )
 
 
-def make_view(state: NainJauneState, seat: int) -> NainJauneView:
+def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
+    """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES
 
     to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     return NainJauneView(
         game=state.game,
         seat=seat,
@@ -185,7 +186,7 @@ def make_view(state: NainJauneState, seat: int) -> NainJauneView:
         deal=state.round,
         dealer=state.dealer,
         opener=state.opener,
-        hand=tuple(C.cards_in(state.hands[seat])),
+        hand=() if public else tuple(C.cards_in(state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         need=state.need or None,
         last=state.last,

@@ -606,6 +606,11 @@ class StichelnState(State):
 
         return make_view(self, seat)
 
+    def public_view(self) -> StichelnView:
+        from .view import make_view
+
+        return make_view(self, 0, public=True)
+
     def redacted_history(self, seat: int) -> list[int | None]:
         from .view import redact_history
 

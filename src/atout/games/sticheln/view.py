@@ -151,12 +151,13 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
         )
 
 
-def make_view(state: StichelnState, seat: int) -> StichelnView:
+def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
+    """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES
 
     deck = state.game.deck
     to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     return StichelnView(
         game=state.game,
         seat=seat,
@@ -166,10 +167,13 @@ def make_view(state: StichelnState, seat: int) -> StichelnView:
         round=state.round,
         rounds=state.game.num_hands,
         dealer=state.dealer,
-        hand=tuple(deck.kinds_in(state.hands[seat])),
+        hand=() if public else tuple(deck.kinds_in(state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         pain_laid=tuple(len(p) for p in state.pains),
-        pains=tuple(tuple(p) if (state.revealed or s == seat) else None for s, p in enumerate(state.pains)),
+        pains=tuple(
+            tuple(p) if (state.revealed or (s == seat and not public)) else None
+            for s, p in enumerate(state.pains)
+        ),
         revealed=state.revealed,
         leader=state.leader,
         trick=tuple(zip(state.trick_seats, state.trick, strict=True)),

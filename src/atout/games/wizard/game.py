@@ -690,6 +690,11 @@ class WizardState(State):
 
         return make_view(self, seat)
 
+    def public_view(self) -> WizardView:
+        from .view import make_view
+
+        return make_view(self, 0, public=True)
+
     def redacted_history(self, seat: int) -> list[int | None]:
         from .view import redact_history
 

@@ -155,20 +155,24 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
     return False
 
 
-def make_view(state: WizardState, seat: int) -> WizardView:
+def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView:
+    """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES, SEATS_FROM
 
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
-    own = tuple(C.cards_in(state.hands[seat]))
+    own = () if public else tuple(C.cards_in(state.hands[seat]))
     seen: tuple[tuple[int, ...] | None, ...] | None = None
-    if clairvoyant:
+    if clairvoyant and not public:
         seen = tuple(None if s == seat else tuple(C.cards_in(state.hands[s])) for s in range(n))
         own = ()
     public_bids = bids_visible(state, False)
-    bids = tuple((b if (public_bids or s == seat) and b >= 0 else None) for s, b in enumerate(state.bids))
+    bids = tuple(
+        (b if (public_bids or (s == seat and not public)) and b >= 0 else None)
+        for s, b in enumerate(state.bids)
+    )
     to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat else ()
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     seats = SEATS_FROM[n]
     prev = state.prev_round_trick_shown
     if prev is None and state.prev_round_trick is not None:

@@ -89,7 +89,27 @@ function plate(msg, model, seat, names, place) {
     s.cards && seat !== msg.seat ? el("span", { class: "backs", title: t("cards_left", { n: s.cards }), "aria-label": t("cards_left", { n: s.cards }) },
       Array.from({ length: backs }, () => el("span", { class: "mini-back" })), el("span", { class: "count" }, String(s.cards))) : null,
     s.extra || null,
-    s.away ? el("span", { class: "away" }, s.away) : null));
+    s.away ? el("span", { class: "away" }, s.away) : null,
+    presence(msg, seat, names)));
+}
+
+/** Whether the seat's player is here, a bot playing for them, the clock of the seat to act. */
+function presence(msg, seat, names) {
+  const info = msg.seats[seat] || {};
+  const clock = msg.room && msg.room.clock && msg.room.clock.seat === seat && !msg.over ? msg.room.clock : null;
+  const parts = [];
+  if (info.free) parts.push(el("span", { class: "presence free" }, t("seat_free")));
+  if (info.away) parts.push(el("span", { class: "presence away-bot" }, t("bot_playing_for", { name: names[seat] })));
+  else if (!info.bot && !info.free && info.connected !== undefined) {
+    parts.push(el("span", { class: `presence ${info.connected ? "online" : "offline"}`, title: t(info.connected ? "connected" : "disconnected") },
+      el("span", { class: "dot", "aria-hidden": "true" }), info.connected ? null : t("disconnected")));
+  }
+  if (clock) {
+    const left = Math.ceil(clock.left);
+    parts.push(el("span", { class: `seat-clock${left <= 10 ? " low" : ""}`, "data-deadline": String(clock.deadline ?? performance.now() + clock.left * 1000), title: t("clock_title") },
+      `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`));
+  }
+  return parts.length ? el("span", { class: "presence-row" }, parts) : null;
 }
 
 /** The round and the game's facts of the moment (trump…): over the felt's corner on a laptop,

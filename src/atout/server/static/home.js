@@ -7,6 +7,7 @@
    Seats are numbered from 1 everywhere on the page; the first_dealer option's value
    is the engine's seat index (seat 1 is 0). */
 
+import { startLobby } from "./lobby.js";
 import { el, t, i18n, loadStrings, translatePage } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -77,7 +78,7 @@ function chooseGame(name, scroll) {
 function ensureSeats(n) {
   const g = state.game;
   while (state.seats.length < n) state.seats.push({ name: "", kind: state.seats.length === 0 ? "" : g.default_bot });
-  for (const s of state.seats) if (s.kind && !levelOf(g, s.kind)) s.kind = g.default_bot;
+  for (const s of state.seats) if (s.kind && s.kind !== "open" && !levelOf(g, s.kind)) s.kind = g.default_bot;
 }
 
 function players() {
@@ -91,11 +92,13 @@ function kindSelect(g, i) {
   const human = el("option", { value: "", selected: !s.kind, title: t("home_human_help") }, t("human"));
   const bots = el("optgroup", { label: t("home_computer") },
     g.levels.map((l) => el("option", { value: l.name, selected: s.kind === l.name, title: g.bot_help[l.name] || l.help }, t("home_level", { level: l.label }))));
-  return el("select", { name: `kind${i}`, class: "kind", "aria-label": `${t("home_seat_n", { n: i + 1 })}: ${t("home_who")}` }, human, bots);
+  const open = el("option", { value: "open", selected: s.kind === "open", title: t("home_open_help") }, t("home_open"));
+  return el("select", { name: `kind${i}`, class: "kind", "aria-label": `${t("home_seat_n", { n: i + 1 })}: ${t("home_who")}` }, human, open, bots);
 }
 
 function seatHelp(g, i) {
   const s = state.seats[i];
+  if (s.kind === "open") return t("home_open_help");
   return s.kind ? (levelOf(g, s.kind) || {}).help || "" : t("home_human_help");
 }
 
@@ -117,11 +120,11 @@ function seatRows() {
       s.kind = kind.value;
       name.placeholder = defaultName(i);
       help.textContent = seatHelp(g, i);
-      row.classList.toggle("is-bot", !!s.kind);
+      row.classList.toggle("is-bot", !!s.kind && s.kind !== "open");
       dealerChoices();
       allBots();
     });
-    const row = el("li", { class: `seat-row${s.kind ? " is-bot" : ""}` },
+    const row = el("li", { class: `seat-row${s.kind && s.kind !== "open" ? " is-bot" : ""}` },
       el("span", { class: "seat-no", "aria-hidden": "true" }, String(i + 1)),
       el("div", { class: "seat-fields" }, name, kind),
       help);
@@ -135,7 +138,7 @@ function seatRows() {
 
 function allBots() {
   const n = players();
-  $("all-bots").hidden = !state.seats.slice(0, n).every((s) => s.kind);
+  $("all-bots").hidden = !state.seats.slice(0, n).every((s) => s.kind && s.kind !== "open");
 }
 
 /* ---- options ------------------------------------------------------------------------ */
@@ -260,16 +263,35 @@ function showInvites(data, seats) {
     return el("li", { class: "invite" },
       el("a", { href: s.url, "data-seat": s.seat, class: "invite-open" }, t("home_open_seat", { seat: s.seat + 1, name: seats[s.seat].name })),
       el("div", { class: "invite-url" }, el("code", {}, s.url), button));
-  }));
+  }), watchInvite(data));
   $("invites").focus();
+}
+
+/** The lobby and clock settings of the creation form (issue 18). */
+function livingSettings() {
+  const turn = $("turn-time").value;
+  return { public: $("public").checked, spectator_chat: $("spectator-chat").checked, ...(turn === "" ? {} : { turn_time: Number(turn) }) };
+}
+
+/** The watch link: spectators see the public view only. */
+function watchInvite(data) {
+  if (!data.watch_url) return null;
+  const button = el("button", { type: "button", class: "secondary small" }, t("copy"));
+  button.addEventListener("click", () => copy(data.watch_url, button));
+  return el("li", { class: "invite watch" },
+    el("a", { href: data.watch_url, class: "invite-open invite-watch" }, t("home_watch_link")),
+    el("div", { class: "invite-url" }, el("code", {}, data.watch_url), button));
 }
 
 async function submit(ev) {
   ev.preventDefault();
   const g = state.game;
   const n = players();
-  const seats = Array.from({ length: n }, (_, i) => ({ name: seatName(i), bot: state.seats[i].kind || null }));
-  const body = { game: g.name, players: n, options: optionValues(), seats, bot_pace: state.pace };
+  const seats = Array.from({ length: n }, (_, i) => {
+    const kind = state.seats[i].kind;
+    return kind === "open" ? { name: state.seats[i].name.trim(), bot: null, open: true } : { name: seatName(i), bot: kind || null };
+  });
+  const body = { game: g.name, players: n, options: optionValues(), seats, bot_pace: state.pace, ...livingSettings() };
   const button = $("create-button");
   button.disabled = true;
   button.textContent = t("home_creating");
@@ -310,6 +332,7 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("game");
   $("game").value = state.games.some((g) => g.name === wanted) ? wanted : state.games[0].name;
   gameChanged();
+  startLobby($("lobby"), state.games);
 }
 
 main();

@@ -10,6 +10,7 @@ import { el, t, has, i18n, loadStrings, translatePage, reducedMotion } from "./l
 import { drawInfo, drawFelt, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
+import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -19,7 +20,11 @@ const store = {
 const HOLD = { normal: 1700, fast: 700 };
 
 const tableId = location.pathname.split("/").pop();
-const key = new URLSearchParams(location.hash.slice(1)).get("key");
+const hashParams = new URLSearchParams(location.hash.slice(1));
+const key = hashParams.get("key");
+/** A spectator's page: #watch=TOKEN (a private table's watch link) or #watch= (a public table). */
+const watch = key ? null : hashParams.get("watch");
+const spectator = !key && watch !== null;
 const adapters = {};
 const queue = [];
 let busy = false;
@@ -61,7 +66,8 @@ async function adapterFor(game) {
 }
 
 function context(msg, mod, readOnly) {
-  const names = msg.seats.map((s) => s.name);
+  // A seat nobody has taken yet is named as such, in the reader's language.
+  const names = msg.seats.map((s, i) => (s.free ? t("lobby_free_seat", { n: i + 1 }) : s.name));
   const deckOpts = mod.deckOptions ? mod.deckOptions(msg) : {};
   return {
     names, readOnly, deck: mod.deck || msg.game, deckOpts,
@@ -138,9 +144,12 @@ function drawBoard(msg, model, ctx) {
 }
 
 function status(msg) {
-  const names = msg.seats.map((s) => s.name);
+  const names = msg.seats.map((s, i) => (s.free ? t("lobby_free_seat", { n: i + 1 }) : s.name));
   const node = $("status");
-  if (msg.over) {
+  if (msg.spectator && !msg.over) {
+    node.textContent = t("watching"); // who is to play is said under the felt
+    node.className = "status";
+  } else if (msg.over) {
     node.textContent = `${t("game_over")} · ${t("winners", { names: msg.result.winners.map((w) => names[w]).join(", ") })}`;
     node.className = "status";
   } else if (msg.to_act === msg.seat) {
@@ -266,9 +275,10 @@ async function show(msg) {
   const mine = !msg.over && msg.to_act === msg.seat;
   if (mine && !wasMine) { chime(); announce(t("your_turn")); }
   shown = { msg, model, mod, ctx };
-  $("title").textContent = `${msg.title} — ${ctx.names[msg.seat]}`;
-  if (document.activeElement !== $("name")) $("name").value = ctx.names[msg.seat];
-  $("leave").hidden = msg.over;
+  $("title").textContent = msg.spectator ? `${msg.title} — ${t("watching")}` : `${msg.title} — ${ctx.names[msg.seat]}`;
+  if (!msg.spectator && document.activeElement !== $("name")) $("name").value = ctx.names[msg.seat];
+  $("leave").hidden = msg.over || !!msg.spectator;
+  roomFacts(msg);
   if (sheet && prev && sheet.rounds.length > summaryRound && summaryRound >= 0 && !msg.over) {
     const label = sheet.rounds[sheet.rounds.length - 1].label;
     overlay("summary", mod.summaryTitle ? mod.summaryTitle(label) : t("round_summary", { round: label }), roundSummary(sheet, ctx.names, sheet.rounds.length - 1));
@@ -293,15 +303,62 @@ function announceTrick(prev, model, ctx) {
 }
 
 function gameOver(msg, mod, ctx, sheet) {
-  $("after").hidden = false;
-  if (!$("replay-seat").options.length) setupReplay(msg);
+  // The replay and the records are the players' (a spectator has no key to ask them with).
+  $("after").hidden = !!msg.spectator;
+  if (!msg.spectator && !$("replay-seat").options.length) setupReplay(msg);
   if ($("overlay").dataset.kind === "final") return;
   overlay("final", t("final_ranking"),
     ranking(msg.result, ctx.names, mod.higherIsBetter !== false),
     chart(sheet, ctx.names),
     el("p", { class: "final-actions" },
       el("button", { type: "button", onclick: sheetView }, t("score_sheet")),
-      el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay"))));
+      el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay")),
+      msg.spectator ? null : el("button", { type: "button", id: "rematch", class: "primary", onclick: askRematch }, t("rematch"))),
+    el("p", { id: "rematch-note", class: "rematch-note" }));
+  roomFacts(msg);
+}
+
+/* ---- the living table: presence, clock, spectators, rematch (issue 18) ------------------- */
+
+function askRematch() {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "rematch" }));
+  for (const b of [$("rematch"), $("rematch-after")]) if (b) b.disabled = true;
+}
+
+function nextTable(id) {
+  const url = `/table/${id}#${key ? `key=${encodeURIComponent(key)}` : `watch=${encodeURIComponent(watch || "")}`}`;
+  left = true;
+  if (socket) socket.close();
+  location.assign(url);
+}
+
+/** The facts of the room the board does not draw: spectators, my away bot, rematch votes. */
+function roomFacts(msg) {
+  const room = msg.room || {};
+  $("spectators").textContent = room.spectators ? t(room.spectators === 1 ? "spectators_one" : "spectators", { n: room.spectators }) : "";
+  $("spectators").hidden = !room.spectators;
+  if ($("chat-watchers")) $("chat-watchers").textContent = $("spectators").textContent;
+  const mine = !msg.spectator && msg.seats[msg.seat] && msg.seats[msg.seat].away;
+  $("away-banner").hidden = !mine;
+  $("chat").classList.toggle("read-only", !!msg.spectator && !room.spectator_chat);
+  for (const note of [$("rematch-note"), $("rematch-after-note")]) {
+    if (!note || !room.rematch) continue;
+    const humans = msg.seats.filter((s) => !s.bot && !s.free).length;
+    if (room.rematch.next) note.replaceChildren(el("button", { type: "button", class: "primary", onclick: () => nextTable(room.rematch.next) }, t("rematch_go")));
+    else note.textContent = room.rematch.votes.length ? t("rematch_votes", { n: room.rematch.votes.length, of: humans }) : "";
+  }
+  for (const b of [$("rematch"), $("rematch-after")]) if (b && room.rematch && room.rematch.votes.includes(msg.seat)) b.disabled = true;
+}
+
+/** Each seat's clock: the server says how long is left; the page counts it down. */
+function tickClocks() {
+  const now = performance.now();
+  document.querySelectorAll(".seat-clock[data-deadline]").forEach((c) => {
+    const left = Math.max(0, Math.ceil((Number(c.dataset.deadline) - now) / 1000));
+    const m = Math.floor(left / 60);
+    c.textContent = `${m}:${String(left % 60).padStart(2, "0")}`;
+    c.classList.toggle("low", left <= 10);
+  });
 }
 
 async function pump() {
@@ -325,20 +382,33 @@ const REFUSALS = ["illegal", "not_your_turn", "notation", "stale", "over"];
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
-  socket.onopen = () => { retry = 0; socket.send(JSON.stringify({ type: "join", key, lang: i18n.lang })); };
+  socket.onopen = () => {
+    retry = 0;
+    const join = spectator ? { type: "join", watch: watch || true, lang: i18n.lang, living: true } : { type: "join", key, lang: i18n.lang, living: true };
+    socket.send(JSON.stringify(join));
+  };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
+      if (msg.room && msg.room.clock) msg.room.clock.deadline = performance.now() + msg.room.clock.left * 1000;
       const fresh = !latest || msg.n !== latest.n || reconnecting;
       latest = msg;
       reconnecting = false;
       if (fresh) notice("");
       queue.push(msg);
       pump();
+    } else if (msg.type === "chat") {
+      addLine(msg.line);
+    } else if (msg.type === "chat_log") {
+      setLog(msg.lines);
+    } else if (msg.type === "event") {
+      announce(announceEvent(msg));
+    } else if (msg.type === "rematch") {
+      nextTable(msg.table);
     } else if (msg.type === "error") {
       notice(REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message }), true);
       announce(msg.message);
-      if (msg.code === "bad_key" || msg.code === "not_found") { left = true; socket.close(); }
+      if (msg.code === "bad_key" || msg.code === "not_found" || msg.code === "private") { left = true; socket.close(); }
     } else if (msg.type === "left") {
       // The seat was handed over to a bot (from another tab or device): this page no longer plays it.
       left = true; notice(t("left")); announce(msg.message); $("board").replaceChildren();
@@ -381,13 +451,13 @@ function setupReplay(msg) {
     if (!r.ok) { notice(t("error", { message: data.message }), true); return; }
     $("step-label").textContent = t("step", { step, steps: data.steps });
     const base = latest;
-    const view = { ...base, seat: data.seat, view: data.view, legal: [], over: data.over, to_act: data.view.current_player, result: data.over ? base.result : null };
+    const view = { ...base, seat: data.seat, view: data.view, legal: [], over: data.over, to_act: data.view.current_player, result: data.over ? base.result : null, room: null };
     const mod = await adapterFor(base.game);
     const ctx = context(view, mod, true);
     const model = mod.model(view, ctx);
     const sheet = mod.sheet ? mod.sheet(view) : null;
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
-      el("div", { class: "replay-scores" }, chart(sheet, ctx.names)));
+      el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);
@@ -431,7 +501,12 @@ function onKey(ev) {
 async function main() {
   await loadStrings();
   translatePage();
-  if (!key) { notice(t("no_key"), true); return; }
+  if (!key && !spectator) { notice(t("no_key"), true); return; }
+  document.body.classList.toggle("spectating", spectator);
+  setupChat($("chat"), (text) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "chat", text })); }, true);
+  $("rematch-after").addEventListener("click", askRematch);
+  $("away-back").addEventListener("click", () => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "back" })); });
+  setInterval(tickClocks, 500);
   $("btn-last").addEventListener("click", lastTrickView);
   $("btn-sheet").addEventListener("click", sheetView);
   const sound = $("btn-sound");

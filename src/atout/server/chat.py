@@ -1,0 +1,67 @@
+"""Table chat: what a line may be, and how often one may be said.
+
+A line is plain text: at most :data:`MAX_CHAT` characters once its whitespace is
+collapsed, no control characters, and nothing that looks like markup (``<b>``,
+``</script``, ``<!--``): the pages insert every text as text, but a message that
+reads as HTML in a copied record or a notification is refused rather than
+silently altered, with the reason.  The same rule holds for names.  Quick emotes
+are ordinary lines (an emoji), so nothing else needs a separate path.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+from .tables import TableError
+
+MAX_CHAT = 300
+#: A chat line allowance: CHAT_BURST lines at once, one more every CHAT_EVERY seconds.
+CHAT_BURST = 5
+CHAT_EVERY = 2.0
+#: The quick emotes the table offers (plain text, sent like any line).
+EMOTES = ("😄", "😉", "😮", "😢", "♥", "GG")
+
+_MARKUP = re.compile(r"<\s*[/!?]?\s*[A-Za-z!]|&#?\w+;")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def check_plain(text: str, name: bool = False) -> None:
+    """Refuse markup and control characters in a chat line (or, ``name``, a player's name)."""
+    if _MARKUP.search(text) or _CONTROL.search(text):
+        if name:
+            raise TableError(
+                "markup", "a name is plain text: no markup such as <b> or &amp;, no control characters"
+            )
+        raise TableError(
+            "markup", "a message is plain text: no markup such as <b> or &amp;, no control characters"
+        )
+
+
+def clean_line(text: object) -> str:
+    """The chat line to store, or :class:`TableError` saying what is wrong with it."""
+    if not isinstance(text, str) or not text.strip():
+        raise TableError("bad_request", "a chat message is a non-empty text")
+    line = " ".join(text.split())
+    if len(line) > MAX_CHAT:
+        raise TableError("too_long", f"a chat message is at most {MAX_CHAT} characters")
+    check_plain(line)
+    return line
+
+
+class ChatLimiter:
+    """A token bucket per speaker: a burst, then one line every CHAT_EVERY seconds."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.tokens = float(CHAT_BURST)
+        self.last = clock()
+
+    def take(self) -> None:
+        now = self.clock()
+        self.tokens = min(float(CHAT_BURST), self.tokens + (now - self.last) / CHAT_EVERY)
+        self.last = now
+        if self.tokens < 1:
+            raise TableError("chat_flood", "you are chatting too fast: wait a few seconds")
+        self.tokens -= 1

@@ -1,0 +1,425 @@
+"""The living table: presence, spectators, the turn clock and the away bot, chat, the
+lobby's free seats and the rematch, on top of :class:`~.tables.TableManager`.
+
+Everything that must survive a restart is written before it is announced (the
+table's settings, the chat table, the seat rows: :mod:`.roomstore`); who is
+connected is not, so after a restart every human counts as gone since the restart
+and every clock starts afresh, which is fair to all.
+
+Announcements are socket messages ``{"type": "event", "event": ..., "seat", "name"}``
+with ``event`` one of ``joined`` (a player connected), ``left`` (their last socket
+closed), ``sat`` (someone took a free seat from the lobby), ``away`` (the clock ran
+out: a bot plays for them), ``back`` (they took their seat again); the pages
+translate them.  Chat lines are ``{"type": "chat", "line": {...}}`` and the whole
+log ``{"type": "chat_log", "lines": [...]}`` on joining; a rematch sends
+``{"type": "rematch", "table": id}`` to every reader of the old table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from anyio import to_thread
+
+from ..bots.factory import available
+from ..core.registry import game_class
+from . import roomstore
+from .chat import ChatLimiter, check_plain, clean_line
+from .room import DEFAULT_AWAY_LEVEL, Room
+from .roomstore import ChatLine
+from .storage import SeatInfo, StoredTable
+from .tables import MAX_NAME, LiveTable, SeatSpec, Sender, TableError, TableManager, hash_key
+
+log = logging.getLogger("atout.server")
+
+#: How often the clock is looked at (seconds).
+TICK = 0.25
+#: Spectators one table accepts at once (a stranger cannot open sockets without end).
+MAX_SPECTATORS = 50
+SPECTATOR = -1
+
+
+def humans(table: LiveTable) -> list[int]:
+    """Seats played by people (claimed or free), whoever plays them for now."""
+    return [s.seat for s in table.seats if s.bot is None]
+
+
+class Living:
+    """The social side of every live table of one server process."""
+
+    def __init__(
+        self, manager: TableManager, now: Callable[[], float] = time.monotonic, tick: float = TICK
+    ) -> None:
+        self.manager = manager
+        self.now = now
+        self.tick_every = tick
+        self._ticker: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        manager.load_hooks.append(self._on_load)
+        roomstore.ensure_tables(manager.storage)
+
+    # -- life cycle --------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.tick_every > 0:
+            self._ticker = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_every)
+            try:
+                await self.tick()
+            except Exception:  # the clock must keep going for the other tables
+                log.exception("turn clock")
+
+    async def _on_load(self, table: LiveTable, stored: StoredTable) -> None:
+        public, settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
+        table.room.chat = await to_thread.run_sync(roomstore.load_chat, self.manager.storage, table.id)
+        self._set_room(table, public, settings)
+
+    def _set_room(self, table: LiveTable, public: bool, settings: dict[str, Any]) -> None:
+        now = self.now()
+        room = Room.from_settings({**settings, "public": public}, len(humans(table)), now)
+        room.now = lambda: self.now()  # read through self: tests swap the clock
+        room.living = table.room.living
+        if room.away_level not in available(table.game):
+            room.away_level = DEFAULT_AWAY_LEVEL if DEFAULT_AWAY_LEVEL in available(table.game) else "random"
+        room.chat = table.room.chat
+        for seat in humans(table):
+            room.clock.gone[seat] = now  # nobody is connected to a table just loaded
+        table.room = room
+        for seat in sorted(room.away):
+            if table.seats[seat].bot is None:
+                table.bots[seat] = self._away_bot(table, seat)
+            else:
+                room.away.discard(seat)
+
+    def _away_bot(self, table: LiveTable, seat: int) -> Any:
+        info = table.seats[seat]
+        return self.manager._make_bot(table, SeatInfo(seat, info.name, table.room.away_level, None))
+
+    async def _save(self, table: LiveTable, changes: dict[str, Any]) -> None:
+        await to_thread.run_sync(lambda: roomstore.update_room(self.manager.storage, table.id, changes))
+
+    async def _event(self, table: LiveTable, event: str, seat: int) -> None:
+        name = table.seats[seat].name if 0 <= seat < len(table.seats) else ""
+        await self._send_all(table, {"type": "event", "event": event, "seat": seat, "name": name})
+
+    async def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """``message`` to every socket that joined with ``living`` (the pages; scripts did not ask)."""
+        for senders in list(table.sockets.values()):
+            for send in list(senders):
+                if send not in table.room.living:
+                    continue
+                try:
+                    await send(message)
+                except Exception:
+                    senders.discard(send)
+
+    async def _refresh(self, table: LiveTable, skip: Sender | None = None) -> None:
+        """Each living socket's state message again (presence, clock, spectators changed).
+
+        ``skip``: a socket that has just been sent its state (the one joining).
+        """
+        for seat, senders in list(table.sockets.items()):
+            mine = [s for s in senders if s in table.room.living and s is not skip]
+            if not mine:
+                continue
+            message = table.message(seat)
+            for send in mine:
+                try:
+                    await send(message)
+                except Exception:
+                    senders.discard(send)
+
+    # -- creating ------------------------------------------------------------------------
+    @staticmethod
+    def creation_settings(
+        public: bool, turn_time: int | None, spectator_chat: bool, away_level: str | None
+    ) -> tuple[dict[str, Any], str]:
+        """A new table's living settings and its watch token (the watch link's secret)."""
+        watch = secrets.token_urlsafe(18)
+        settings: dict[str, Any] = {
+            "public": public,
+            "spectator_chat": spectator_chat,
+            "watch": hash_key(watch),
+        }
+        if turn_time is not None:
+            settings["turn_time"] = turn_time
+        if away_level is not None:
+            settings["away_level"] = away_level
+        return settings, watch
+
+    async def created(self, table: LiveTable, public: bool, settings: dict[str, Any]) -> None:
+        """Store a new table's room and give the live table its settings."""
+        await to_thread.run_sync(
+            lambda: roomstore.save_room(self.manager.storage, table.id, public, settings)
+        )
+        async with table.lock:
+            self._set_room(table, public, settings)
+
+    # -- sockets ---------------------------------------------------------------------------
+    def watch_allowed(self, table: LiveTable, token: object) -> None:
+        """Refuse a spectator who has neither a public table nor the table's watch link."""
+        if table.room.public:
+            return
+        watch = table.room.watch_hash
+        if (
+            isinstance(token, str)
+            and 0 < len(token) <= 200
+            and watch is not None
+            and hmac.compare_digest(watch, hash_key(token))
+        ):
+            return
+        raise TableError("private", "this table is private: watching it needs its watch link")
+
+    async def attach(
+        self, table: LiveTable, seat: int, send: Sender, living: bool = True, key_hash: str | None = None
+    ) -> None:
+        """A socket joins seat ``seat`` (or watches: :data:`SPECTATOR`).
+
+        ``living``: it wants the presence, clock and chat messages (the pages ask; a
+        script that does not keeps the plain protocol: one state message per change).
+        """
+        room = table.room
+        if living or seat == SPECTATOR:
+            room.living.add(send)
+        if seat == SPECTATOR:
+            if len(table.sockets.get(SPECTATOR, ())) >= MAX_SPECTATORS:
+                raise TableError("full", f"this table has {MAX_SPECTATORS} spectators already")
+            async with table.lock:
+                table.sockets.setdefault(SPECTATOR, set()).add(send)
+                await send(table.message(SPECTATOR))
+        else:
+            was_here = bool(table.sockets.get(seat))
+            room.clock.gone.pop(seat, None)  # before its first message: its clock is whole
+            await self.manager.attach(table, seat, send, key_hash)
+            if seat in room.away:
+                await self.back(table, seat)
+            elif not was_here:
+                await self._event(table, "joined", seat)
+        if send in room.living:
+            await send({"type": "chat_log", "lines": [c.to_dict() for c in room.chat]})
+        async with table.lock:
+            await self._refresh(table, skip=send)
+
+    def detach(self, table: LiveTable, seat: int, send: Sender) -> None:
+        """A socket closed: forget it now, and tell the others in a task of its own.
+
+        The socket's handler may be cancelled as it ends (the test client does, a
+        server shutting down does): the announcement must not be cut off with it.
+        """
+        self.manager.detach(table, seat, send)
+        table.room.living.discard(send)
+        table.room.limiters.pop(id(send), None)
+        gone = seat >= 0 and not table.sockets.get(seat)
+        if gone:
+            table.room.clock.gone[seat] = self.now()
+        task = asyncio.create_task(self._announce_leaving(table, seat if gone else None))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _announce_leaving(self, table: LiveTable, seat: int | None) -> None:
+        try:
+            if seat is not None:
+                await self._event(table, "left", seat)
+            async with table.lock:
+                await self._refresh(table)
+        except Exception:
+            log.exception("table %s: announcing a departure", table.id)
+
+    # -- the clock and the away bot ----------------------------------------------------------
+    async def tick(self) -> None:
+        """Hand every overdue human seat to the away bot."""
+        now = self.now()
+        for table in list(self.manager.tables.values()):
+            state = table.state
+            if state.is_terminal:
+                continue
+            seat = state.current_player
+            if seat < 0 or seat in table.bots or table.seats[seat].bot is not None:
+                continue
+            table.room.clock.observe(table.n, seat, now)
+            if table.room.clock.due(seat, now):
+                await self.take_over(table, seat)
+
+    async def take_over(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            if seat in table.bots or table.seats[seat].bot is not None or table.state.is_terminal:
+                return
+            table.room.away.add(seat)
+            await self._save(table, {"away": sorted(table.room.away)})
+            table.bots[seat] = self._away_bot(table, seat)
+            await self._event(table, "away", seat)
+            await self._refresh(table)
+        self.manager._kick(table)
+
+    async def back(self, table: LiveTable, seat: int) -> None:
+        """The player of ``seat`` takes it again from the away bot."""
+        async with table.lock:
+            if seat not in table.room.away:
+                return
+            table.room.away.discard(seat)
+            await self._save(table, {"away": sorted(table.room.away)})
+            bot = table.bots.pop(seat, None)
+            if bot is not None:
+                bot.close()
+            table.room.clock.restart(self.now())
+            await self._event(table, "back", seat)
+            await self._refresh(table)
+
+    # -- chat ---------------------------------------------------------------------------------
+    async def say(
+        self, table: LiveTable, seat: int, speaker: object, text: object, name: object = None
+    ) -> None:
+        room = table.room
+        if seat == SPECTATOR and not room.spectator_chat:
+            raise TableError("spectator_chat", "spectators may read the chat of this table, not write in it")
+        line = clean_line(text)
+        room.limiters.setdefault(speaker, ChatLimiter(self.now)).take()
+        if seat >= 0:
+            who = table.seats[seat].name
+        else:
+            who = " ".join(name.split())[:MAX_NAME] if isinstance(name, str) and name.strip() else ""
+            if who:
+                check_plain(who, name=True)
+        async with table.lock:
+            entry = ChatLine(room.chat[-1].idx + 1 if room.chat else 0, seat, who, line, table.n)
+            await to_thread.run_sync(lambda: roomstore.add_chat(self.manager.storage, table.id, entry))
+            room.chat.append(entry)
+            del room.chat[: -roomstore.CHAT_KEEP]
+            await self._send_all(table, {"type": "chat", "line": entry.to_dict()})
+
+    # -- the lobby ------------------------------------------------------------------------------
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Public unfinished tables: game, options, seats, status, move count."""
+        out = []
+        for table_id in await to_thread.run_sync(roomstore.public_ids, self.manager.storage):
+            try:
+                table = await self.manager.get(table_id)
+            except Exception:
+                log.exception("table %s cannot be listed", table_id)
+                continue
+            if table.state.is_terminal:
+                continue
+            seats = [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "free": s.bot is None and s.key_hash is None,
+                    "connected": bool(table.sockets.get(s.seat)),
+                    "away": s.seat in table.room.away,
+                }
+                for s in table.seats
+            ]
+            out.append(
+                {
+                    "table": table.id,
+                    "game": table.game.name,
+                    "title": table.game.title,
+                    "players": table.game.players,
+                    "options": table.game.options_text(),
+                    "seats": seats,
+                    "status": "open" if any(s["free"] for s in seats) else "running",
+                    "moves": table.n,
+                    "spectators": len(table.sockets.get(SPECTATOR, ())),
+                    "turn_time": table.room.clock.turn_time,
+                }
+            )
+        return out
+
+    async def join_seat(self, table: LiveTable, seat: object, name: object) -> str:
+        """Give free seat ``seat`` to a newcomer named ``name``; returns the seat's key."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise TableError("bad_request", "seat must be a seat number")
+        if not isinstance(name, str) or not " ".join(name.split()):
+            raise TableError("bad_request", "a name is a non-empty text")
+        clean = " ".join(name.split())[:MAX_NAME]
+        check_plain(clean, name=True)
+        key = secrets.token_urlsafe(24)
+        digest = hash_key(key)
+        async with table.lock:
+            info = table.seats[seat]
+            if info.bot is not None or info.key_hash is not None:
+                raise TableError("taken", "this seat is taken: choose a free one")
+            if table.state.is_terminal:
+                raise TableError("over", "the game is over")
+            ok = await to_thread.run_sync(
+                lambda: roomstore.claim_seat(self.manager.storage, table.id, seat, clean, digest)
+            )
+            if not ok:
+                raise TableError("taken", "this seat is taken: choose a free one")
+            table.seats[seat] = SeatInfo(seat, clean, None, digest)
+            await self._event(table, "sat", seat)
+            await self.manager._broadcast(table)
+        return key
+
+    # -- rematch ---------------------------------------------------------------------------------
+    async def rematch(self, table: LiveTable, seat: int) -> str | None:
+        """Seat ``seat`` asks for another game; when every present human has, it starts.
+
+        The new table has the same seats (each human's key carries over: the seat
+        keeps its key's hash), the same settings, a new seed, and the first dealer
+        moved one seat on when the game has a ``first_dealer`` option.  Returns the
+        new table's id once it exists.
+        """
+        room = table.room
+        if not table.state.is_terminal:
+            raise TableError("not_over", "a rematch is offered once the game is over")
+        async with table.lock:
+            if room.next_table is not None:
+                return room.next_table
+            room.rematch_votes.add(seat)
+            await self._save(table, {"rematch_votes": sorted(room.rematch_votes)})
+            present = {
+                s for s in humans(table) if table.sockets.get(s) and table.seats[s].key_hash is not None
+            }
+            if not present <= room.rematch_votes:
+                await self._refresh(table)
+                return None
+            new_id = await self._start_rematch(table)
+        await self._send_all(table, {"type": "rematch", "table": new_id})
+        return new_id
+
+    async def _start_rematch(self, table: LiveTable) -> str:
+        stored = await to_thread.run_sync(self.manager.storage.load, table.id)
+        assert stored is not None
+        _, room_settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
+        options: dict[str, Any] = dict(stored.options)
+        specs = {s.name for s in game_class(table.game.name).option_specs}
+        if "first_dealer" in specs:
+            first = table.game.new_state(table.seed).public_view().to_dict().get("dealer")
+            if isinstance(first, int):
+                options["first_dealer"] = (first + 1) % table.game.players
+        seats = [
+            SeatSpec(name=s.name, bot=s.bot, open=s.bot is None and s.key_hash is None) for s in table.seats
+        ]
+        hashes = {s.seat: s.key_hash for s in table.seats if s.key_hash is not None}
+        keep = ("public", "spectator_chat", "watch", "turn_time", "away_level")
+        settings = {k: room_settings[k] for k in keep if k in room_settings}
+        settings["prev"] = table.id
+        new_id, _ = await self.manager.create(
+            table.game.name,
+            table.game.players,
+            options,
+            seats,
+            bot_pace=table.bot_pace,
+            key_hashes=hashes,
+        )
+        await self.created(await self.manager.get(new_id), table.room.public, settings)
+        table.room.next_table = new_id
+        await self._save(table, {"next": new_id})
+        return new_id
