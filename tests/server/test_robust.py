@@ -271,28 +271,35 @@ def test_options_named_like_arguments_are_refused(client: TestClient, name: str)
 
 
 def test_nul_and_unprintable_names_on_each_database(db_url: str) -> None:  # noqa: F811
+    """A NUL, a control character or a lone surrogate in a name is refused with its reason, on
+    either database (PostgreSQL cannot store a NUL: it once gave a 500), and nothing is stored."""
     with TestClient(create_app(db_url, bot_delay=0, limits=OPEN), raise_server_exceptions=False) as client:
-        body = {
-            "game": "wizard",
-            "players": 3,
-            "seats": [{"name": "A\u0000nn"}, {"name": "\ud800Bob\u0007"}, {"name": "\u0000"}],
-        }
-        # ASCII escapes, as a browser's JSON.stringify sends a lone surrogate.
-        r = client.post("/api/tables", content=json.dumps(body), headers={"Content-Type": "application/json"})
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        before = set(storage.unfinished_ids())
+        for bad in ("A\u0000nn", "\ud800Bob", "Bob\u0007", "\u0000"):
+            body = {"game": "wizard", "players": 3, "seats": [{"name": bad}, {}, {}]}
+            # ASCII escapes, as a browser's JSON.stringify sends a lone surrogate.
+            r = client.post(
+                "/api/tables", content=json.dumps(body), headers={"Content-Type": "application/json"}
+            )
+            assert r.status_code == 400, (bad, r.text)
+            assert r.json()["code"] == "markup" and "plain text" in r.json()["message"]
+        assert set(storage.unfinished_ids()) == before
+        r = client.post(
+            "/api/tables", json={"game": "wizard", "players": 3, "seats": [{"name": "Ann"}, {}, {}]}
+        )
         assert r.status_code == 200, r.text
         table, key = r.json()["table"], r.json()["seats"][0]["key"]
-        stored = client.app.state.storage.load(table)  # type: ignore[attr-defined]
-        assert [s.name for s in stored.seats] == ["A nn", "Bob", "Seat 3"]
         with client.websocket_connect(f"/ws/{table}") as ws:
             join(ws, key)
-            send(ws, json.dumps({"type": "name", "name": "Zo\u0000\u00e9\udfff"}))
-            assert ws.receive_json()["seats"][0]["name"] == "Zo é"
-            send(ws, json.dumps({"type": "name", "name": "\u0000\u0001"}))
-            assert ws.receive_json()["code"] == "bad_request"
+            for bad in ("Zo\u0000\u00e9", "Zo\udfff", "\u0000\u0001"):
+                ws.send_text(json.dumps({"type": "name", "name": bad}))
+                assert ws.receive_json()["code"] == "markup"
             send(ws, json.dumps({"type": "act", "action": "bid \u0000", "n": 0}))
             assert ws.receive_json()["type"] == "error"
             send(ws, {"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
+        assert storage.load(table).seats[0].name == "Ann"
 
 
 def test_new_refusals_are_in_french() -> None:

@@ -24,7 +24,7 @@ CHAT_EVERY = 2.0
 EMOTES = ("😄", "😉", "😮", "😢", "♥", "GG")
 
 _MARKUP = re.compile(r"<\s*[/!?]?\s*[A-Za-z!]|&#?\w+;")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")  # and lone surrogates (no text)
 
 
 def check_plain(text: str, name: bool = False) -> None:
