@@ -33,6 +33,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
 from .options import OptionSpec, validate_options
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
@@ -126,6 +127,16 @@ class Game(ABC):
         # A game is its class, players and options: pickled as such (to worker processes,
         # say), its caches (the tensor layout module, sizes) are rebuilt on the other side.
         return (_rebuild_game, (type(self), self.players, dict(self.options)))
+
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        """The parts of the name of the card written ``text`` in this game's notation.
+
+        :class:`ValueError` when ``text`` is not one of the game's cards; the default:
+        a game without cards.  Interfaces that name cards in words use it (the web
+        table's translated refusals), never the game's notation itself.
+        """
+        raise ValueError(f"{cls.title} has no card {text!r}")
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in self.non_default_options().items())

@@ -64,7 +64,7 @@ from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .chat import check_plain
 from .clock import TURN_TIMES
-from .limits import ClientBuckets, Limits, RateLimit, client_of
+from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
 from .messages import ReasonContext, game_words, localize
 from .storage import Storage, default_url
@@ -236,25 +236,6 @@ def parse_json(raw: str | bytes) -> Any:
         return json.loads(raw)
     except RecursionError:
         raise ValueError("nested too deeply") from None
-
-
-class RateLimiter:
-    """A token bucket: BURST messages at once, RATE per second sustained."""
-
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def create_app(
@@ -491,7 +472,7 @@ def create_app(
 
     async def serve_socket(ws: WebSocket) -> None:
         await ws.accept()
-        limiter = RateLimiter(rate, burst)
+        limiter = TokenBucket(rate, burst)  # this socket's messages
         table = None
         seat = -1
         spectator_name: object = None

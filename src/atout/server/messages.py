@@ -42,6 +42,10 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from ..core.cardname import CardName
+from ..core.errors import UnknownGame
+from ..core.registry import game_class
+
 log = logging.getLogger("atout.server")
 
 LANGUAGES = ("en", "fr")
@@ -225,54 +229,12 @@ def _join(cat: Catalogue, items: Sequence[str]) -> str:
     return sep.join(items[:-1]) + last + items[-1]
 
 
-@dataclass(frozen=True)
-class CardParts:
-    """A card read by its game's parser: a special card's key, else its rank and colour/suit."""
-
-    special: str = ""
-    rank: str = ""
-    colour: str = ""
-    suit: str = ""
-
-
-def _card_parts(game: str, text: str) -> CardParts:
-    """Read ``text`` as a card of ``game`` (its own notation); :class:`NoMatch` otherwise."""
+def _card_parts(game: str, text: str) -> CardName:
+    """Read ``text`` as a card of ``game`` (the game reads its own notation); :class:`NoMatch` otherwise."""
     try:
-        if game == "wizard":
-            from ..games.wizard import cards as wc
-
-            kind = wc.parse_card(text)
-            if kind == wc.WIZARD:
-                return CardParts(special="Z")
-            if kind == wc.JESTER:
-                return CardParts(special="N")
-            return CardParts(rank=str(wc.rank_of(kind)), colour=wc.SUITS[wc.suit_of(kind)])
-        if game == "sticheln":
-            from ..games.sticheln import cards as sc
-
-            m = re.fullmatch(r"([BGRYOV])(\d{1,2})", text)
-            if not m:
-                raise NoMatch(text)
-            return CardParts(
-                rank=str(int(m.group(2))), colour=sc.COLOURS[sc.COLOUR_LETTERS.index(m.group(1))]
-            )
-        if game == "malin":
-            from ..games.malin import cards as mc
-
-            kind = mc.parse_card(text)
-            if kind == mc.TWIN:
-                return CardParts(special="TWIN")
-            if kind == mc.WISH:
-                return CardParts(special="WISH")
-            return CardParts(rank=mc.card_text(kind))
-        if game == "nain-jaune":
-            from ..games.nain_jaune import cards as nc
-
-            c = nc.parse_card(text)
-            return CardParts(rank=nc.rank_text(nc.rank_of(c)), suit=nc.SUIT_LETTERS[nc.suit_of(c)])
-    except ValueError:
+        return game_class(game).card_name(text)
+    except (ValueError, UnknownGame):
         raise NoMatch(text) from None
-    raise NoMatch(f"no cards known for {game!r}")
 
 
 def _rank(cat: Catalogue, table: str, rank: str) -> str:

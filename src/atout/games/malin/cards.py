@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...core.cardname import CardName
+
 NUM_NUMBERS = 34
 TWIN = 34
 WISH = 35
@@ -173,3 +175,13 @@ def halve(value: Value, floor: bool) -> Value:
         return int(value) // 2 if isinstance(value, int) else int(value // 2)
     half = Fraction(value) / 2
     return int(half) if half.denominator == 1 else half
+
+
+def card_name(text: str) -> CardName:
+    """The parts of a Le Malin card's name (``ValueError`` if ``text`` is not one)."""
+    kind = parse_card(text)
+    if kind == TWIN:
+        return CardName(special="TWIN")
+    if kind == WISH:
+        return CardName(special="WISH")
+    return CardName(rank=card_text(kind))

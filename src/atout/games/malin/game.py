@@ -31,11 +31,13 @@ import random
 from itertools import combinations
 from typing import ClassVar
 
+from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import AVOCAT, BELZ, FENNEC, MALIN, NUM_KINDS, NUM_MALHEURS, SIX, TWIN, WISH, Value
+from .cards import card_name as _card_name
 
 # Phases.
 FIRST_DEALER, GAIN, REMOVE, DEAL, WINDOW, REACT, STEAL, BID, PLAY, REDECLARE, OVER = range(11)
@@ -84,6 +86,7 @@ class MalinGame(Game):
     """Le Malin for 3 to 6 players, with the "jeu fun" Malheur cards and every variant as an option."""
 
     name = "malin"
+
     title = "Le Malin et ses petits malheurs"
     summary = (
         "Bid a number of tricks nobody else bid, then hit it exactly: each trick off costs a "
@@ -232,6 +235,10 @@ class MalinGame(Game):
             choices=("one_from_each", "one_total"),
         ),
     )
+
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options

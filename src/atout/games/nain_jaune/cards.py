@@ -16,6 +16,8 @@ deal): 10♦, J♣, Q♠, K♥ and the Nain Jaune itself, 7♦.
 
 from __future__ import annotations
 
+from ...core.cardname import CardName
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -136,3 +138,9 @@ def ranks_text(rank_mask: int) -> str:
 
 #: Cards a player gets, by number of players (2 players: jouelejeuvaison's variant).
 HAND_SIZES = {2: 22, 3: 15, 4: 12, 5: 9, 6: 8, 7: 7, 8: 6}
+
+
+def card_name(text: str) -> CardName:
+    """The parts of a Le Nain Jaune card's name (``ValueError`` if ``text`` is not one)."""
+    c = parse_card(text)
+    return CardName(rank=rank_text(rank_of(c)), suit=SUIT_LETTERS[suit_of(c)])

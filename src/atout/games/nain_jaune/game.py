@@ -26,11 +26,13 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
+from .cards import card_name as _card_name
 
 # Phases of a deal.
 FIRST_DEALER, DEAL, PLAY, OVER = range(4)
@@ -78,6 +80,7 @@ class NainJauneGame(Game):
     """Le Nain Jaune for 2 to 8 players, with the regional variants as options."""
 
     name = "nain-jaune"
+
     title = "Le Nain Jaune"
     summary = (
         "Shed your cards in rising runs regardless of suit (4, 5, 6 ... King), win the "
@@ -205,6 +208,10 @@ class NainJauneGame(Game):
             choices=("left", "deal_winner"),
         ),
     )
+
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options

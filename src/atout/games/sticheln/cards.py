@@ -19,6 +19,10 @@ the sixth colour, removed below 6 players.
 
 from __future__ import annotations
 
+import re
+
+from ...core.cardname import CardName
+
 COLOURS = ("blue", "green", "red", "yellow", "orange", "violet")
 COLOUR_LETTERS = "BGRYOV"
 
@@ -102,3 +106,11 @@ class Deck:
         for k in kinds:
             mask |= 1 << k
         return mask
+
+
+def card_name(text: str) -> CardName:
+    """The parts of a Sticheln card's name, in any deck size (``ValueError`` if ``text`` is not one)."""
+    m = re.fullmatch(r"([BGRYOV])(\d{1,2})", text)
+    if not m:
+        raise ValueError(f"{text!r} is not a Sticheln card")
+    return CardName(rank=str(int(m.group(2))), colour=COLOURS[COLOUR_LETTERS.index(m.group(1))])

@@ -24,10 +24,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from .cards import COLOURS, Deck
+from .cards import card_name as _card_name
 
 # Phases of a hand.
 FIRST_DEALER, DEAL, PAIN, PLAY, OVER = range(5)
@@ -78,6 +80,7 @@ class StichelnGame(Game):
     """Sticheln for 3 to 8 players (7-8 with the big-box deck), variants as options."""
 
     name = "sticheln"
+
     title = "Sticheln"
     summary = (
         "Trick-taking without following suit where every colour but the led one is trump: "
@@ -170,6 +173,10 @@ class StichelnGame(Game):
             "The handicap cards stay face down until the hand is scored (reported, unverified variant).",
         ),
     )
+
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options

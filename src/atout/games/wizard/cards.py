@@ -17,6 +17,8 @@ Notation: ``B7`` (blue 7), ``G13``, ``R1``, ``Y12``, ``Z`` (Wizard), ``N`` (Jest
 
 from __future__ import annotations
 
+from ...core.cardname import CardName
+
 SUITS = ("blue", "green", "red", "yellow")
 SUIT_LETTERS = "BGRY"
 RANKS = 13
@@ -137,3 +139,13 @@ def mask_of(kinds: list[int] | tuple[int, ...]) -> int:
 
 def hand_text(mask: int) -> str:
     return " ".join(card_text(k) for k in cards_in(mask))
+
+
+def card_name(text: str) -> CardName:
+    """The parts of a Wizard card's name (``ValueError`` if ``text`` is not one)."""
+    kind = parse_card(text)
+    if kind == WIZARD:
+        return CardName(special="Z")
+    if kind == JESTER:
+        return CardName(special="N")
+    return CardName(rank=str(rank_of(kind)), colour=SUITS[suit_of(kind)])

@@ -21,11 +21,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
+from .cards import card_name as _card_name
 
 SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
 KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
@@ -182,6 +184,10 @@ class WizardGame(Game):
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
         raise NotationError(f"{text!r} is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'")
+
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def max_history_length(self) -> int:
         # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
