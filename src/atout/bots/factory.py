@@ -21,11 +21,10 @@ Levels are defined once here, over the interface: no game is special-cased.
 
 from __future__ import annotations
 
-import importlib
-
 from ..core.bot import Bot
 from ..core.errors import OptionError
 from ..core.game import Game
+from .path import bot_from_path
 from .random import RandomBot
 
 #: Playouts per decision of the search levels (bench/RESULTS.md has their measured
@@ -78,13 +77,6 @@ def level_name(name: str) -> str:
 def available(game: Game) -> list[str]:
     """Bot names usable with ``game`` (besides ``cmd:...``, ``py:...`` and ``search:N``)."""
     return ["random", *game.bots, *LEVELS, "search"]
-
-
-def bot_from_path(path: str, seed: int | None) -> Bot:
-    """A bot from an import path ``"pkg.mod:Class"`` (how games name their bots and models)."""
-    module, _, attr = path.partition(":")
-    cls: type[Bot] = getattr(importlib.import_module(module), attr)
-    return cls(seed)
 
 
 def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:

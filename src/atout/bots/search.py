@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
 from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
-from .factory import bot_from_path
+from .path import bot_from_path
 from .random import RandomBot
 
 #: Inference: the seat model's tremble, candidates weighed per batch, and worlds kept per batch.
