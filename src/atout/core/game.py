@@ -31,7 +31,7 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
@@ -359,6 +359,36 @@ class View(ABC):
 
     def __hash__(self) -> int:
         return hash(repr(sorted(self.to_dict().items())))
+
+
+class ViewHead(TypedDict):
+    """The fields every game's view starts with: ``XView(**head, ...)``.
+
+    Written by :func:`view_head` from a state and read back by
+    :func:`atout.core.viewdict.read_head`, so that every game fills them alike.
+    """
+
+    game: Any  # the view's own game class
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+    phase: str
+
+
+def view_head(state: State, seat: int, phase: str, public: bool = False) -> ViewHead:
+    """:class:`ViewHead` of ``seat``'s view of ``state``, whose phase is named ``phase``.
+
+    The legal actions are only for the seat to act, and never in a public
+    (spectator's) view, which holds no seat's choices.
+    """
+    to_act = state.current_player
+    return {
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": tuple(state.legal_actions()) if to_act == seat and not public else (),
+        "phase": phase,
+    }
 
 
 class State(ABC):

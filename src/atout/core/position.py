@@ -28,15 +28,16 @@ records write as their ``Position`` tag.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from .errors import PositionError
+from .errors import AtoutError, PositionError
 
 if TYPE_CHECKING:
-    from .game import State
+    from .game import Game, State
 
 T = TypeVar("T")
+S = TypeVar("S", bound="State")
 
 #: A value standing for "nothing here".
 NONE = "-"
@@ -98,6 +99,18 @@ def per_seat(text: str, field: str, players: int, sep: str = "/") -> list[str]:
     return items
 
 
+def integers(
+    text: str, field: str, count: int, low: int | None = None, high: int | None = None, what: str = ""
+) -> list[int]:
+    """``count`` comma-separated integers (one per seat, or per box...), each read by :func:`integer`."""
+    return [integer(t, field, low, high, what) for t in per_seat(text, field, count, ",")]
+
+
+def records(text: str) -> list[str]:
+    """A ``;``-separated list of records (tricks, score sheet lines); ``-`` is none."""
+    return [] if text == NONE else text.split(";")
+
+
 def items(text: str) -> list[str]:
     """A comma-separated list; ``-`` (or nothing) is the empty list."""
     if text in (NONE, ""):
@@ -124,15 +137,24 @@ def _show(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def check_partial_deal(sizes: Sequence[int], first: int, hand_size: int, step: int = 1) -> None:
+def check_partial_deal(
+    sizes: Sequence[int],
+    first: int,
+    hand_size: int,
+    step: int = 1,
+    *,
+    seeded: bool = False,
+    unit: str = "hand",
+    whole: str = "every hand",
+) -> None:
     """Refuse hands that a deal in progress cannot show.
 
     Games deal one seat's whole hand at a time from ``first`` (the dealer's
     left, or right when ``step`` is -1): full hands, at most one partial, then
-    empty ones.  ``sizes`` is per seat.
+    empty ones.  ``sizes`` is per seat.  A ``seeded`` position deals its round
+    (``unit``) from the seed, so it gives ``whole`` (the round's hands) or none.
     """
-    n = len(sizes)
-    order = [(first + step * i) % n for i in range(n)]
+    order = seats_from(first, len(sizes), step)
     for i, seat in enumerate(order):
         if sizes[seat] > hand_size:
             raise PositionError(f"seat {seat} holds {sizes[seat]} cards: a hand here is {hand_size}", "hands")
@@ -143,6 +165,133 @@ def check_partial_deal(sizes: Sequence[int], first: int, hand_size: int, step: i
                 f"the deal gives each seat its whole hand in turn, from seat {first}",
                 "hands",
             )
+    if seeded and any(sizes):
+        raise PositionError(f"a seed deals whole {unit}s: with seed=, give {whole} or none", "hands")
+
+
+def check_full_deal(sizes: Sequence[int], hand_size: int) -> None:
+    """Refuse a dealt round whose hands (``sizes``, per seat) are not all ``hand_size``."""
+    for seat, size in enumerate(sizes):
+        if size != hand_size:
+            raise PositionError(
+                f"seat {seat} holds {size} cards: {len(sizes)} players are dealt {hand_size} each", "hands"
+            )
+
+
+def round_fields(round_: int, dealer: int | None) -> dict[str, str]:
+    """The ``round=`` and ``dealer=`` fields every position starts with, as :func:`read_dealer` reads them.
+
+    ``dealer`` is ``None`` (written ``-``) while the first dealer is still to be drawn.
+    """
+    return {"round": str(round_), "dealer": NONE if dealer is None else str(dealer)}
+
+
+def read_round(state: State, fields: dict[str, str], first: int, last: int | None, what: str) -> int:
+    """The mandatory ``round=`` field, in ``first..last`` (``what`` names them), set as ``state.round``."""
+    state.round = integer(require(fields, "round"), "round", first, last, what)
+    return state.round
+
+
+def read_dealer(text: str, game: Game, unit: str, at_start: bool) -> int | None:
+    """The ``dealer=`` field: a seat, or ``None`` for ``-`` (the first dealer still to be drawn).
+
+    ``-`` is only for the match's start, which the caller knows (``at_start``:
+    its first round, nothing dealt nor scored); with the ``first_dealer``
+    option there is no draw.  ``unit`` is the game's word for a round.
+    """
+    if text != NONE:
+        return integer(text, "dealer", 0, game.players - 1, "a seat")
+    if not at_start or game.options["first_dealer"] is not None:
+        raise PositionError(
+            "'-' (the first dealer is still to be drawn) is only for the match's start: "
+            f"the first {unit}, no card dealt, and no first_dealer option",
+            "dealer",
+        )
+    return None
+
+
+def last_trick(
+    fields: dict[str, str],
+    round_: int,
+    unit: str,
+    players: int,
+    example: str,
+    cards: Callable[[str], list[T]],
+    void: bool = False,
+) -> tuple[int, list[T], int] | None:
+    """The ``last=LEADER:CARDS:WINNER`` field (the previous round's last trick), ``None`` when absent.
+
+    Trick games show that trick until the next one is played, so a position
+    must carry it.  ``cards`` reads the cards (one per seat); ``void``: the
+    winner may be ``-`` (a trick nobody takes), read as -1.
+    """
+    if "last" not in fields:
+        return None
+    if round_ == 1:
+        raise PositionError(f"{unit} 1 has no previous {unit}, so no last trick of one", "last")
+    text = fields["last"]
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise PositionError(f"{text!r}: write LEADER:CARDS:WINNER (e.g. {example})", "last")
+    lead = integer(parts[0], "last", 0, players - 1, "the leader's seat")
+    played = cards(parts[1])
+    if len(played) != players:
+        raise PositionError(f"{len(played)} cards: a trick has one per seat ({players})", "last")
+    if void and parts[2] == NONE:
+        return lead, played, -1
+    return lead, played, integer(parts[2], "last", 0, players - 1, "the winner's seat")
+
+
+def check_tricks(tricks: Sequence[Sequence[object]], trick: Sequence[object], players: int) -> None:
+    """Refuse a ``tricks=`` trick without one card per seat, or a ``trick=`` in progress that is complete."""
+    for i, t in enumerate(tricks):
+        if len(t) != players:
+            raise PositionError(
+                f"trick {i + 1} has {len(t)} cards: a finished trick has one per seat ({players})", "tricks"
+            )
+    if len(trick) >= players:
+        raise PositionError(f"{len(trick)} cards: a trick in progress has fewer than {players}", "trick")
+
+
+def sheet_lines(text: str, form: str, example: str = "") -> Iterator[list[str]]:
+    """The ``sheet=`` lines, each split into the ``|``-separated columns ``form`` names (``BIDS|TRICKS``).
+
+    Lazily, so that the caller reads a line before the next one is checked.
+    """
+    for i, line in enumerate(records(text)):
+        parts = line.split("|")
+        if len(parts) != form.count("|") + 1:
+            shown = f"{form} (e.g. {example})" if example else form
+            raise PositionError(f"line {i + 1} {line!r}: write {shown}", "sheet")
+        yield parts
+
+
+def check_sheet(lines: int, round_: int, unit: str, over: bool = False) -> None:
+    """A score sheet holds one line per finished round: those before ``round_``, and its own once ``over``."""
+    if over and lines > round_:
+        raise PositionError(f"{lines} {unit}s on the sheet after {unit} {round_}", "sheet")
+    if not over and lines > round_ - 1:
+        raise PositionError(f"{lines} finished {unit}s before {unit} {round_}", "sheet")
+
+
+def seats_from(first: int, players: int, step: int = 1) -> list[int]:
+    """The seats in turn from ``first`` (to the left, or to the right when ``step`` is -1)."""
+    return [(first + step * i) % players for i in range(players)]
+
+
+def players_of(state: S, plays: Sequence[T], play: Callable[[S, T], None]) -> list[int]:
+    """The seat that plays each of ``plays``, in order, from ``state`` on.
+
+    A position writes a round's tricks as cards only: who led each and who
+    followed is what the rules make of them (a trick's winner leads the next),
+    so they are found by playing the cards with ``play`` on a copy of ``state``.
+    """
+    scratch = cast(S, state.clone())
+    seats = []
+    for p in plays:
+        seats.append(scratch.current_player)
+        play(scratch, p)
+    return seats
 
 
 def move_text(text: str) -> str:
@@ -195,3 +344,45 @@ def moves_since_deal(
             f"{game.title} positions list the moves of the round since its deal"
         )
     return snap, moves
+
+
+def undealt(state: S, fields: dict[str, str], names: Sequence[str], message: str) -> S:
+    """``state``, a round not dealt yet, once ``fields`` holds none of ``names`` (what only a dealt round has)."""
+    for name in names:
+        if name in fields:
+            raise PositionError(message, name)
+    return state
+
+
+def as_dealt(state: S, dealing: Callable[[State], bool], known: Sequence[str]) -> tuple[S, list[str]]:
+    """The round as dealt (``state`` itself while it is still being dealt) and the moves since.
+
+    What :func:`moves_since_deal` finds, typed as ``state``: what a position
+    written as a deal plus ``moves=`` writes from.
+    """
+    snap, moves = moves_since_deal(state, dealing, known)
+    base = state if snap is None else snap
+    assert isinstance(base, type(state))
+    return base, moves
+
+
+def replay_moves(state: S, moves: str, round_: int, unit: str) -> S:
+    """``state`` (round ``round_`` just dealt) after the ``moves=`` list ``moves``, all within that round.
+
+    Each move goes through ``State.apply``, so an illegal one is refused with
+    the rule it breaks and its place; a position is one round, so the moves may
+    not end it.  The moves become part of the position, not of the history.
+    """
+    for i, text in enumerate(items(moves)):
+        if state.is_terminal or state.round != round_:
+            raise PositionError(
+                f"move {i + 1} {text!r}: the {unit} is over before it (a position is one {unit})", "moves"
+            )
+        try:
+            state.apply(text.replace("_", " "))
+        except AtoutError as exc:
+            raise PositionError(f"move {i + 1} {text!r}: {exc}", "moves") from None
+    if state.round != round_:
+        raise PositionError(f"the moves end the {unit}: write the next {unit}'s position", "moves")
+    state.history.clear()  # a position has no history: its moves are part of it
+    return state

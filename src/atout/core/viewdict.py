@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import ViewError
 
 if TYPE_CHECKING:
-    from .game import Game, View
+    from .game import Game, View, ViewHead
 
 T = TypeVar("T")
 
@@ -109,6 +109,38 @@ class Reader:
             raise self.fail(str(exc)) from None
 
 
+class CardReader:
+    """Reads one game's cards in a view dict, with the game's own card notation.
+
+    Alone (``hand``), in lists, as ``[seat, card]`` plays (a trick in progress)
+    and as finished tricks ``{"cards": [[seat, card], ...], "winner": seat}``:
+    the shapes the trick games' ``to_dict`` writes.
+    """
+
+    __slots__ = ("_parse", "_void", "players")
+
+    def __init__(self, players: int, parse: Callable[[str], int], void: bool = False) -> None:
+        """``parse``: the game's card reader; ``void``: a trick's winner may be -1 (nobody took it)."""
+        self.players = players
+        self._parse = parse
+        self._void = void
+
+    def card(self, r: Reader) -> int:
+        return r.parse(self._parse)
+
+    def cards(self, r: Reader) -> tuple[int, ...]:
+        return r.each(self.card)
+
+    def played(self, r: Reader) -> tuple[int, int]:
+        seat, kind = r.items(2)
+        return seat.seat(self.players), self.card(kind)
+
+    def trick(self, r: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
+        cards = r["cards"].each(self.played)
+        winner = r["winner"]
+        return cards, winner.integer(-1, self.players - 1) if self._void else winner.seat(self.players)
+
+
 def ints(r: Reader) -> int:
     """Reader function for a list of integers: ``r["scores"].each(ints)``."""
     return r.integer()
@@ -116,6 +148,17 @@ def ints(r: Reader) -> int:
 
 def opt_ints(r: Reader) -> int | None:
     return r.optional(ints)
+
+
+def read_head(r: Reader, game: Game, phases: tuple[str, ...]) -> ViewHead:
+    """The :class:`~atout.core.game.ViewHead` fields of the view dict ``r`` (``phases``: the game's phase names)."""
+    return {
+        "game": game,
+        "seat": r["seat"].seat(game.players),
+        "current_player": r["current_player"].integer(),
+        "legal_actions": r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
+        "phase": r["phase"].text(phases),
+    }
 
 
 @lru_cache(maxsize=64)
@@ -163,4 +206,4 @@ def view_from_dict(cls: type[View], data: Any, game: Game) -> View:
     return view
 
 
-__all__ = ["Reader", "ints", "opt_ints", "view_class", "view_from_dict"]
+__all__ = ["CardReader", "Reader", "ints", "opt_ints", "read_head", "view_class", "view_from_dict"]

@@ -24,17 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ...core.errors import AtoutError, PositionError
-from ...core.position import (
-    NONE,
-    check_partial_deal,
-    integer,
-    items,
-    join,
-    moves_since_deal,
-    per_seat,
-    require,
-)
+from ...core import position as P
+from ...core.errors import PositionError
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -69,9 +60,7 @@ def _dealing(state: State) -> bool:
 
 def write(state: MalinState) -> dict[str, str]:
     """The hand as dealt and its moves since (see the module docstring)."""
-    snap, moves = moves_since_deal(state, _dealing, FIELDS)
-    base = state if snap is None else snap
-    assert isinstance(base, type(state))
+    base, moves = P.as_dealt(state, _dealing, FIELDS)
     out = _snapshot(base)
     if moves:
         out["moves"] = ",".join(moves)
@@ -83,31 +72,30 @@ def _snapshot(state: MalinState) -> dict[str, str]:
 
     game = state.game
     out = {
-        "round": str(state.round),
-        "dealer": NONE if state.phase == FIRST_DEALER else str(state.dealer),
-        "scores": join(state.scores_),
+        **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
+        "scores": P.join(state.scores_),
     }
     if game.fun:
-        out["malheurs"] = "/".join(join(m) for m in state.mal)
-        out["pile"] = join(state.pile)
-        out["discard"] = join(state.discard)
+        out["malheurs"] = "/".join(P.join(m) for m in state.mal)
+        out["pile"] = P.join(state.pile)
+        out["discard"] = P.join(state.discard)
     if state.draws:
         out["draws"] = str(state.draws)
     if state.steals:
         out["steals"] = str(state.steals)
     if state.phase == GAIN:
-        out["queue"] = join(state.gain_queue)
-    out["removed"] = NONE if state.removed < 0 else C.card_text(state.removed)
-    out["hands"] = "/".join(join([C.card_text(k) for k in C.cards_in(h)]) for h in state.hands)
+        out["queue"] = P.join(state.gain_queue)
+    out["removed"] = P.NONE if state.removed < 0 else C.card_text(state.removed)
+    out["hands"] = "/".join(P.join([C.card_text(k) for k in C.cards_in(h)]) for h in state.hands)
     if state.phase not in (FIRST_DEALER, GAIN, REMOVE, DEAL):
         rest = game.deck & ~state.out
         if rest:
-            out["leftover"] = join([C.card_text(k) for k in C.cards_in(rest)])
+            out["leftover"] = P.join([C.card_text(k) for k in C.cards_in(rest)])
     if state.prev_round_trick is not None:
         cards, winner = state.prev_round_trick
         out["last"] = f"{cards[0][0]}:{','.join(_played_text(k, d, v) for _, k, d, v in cards)}:{winner}"
     if state.sheet:
-        out["sheet"] = ";".join(f"{join(b)}|{join(t)}" for b, t, _ in state.sheet)
+        out["sheet"] = ";".join(f"{P.join(b)}|{P.join(t)}" for b, t, _ in state.sheet)
     return out
 
 
@@ -130,8 +118,7 @@ def _card(text: str, field: str, game: MalinGame) -> int:
 
 
 def _counts(text: str, field: str) -> list[int]:
-    values = per_seat(text, field, C.NUM_MALHEURS, ",")
-    return [integer(v, field, 0, 200, "a number of Malheur cards") for v in values]
+    return P.integers(text, field, C.NUM_MALHEURS, 0, 200, "a number of Malheur cards")
 
 
 def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
@@ -141,14 +128,12 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     n, size = game.players, game.hand_size
     state = MalinState(game, None)
     last = game.last_round if game.last_round is not None else 10**6
-    rnd = integer(require(fields, "round"), "round", game.start_round, last, "this game's hands")
-    state.round = rnd
-    dealer_text = require(fields, "dealer")
+    rnd = P.read_round(state, fields, game.start_round, last, "this game's hands")
+    dealer_text = P.require(fields, "dealer")
     start = game.options["start_score"]
-    state.scores_ = [
-        integer(t, "scores", None, start, f"a score (at most start_score, {start})")
-        for t in per_seat(require(fields, "scores"), "scores", n, ",")
-    ]
+    state.scores_ = P.integers(
+        P.require(fields, "scores"), "scores", n, None, start, f"a score (at most start_score, {start})"
+    )
     if any(s <= 0 for s in state.scores_):
         raise PositionError("a score is 0 or less: the match is over after the hand that caused it", "scores")
     # Malheur cards: held, in the pile, discarded; every copy somewhere.
@@ -163,7 +148,7 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
                 "missing (jeu fun positions state the Malheur cards held, the pile and the discards)",
                 missing[0],
             )
-        state.mal = [_counts(m, "malheurs") for m in per_seat(fields["malheurs"], "malheurs", n)]
+        state.mal = [_counts(m, "malheurs") for m in P.per_seat(fields["malheurs"], "malheurs", n)]
         state.pile = _counts(fields["pile"], "pile")
         state.discard = _counts(fields["discard"], "discard")
         for t in range(C.NUM_MALHEURS):
@@ -174,46 +159,39 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
                     f"has {game.copies[t]}",
                     "malheurs",
                 )
-    state.draws = integer(fields.get("draws", "0"), "draws", 0, None, "a count")
-    state.steals = integer(fields.get("steals", "0"), "steals", 0, None, "a count")
-    state.sheet = _sheet(fields.get("sheet", NONE), n)
-    if len(state.sheet) > rnd - 1:
-        raise PositionError(f"{len(state.sheet)} finished hands before hand {rnd}", "sheet")
-    if "last" in fields:
-        if rnd == 1:
-            raise PositionError("hand 1 has no previous hand, so no last trick of one", "last")
-        state.prev_round_trick = _last(fields["last"], game)
+    state.draws = P.integer(fields.get("draws", "0"), "draws", 0, None, "a count")
+    state.steals = P.integer(fields.get("steals", "0"), "steals", 0, None, "a count")
+    state.sheet = _sheet(fields.get("sheet", P.NONE), n)
+    P.check_sheet(len(state.sheet), rnd, "hand")
+    prev = P.last_trick(
+        fields, rnd, "hand", n, "2:17,TWIN=0=0,5,WISH=9=9:1", lambda text: _played(text, game)
+    )
+    if prev is not None:
+        lead, cards, winner = prev
+        state.prev_round_trick = tuple(((lead + i) % n, *card) for i, card in enumerate(cards)), winner
     hands = [
-        [_card(t, "hands", game) for t in items(h)] for h in per_seat(require(fields, "hands"), "hands", n)
+        [_card(t, "hands", game) for t in P.items(h)]
+        for h in P.per_seat(P.require(fields, "hands"), "hands", n)
     ]
-    removed_text = require(fields, "removed")
+    removed_text = P.require(fields, "removed")
     state.gain_queue = []
-    if dealer_text == NONE:
-        if (
-            rnd != game.start_round
-            or any(hands)
-            or removed_text != NONE
-            or game.options["first_dealer"] is not None
-        ):
-            raise PositionError(
-                "'-' (the first dealer is still to be drawn) is only for the match's start: "
-                "the first hand, no card dealt, and no first_dealer option",
-                "dealer",
-            )
+    at_start = rnd == game.start_round and not any(hands) and removed_text == P.NONE
+    dealer = P.read_dealer(dealer_text, game, "hand", at_start)
+    if dealer is None:
         state.phase = FIRST_DEALER
         return _no_moves(state, fields)
-    state.dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
+    state.dealer = dealer
     state._new_hand()  # the leader; phase REMOVE
     if "queue" in fields:
-        queue = [integer(t, "queue", 0, n - 1, "a seat") for t in items(fields["queue"])]
-        if not game.fun or not queue or rnd != game.start_round or any(hands) or removed_text != NONE:
+        queue = [P.integer(t, "queue", 0, n - 1, "a seat") for t in P.items(fields["queue"])]
+        if not game.fun or not queue or rnd != game.start_round or any(hands) or removed_text != P.NONE:
             raise PositionError(
                 "queue= is the match's opening Malheur draws (jeu fun, first hand, before the deal)", "queue"
             )
         state.gain_queue = queue
         state.phase = GAIN
         return _no_moves(state, fields)
-    if removed_text == NONE:
+    if removed_text == P.NONE:
         if any(hands):
             raise PositionError("a card is put aside before the deal: name it (removed=17)", "removed")
         return _no_moves(state, fields)
@@ -239,22 +217,16 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     state.out = out
     total = sum(len(h) for h in hands)
     if total < n * size:
-        check_partial_deal([len(h) for h in hands], (state.dealer + 1) % n, size)
-        if seeded and total:
-            raise PositionError("a seed deals whole hands: with seed=, give every hand or none", "hands")
+        P.check_partial_deal([len(h) for h in hands], (state.dealer + 1) % n, size, seeded=seeded)
         state.deal_count = total
         state.phase = DEAL
         return _no_moves(state, fields)
-    for s, hand in enumerate(hands):
-        if len(hand) != size:
-            raise PositionError(
-                f"seat {s} holds {len(hand)} cards: {n} players are dealt {size} each", "hands"
-            )
+    P.check_full_deal([len(h) for h in hands], size)
     rest = game.deck & ~out
     if "leftover" in fields:
-        said = sorted(_card(t, "leftover", game) for t in items(fields["leftover"]))
+        said = sorted(_card(t, "leftover", game) for t in P.items(fields["leftover"]))
         if said != C.cards_in(rest):
-            shown = join([C.card_text(k) for k in C.cards_in(rest)])
+            shown = P.join([C.card_text(k) for k in C.cards_in(rest)])
             raise PositionError(
                 f"the cards not dealt nor put aside are {shown}, not {fields['leftover']}", "leftover"
             )
@@ -265,27 +237,11 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     state.deal_count = n * size - 1
     state.phase = DEAL
     state._do(C.kind_of_slot(last_slot.bit_length() - 1))
-    for i, text in enumerate(items(fields.get("moves", NONE))):
-        move = text.replace("_", " ")
-        if state.is_terminal or state.round != rnd:
-            raise PositionError(
-                f"move {i + 1} {text!r}: the hand is over before it (a position is one hand)", "moves"
-            )
-        try:
-            state.apply(move)
-        except AtoutError as exc:
-            raise PositionError(f"move {i + 1} {text!r}: {exc}", "moves") from None
-    if state.round != rnd:
-        raise PositionError("the moves end the hand: write the next hand's position", "moves")
-    state.history.clear()  # a position has no history: its moves are part of it
-    return state
+    return P.replay_moves(state, fields.get("moves", P.NONE), rnd, "hand")
 
 
 def _no_moves(state: MalinState, fields: dict[str, str]) -> MalinState:
-    for name in ("moves", "leftover"):
-        if name in fields:
-            raise PositionError("only once the hand is dealt", name)
-    return state
+    return P.undealt(state, fields, ("moves", "leftover"), "only once the hand is dealt")
 
 
 def _value(text: str, field: str) -> C.Value:
@@ -296,40 +252,28 @@ def _value(text: str, field: str) -> C.Value:
     return int(value) if value.denominator == 1 else value
 
 
-def _last(text: str, game: MalinGame) -> tuple[tuple[tuple[int, int, int, C.Value], ...], int]:
-    n = game.players
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise PositionError(f"{text!r}: write LEADER:CARDS:WINNER (e.g. 2:17,TWIN=0=0,5,WISH=9=9:1)", "last")
-    lead = integer(parts[0], "last", 0, n - 1, "the leader's seat")
+def _played(text: str, game: MalinGame) -> list[tuple[int, int, C.Value]]:
+    """A trick's cards, each ``CARD`` or ``CARD=DECLARED=VALUE``."""
     cards = []
-    for i, token in enumerate(items(parts[1])):
+    for token in P.items(text):
         bits = token.split("=")
         kind = _card(bits[0], "last", game)
         value: C.Value
         if len(bits) == 1 and kind < C.TWIN:
             declared, value = kind + 1, kind + 1
         elif len(bits) == 3:
-            declared = integer(bits[1], "last", -100, 100, "a declared value")
+            declared = P.integer(bits[1], "last", -100, 100, "a declared value")
             value = _value(bits[2], "last")
         else:
             raise PositionError(f"{token!r}: write CARD or CARD=DECLARED=VALUE (TWIN=35=17.5)", "last")
-        cards.append(((lead + i) % n, kind, declared, value))
-    if len(cards) != n:
-        raise PositionError(f"{len(cards)} cards: a trick has one per seat ({n})", "last")
-    winner = integer(parts[2], "last", 0, n - 1, "the winner's seat")
-    return tuple(cards), winner
+        cards.append((kind, declared, value))
+    return cards
 
 
 def _sheet(text: str, n: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     out = []
-    for i, line in enumerate([] if text == NONE else text.split(";")):
-        parts = line.split("|")
-        if len(parts) != 2:
-            raise PositionError(f"line {i + 1} {line!r}: write BIDS|TRICKS (e.g. 1,0,3|1,1,2)", "sheet")
-        bids = tuple(integer(t, "sheet", 0, 8, "a bid") for t in per_seat(parts[0], "sheet", n, ","))
-        won = tuple(
-            integer(t, "sheet", 0, 9, "a number of tricks") for t in per_seat(parts[1], "sheet", n, ",")
-        )
+    for bid_text, won_text in P.sheet_lines(text, "BIDS|TRICKS", "1,0,3|1,1,2"):
+        bids = tuple(P.integers(bid_text, "sheet", n, 0, 8, "a bid"))
+        won = tuple(P.integers(won_text, "sheet", n, 0, 9, "a number of tricks"))
         out.append((bids, won, tuple(abs(b - w) for b, w in zip(bids, won, strict=True))))
     return out

@@ -16,9 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.game import CHANCE, View
+from ...core.game import CHANCE, View, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import Reader, ints, opt_ints
+from ...core.viewdict import Reader, ints, opt_ints, read_head
 from . import cards as C
 from .cards import Value
 
@@ -193,11 +193,7 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
             return x.each(lambda t: t.seat(n))
 
         return cls(
-            game=game,
-            seat=r["seat"].seat(n),
-            current_player=r["current_player"].integer(),
-            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
-            phase=r["phase"].text(PHASE_NAMES),
+            **read_head(r, game, PHASE_NAMES),
             round=r["round"].integer(1),
             dealer=r["dealer"].seat(n),
             hand_size=r["hand_size"].integer(0),
@@ -262,8 +258,6 @@ def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES, WINDOW_NAMES
 
-    to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     pending = None
     if state.p_caster >= 0:
         pending = (
@@ -274,11 +268,7 @@ def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
             tuple(state.p_redirected),
         )
     return MalinView(
-        game=state.game,
-        seat=seat,
-        current_player=to_act,
-        legal_actions=legal,
-        phase=PHASE_NAMES[state.phase],
+        **view_head(state, seat, PHASE_NAMES[state.phase], public),
         round=state.round,
         dealer=state.dealer,
         hand_size=state.game.hand_size,

@@ -19,17 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.errors import AtoutError, PositionError
-from ...core.position import (
-    NONE,
-    check_partial_deal,
-    integer,
-    items,
-    join,
-    moves_since_deal,
-    per_seat,
-    require,
-)
+from ...core import position as P
+from ...core.errors import PositionError
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -50,20 +41,17 @@ def write(state: NainJauneState) -> dict[str, str]:
     """The deal as dealt and its moves since (see the module docstring)."""
     from .game import DEAL, FIRST_DEALER
 
-    snap, moves = moves_since_deal(state, _dealing, FIELDS)
-    base = state if snap is None else snap
-    assert isinstance(base, type(state))
+    base, moves = P.as_dealt(state, _dealing, FIELDS)
     out = {
-        "round": str(base.round),
-        "dealer": NONE if base.phase == FIRST_DEALER else str(base.dealer),
-        "tokens": join(base.tokens),
-        "boxes": join(base.boxes),
-        "hands": "/".join(join([C.card_text(c) for c in C.cards_in(h)]) for h in base.hands),
+        **P.round_fields(base.round, None if base.phase == FIRST_DEALER else base.dealer),
+        "tokens": P.join(base.tokens),
+        "boxes": P.join(base.boxes),
+        "hands": "/".join(P.join([C.card_text(c) for c in C.cards_in(h)]) for h in base.hands),
     }
     if base.phase not in (FIRST_DEALER, DEAL):
         talon = C.FULL_MASK & ~base.dealt
         if talon:
-            out["talon"] = join([C.card_text(c) for c in C.cards_in(talon)])
+            out["talon"] = P.join([C.card_text(c) for c in C.cards_in(talon)])
     if base.sheet:
         out["sheet"] = ";".join(_line_text(line) for line in base.sheet)
     if moves:
@@ -72,9 +60,9 @@ def write(state: NainJauneState) -> dict[str, str]:
 
 
 def _line_text(r: DealResult) -> str:
-    kept = "/".join(".".join(str(b) for b in k) if k else NONE for k in r.kept)
-    parts = [str(r.deal), str(r.winner), "1" if r.grand_opera else "0", join(r.owed), join(r.paid)]
-    return "|".join([*parts, join(r.penalties), kept, join(r.tokens), join(r.boxes)])
+    kept = "/".join(".".join(str(b) for b in k) if k else P.NONE for k in r.kept)
+    parts = [str(r.deal), str(r.winner), "1" if r.grand_opera else "0", P.join(r.owed), P.join(r.paid)]
+    return "|".join([*parts, P.join(r.penalties), kept, P.join(r.tokens), P.join(r.boxes)])
 
 
 def _card(text: str, field: str) -> int:
@@ -90,19 +78,12 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
 
     n, size = game.players, game.hand_size
     state = NainJauneState(game, None)
-    rnd = integer(require(fields, "round"), "round", game.start_round, None, "a deal number")
-    state.round = rnd
-    state.sheet = _sheet(fields.get("sheet", NONE), n)
+    rnd = P.read_round(state, fields, game.start_round, None, "a deal number")
+    state.sheet = _sheet(fields.get("sheet", P.NONE), n)
     if any(line.deal >= rnd for line in state.sheet):
         raise PositionError(f"the sheet holds only deals before deal {rnd}", "sheet")
-    tokens = [
-        integer(t, "tokens", 0, None, "a number of tokens")
-        for t in per_seat(require(fields, "tokens"), "tokens", n, ",")
-    ]
-    boxes = [
-        integer(t, "boxes", 0, None, "a number of tokens")
-        for t in per_seat(require(fields, "boxes"), "boxes", 5, ",")
-    ]
+    tokens = P.integers(P.require(fields, "tokens"), "tokens", n, 0, None, "a number of tokens")
+    boxes = P.integers(P.require(fields, "boxes"), "boxes", 5, 0, None, "a number of tokens")
     total = n * game.options["start_tokens"]
     if sum(tokens) + sum(boxes) != total:
         raise PositionError(
@@ -110,19 +91,18 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
             f"and the table has {total} ({n} x start_tokens)",
             "tokens",
         )
-    hands = [[_card(t, "hands") for t in items(h)] for h in per_seat(require(fields, "hands"), "hands", n)]
-    dealer_text = require(fields, "dealer")
-    if dealer_text == NONE:
-        if rnd != game.start_round or any(hands) or game.options["first_dealer"] is not None or state.sheet:
-            raise PositionError(
-                "'-' (the first dealer is still to be drawn) is only for the match's start: "
-                "the first deal, no card dealt, and no first_dealer option",
-                "dealer",
-            )
+    hands = [
+        [_card(t, "hands") for t in P.items(h)] for h in P.per_seat(P.require(fields, "hands"), "hands", n)
+    ]
+    dealer_text = P.require(fields, "dealer")
+    dealer = P.read_dealer(
+        dealer_text, game, "deal", rnd == game.start_round and not any(hands) and not state.sheet
+    )
+    if dealer is None:
         state.tokens, state.boxes = tokens, boxes
         state.phase = FIRST_DEALER
         return _no_moves(state, fields)
-    state.dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
+    state.dealer = dealer
     state._clear_deal()  # the opener; phase DEAL
     if min(tokens) < 0:
         raise PositionError("a seat cannot owe tokens", "tokens")
@@ -137,21 +117,16 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
     state.dealt = C.mask_of(list(seen))
     count = len(seen)
     if count < n * size:
-        check_partial_deal([len(h) for h in hands], (state.dealer + game.step) % n, size, game.step)
-        if seeded and count:
-            raise PositionError("a seed deals whole deals: with seed=, give every hand or none", "hands")
+        first = (state.dealer + game.step) % n
+        P.check_partial_deal([len(h) for h in hands], first, size, game.step, seeded=seeded, unit="deal")
         state.deal_count = count
         return _no_moves(state, fields)
-    for s, hand in enumerate(hands):
-        if len(hand) != size:
-            raise PositionError(
-                f"seat {s} holds {len(hand)} cards: {n} players are dealt {size} each", "hands"
-            )
+    P.check_full_deal([len(h) for h in hands], size)
     if "talon" in fields:
-        said = sorted(_card(t, "talon") for t in items(fields["talon"]))
+        said = sorted(_card(t, "talon") for t in P.items(fields["talon"]))
         talon = C.cards_in(C.FULL_MASK & ~state.dealt)
         if said != talon:
-            shown = join([C.card_text(c) for c in talon])
+            shown = P.join([C.card_text(c) for c in talon])
             raise PositionError(f"the cards left undealt are {shown}, not {fields['talon']}", "talon")
     # Deal the last card (the dealer's) through the engine: what follows a deal follows.
     dealer_hand = state.hands[state.dealer]
@@ -161,52 +136,32 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
     state.deal_count = n * size - 1
     state.phase = DEAL
     state._do(low.bit_length() - 1)
-    for i, text in enumerate(items(fields.get("moves", NONE))):
-        if state.is_terminal or state.round != rnd:
-            raise PositionError(
-                f"move {i + 1} {text!r}: the deal is over before it (a position is one deal)", "moves"
-            )
-        try:
-            state.apply(text.replace("_", " "))
-        except AtoutError as exc:
-            raise PositionError(f"move {i + 1} {text!r}: {exc}", "moves") from None
-    if state.round != rnd:
-        raise PositionError("the moves end the deal: write the next deal's position", "moves")
-    state.history.clear()  # a position has no history: its moves are part of it
-    return state
+    return P.replay_moves(state, fields.get("moves", P.NONE), rnd, "deal")
 
 
 def _no_moves(state: NainJauneState, fields: dict[str, str]) -> NainJauneState:
-    for name in ("moves", "talon"):
-        if name in fields:
-            raise PositionError("only once every hand is dealt", name)
-    return state
+    return P.undealt(state, fields, ("moves", "talon"), "only once every hand is dealt")
 
 
 def _sheet(text: str, n: int) -> list[DealResult]:
     from .game import DealResult
 
     out = []
-    for i, line in enumerate([] if text == NONE else text.split(";")):
-        parts = line.split("|")
+    for i, parts in enumerate(P.sheet_lines(text, "DEAL|WINNER|GRAND|OWED|PAID|PENALTIES|KEPT|TOKENS|BOXES")):
         where = f"line {i + 1}"
-        if len(parts) != 9:
-            raise PositionError(
-                f"{where} {line!r}: write DEAL|WINNER|GRAND|OWED|PAID|PENALTIES|KEPT|TOKENS|BOXES", "sheet"
-            )
 
         def ints(text: str, count: int, where: str = where) -> tuple[int, ...]:
-            return tuple(integer(t, "sheet", 0, None, where) for t in per_seat(text, "sheet", count, ","))
+            return tuple(P.integers(text, "sheet", count, 0, None, where))
 
         kept = tuple(
-            () if k == NONE else tuple(integer(b, "sheet", 0, 4, f"{where}: a box") for b in k.split("."))
-            for k in per_seat(parts[6], "sheet", n)
+            () if k == P.NONE else tuple(P.integer(b, "sheet", 0, 4, f"{where}: a box") for b in k.split("."))
+            for k in P.per_seat(parts[6], "sheet", n)
         )
         out.append(
             DealResult(
-                deal=integer(parts[0], "sheet", 1, None, f"{where}: a deal number"),
-                winner=integer(parts[1], "sheet", 0, n - 1, f"{where}: the winner's seat"),
-                grand_opera=integer(parts[2], "sheet", 0, 1, f"{where}: grand opéra, 0 or 1") == 1,
+                deal=P.integer(parts[0], "sheet", 1, None, f"{where}: a deal number"),
+                winner=P.integer(parts[1], "sheet", 0, n - 1, f"{where}: the winner's seat"),
+                grand_opera=P.integer(parts[2], "sheet", 0, 1, f"{where}: grand opéra, 0 or 1") == 1,
                 owed=ints(parts[3], n),
                 paid=ints(parts[4], n),
                 penalties=ints(parts[5], n),

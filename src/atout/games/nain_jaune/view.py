@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View
-from ...core.viewdict import Reader, ints
+from ...core.game import View, view_head
+from ...core.viewdict import CardReader, Reader, ints, read_head
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -103,11 +103,9 @@ class NainJauneView(View):
         from .game import PHASE_NAMES, DealResult
 
         n = game.players
+        kit = CardReader(n, C.parse_card)
         ranks = {C.rank_text(k): k for k in range(1, C.RANKS + 1)}
         boxes = {C.card_text(c): b for b, c in enumerate(C.BOARD)}
-
-        def card(c: Reader) -> int:
-            return c.parse(C.parse_card)
 
         def rank(x: Reader) -> int:
             text = x.text()
@@ -127,10 +125,6 @@ class NainJauneView(View):
                 mask |= 1 << (k - 1)
             return mask
 
-        def played(p: Reader) -> tuple[int, int]:
-            seat, c = p.items(2)
-            return seat.seat(n), card(c)
-
         def board(x: Reader) -> tuple[int, ...]:
             return tuple(x[C.card_text(c)].integer() for c in C.BOARD)
 
@@ -148,21 +142,17 @@ class NainJauneView(View):
             )
 
         return cls(
-            game=game,
-            seat=r["seat"].seat(n),
-            current_player=r["current_player"].integer(),
-            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
-            phase=r["phase"].text(PHASE_NAMES),
+            **read_head(r, game, PHASE_NAMES),
             deal=r["deal"].integer(1),
             dealer=r["dealer"].seat(n),
             opener=r["opener"].seat(n),
-            hand=r["hand"].each(card),
+            hand=r["hand"].each(kit.card),
             hand_sizes=r["hand_sizes"].each(ints, n),
             need=r["need"].optional(rank),
             last=r["last"].integer(),
             asked=r["asked"].integer(0),
             lacks=r["lacks"].each(lacks, n),
-            played=r["played"].each(played),
+            played=r["played"].each(kit.played),
             claim_box=r["claim_box"].optional(box),
             boxes=board(r["boxes"]),
             tokens=r["tokens"].each(ints, n),
@@ -175,14 +165,8 @@ def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJau
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
     from .game import PHASE_NAMES
 
-    to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     return NainJauneView(
-        game=state.game,
-        seat=seat,
-        current_player=to_act,
-        legal_actions=legal,
-        phase=PHASE_NAMES[state.phase],
+        **view_head(state, seat, PHASE_NAMES[state.phase], public),
         deal=state.round,
         dealer=state.dealer,
         opener=state.opener,

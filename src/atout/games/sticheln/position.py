@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core import position as P
 from ...core.errors import PositionError
-from ...core.position import NONE, check_partial_deal, integer, items, join, per_seat, require
 
 if TYPE_CHECKING:
     from .cards import Deck
@@ -28,7 +28,7 @@ FIELDS = ("round", "dealer", "scores", "hands", "pains", "tricks", "trick", "las
 
 def _cards(deck: Deck, text: str, field: str, where: str = "") -> list[int]:
     out = []
-    for t in items(text):
+    for t in P.items(text):
         try:
             out.append(deck.parse(t))
         except ValueError as exc:
@@ -37,7 +37,7 @@ def _cards(deck: Deck, text: str, field: str, where: str = "") -> list[int]:
 
 
 def _texts(deck: Deck, kinds: tuple[int, ...] | list[int]) -> str:
-    return join([deck.text(k) for k in kinds])
+    return P.join([deck.text(k) for k in kinds])
 
 
 def write(state: StichelnState) -> dict[str, str]:
@@ -46,9 +46,8 @@ def write(state: StichelnState) -> dict[str, str]:
 
     deck = state.game.deck
     out = {
-        "round": str(state.round),
-        "dealer": NONE if state.phase == FIRST_DEALER else str(state.dealer),
-        "scores": join(state.scores_),
+        **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
+        "scores": P.join(state.scores_),
         "hands": "/".join(_texts(deck, deck.kinds_in(h)) for h in state.hands),
     }
     if any(state.pains):
@@ -60,10 +59,10 @@ def write(state: StichelnState) -> dict[str, str]:
     if state.prev_round_trick is not None:
         cards, winner = state.prev_round_trick
         lead = cards[0][0]
-        out["last"] = f"{lead}:{_texts(deck, [k for _, k in cards])}:{NONE if winner < 0 else winner}"
+        out["last"] = f"{lead}:{_texts(deck, [k for _, k in cards])}:{P.NONE if winner < 0 else winner}"
     if state.sheet:
         out["sheet"] = ";".join(
-            "/".join(_texts(deck, p) for p in pains) + "|" + join(deltas) for pains, deltas in state.sheet
+            "/".join(_texts(deck, p) for p in pains) + "|" + P.join(deltas) for pains, deltas in state.sheet
         )
     return out
 
@@ -75,57 +74,46 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     n, deck = game.players, game.deck
     size = deck.hand_size
     state = StichelnState(game, None)
-    rnd = integer(require(fields, "round"), "round", game.start_round, game.num_hands, "this game's hands")
-    state.round = rnd
-    dealer_text = require(fields, "dealer")
-    scores = [
-        integer(t, "scores", what="(a score)") for t in per_seat(require(fields, "scores"), "scores", n, ",")
-    ]
+    rnd = P.read_round(state, fields, game.start_round, game.num_hands, "this game's hands")
+    dealer_text = P.require(fields, "dealer")
+    scores = P.integers(P.require(fields, "scores"), "scores", n, what="(a score)")
     state.scores_ = list(scores)
     hands = [
         _cards(deck, h, "hands", f"seat {s}")
-        for s, h in enumerate(per_seat(require(fields, "hands"), "hands", n))
+        for s, h in enumerate(P.per_seat(P.require(fields, "hands"), "hands", n))
     ]
-    sheet = _sheet(game, fields.get("sheet", NONE))
+    sheet = _sheet(game, fields.get("sheet", P.NONE))
     state.sheet = list(sheet)
-    if "last" in fields:
-        if rnd == 1:
-            raise PositionError("hand 1 has no previous hand, so no last trick of one", "last")
-        state.prev_round_trick = _last(game, fields["last"])
-    if dealer_text == NONE:
-        if (
-            rnd != game.start_round
-            or any(hands)
-            or sheet
-            or game.options["first_dealer"] is not None
-            or any(f in fields for f in ("pains", "tricks", "trick", "last"))
-        ):
-            raise PositionError(
-                "'-' (the first dealer is still to be drawn) is only for the match's start: "
-                "the first hand, no card dealt, and no first_dealer option",
-                "dealer",
-            )
+    last = P.last_trick(
+        fields,
+        rnd,
+        "hand",
+        n,
+        "2:B7,G3,R0,Y5:0; winner - for a void trick",
+        lambda text: _cards(deck, text, "last"),
+        void=True,
+    )
+    if last is not None:
+        lead, kinds, winner = last
+        state.prev_round_trick = tuple(((lead + i) % n, k) for i, k in enumerate(kinds)), winner
+    fresh = rnd == game.start_round and not any(hands) and not sheet
+    at_start = fresh and not any(f in fields for f in ("pains", "tricks", "trick", "last"))
+    dealer = P.read_dealer(dealer_text, game, "hand", at_start)
+    if dealer is None:
         return state
-    dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
     state.dealer = dealer
     state.phase = DEAL
     state._new_hand()
     pains = [
         _cards(deck, p, "pains", f"seat {s}")
-        for s, p in enumerate(per_seat(fields.get("pains", "/".join([NONE] * n)), "pains", n))
+        for s, p in enumerate(P.per_seat(fields.get("pains", "/".join([P.NONE] * n)), "pains", n))
     ]
     tricks = [
         _cards(deck, t, "tricks", f"trick {i + 1}")
-        for i, t in enumerate(_list(fields.get("tricks", NONE), ";"))
+        for i, t in enumerate(P.records(fields.get("tricks", P.NONE)))
     ]
-    trick = _cards(deck, fields.get("trick", NONE), "trick")
-    for i, t in enumerate(tricks):
-        if len(t) != n:
-            raise PositionError(
-                f"trick {i + 1} has {len(t)} cards: a finished trick has one per seat ({n})", "tricks"
-            )
-    if len(trick) >= n:
-        raise PositionError(f"{len(trick)} cards: a trick in progress has fewer than {n}", "trick")
+    trick = _cards(deck, fields.get("trick", P.NONE), "trick")
+    P.check_tricks(tricks, trick, n)
     plays = [k for t in tricks for k in t] + trick
     seen: dict[int, str] = {}
     for what, field, kinds in (
@@ -145,9 +133,7 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
                 f"{dealt_now} cards dealt, but each of the {n} seats is dealt {size} before anything else happens",
                 "hands",
             )
-        check_partial_deal([len(h) for h in hands], (dealer + 1) % n, size)
-        if seeded and dealt_now:
-            raise PositionError("a seed deals whole hands: with seed=, give every hand or none", "hands")
+        P.check_partial_deal([len(h) for h in hands], (dealer + 1) % n, size, seeded=seeded)
         for s, h in enumerate(hands):
             state.hands[s] = deck.mask_of(h)
         state.dealt = deck.mask_of(list(seen))
@@ -160,7 +146,7 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     state.deal_count = size * n
     state.phase = PAIN
     state.to_act = (dealer + 1) % n
-    order = [(dealer + 1 + i) % n for i in range(n)]
+    order = P.seats_from((dealer + 1) % n, n)
     laid = [s for s in order if pains[s]]
     if laid != order[: len(laid)] or any(len(pains[s]) != game.pain_count for s in laid[:-1]):
         raise PositionError(
@@ -180,13 +166,13 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
             state._lay_pain(k)
     if plays and state.phase != PLAY:
         raise PositionError("tricks are played once every seat has laid its handicap cards", "pains")
-    scratch = state.clone()
-    seats = []
-    for k in plays:
+
+    def play(scratch: StichelnState, k: int) -> None:
         if scratch.phase != PLAY:
             raise PositionError("the hand is over before this card: too many tricks", "tricks")
-        seats.append(scratch.to_act)
         scratch._play(k)
+
+    seats = P.players_of(state, plays, play)
     count = [len(hands[s]) + len(pains[s]) for s in range(n)]
     for seat, k in zip(seats, plays, strict=True):
         state.hands[seat] |= 1 << k
@@ -206,47 +192,20 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
             "so write the next hand's position",
             "tricks",
         )
+    P.check_sheet(len(sheet), rnd, "hand", over=state.phase == OVER)
     if state.phase == OVER:
-        if len(sheet) > rnd:
-            raise PositionError(f"{len(sheet)} hands on the sheet after hand {rnd}", "sheet")
         state.scores_ = scores
         state.sheet = sheet
-    elif len(sheet) > rnd - 1:
-        raise PositionError(f"{len(sheet)} finished hands before hand {rnd}", "sheet")
     return state
-
-
-def _list(text: str, sep: str) -> list[str]:
-    return [] if text == NONE else text.split(sep)
-
-
-def _last(game: StichelnGame, text: str) -> tuple[tuple[tuple[int, int], ...], int]:
-    n = game.players
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise PositionError(
-            f"{text!r}: write LEADER:CARDS:WINNER (e.g. 2:B7,G3,R0,Y5:0; winner - for a void trick)", "last"
-        )
-    lead = integer(parts[0], "last", 0, n - 1, "the leader's seat")
-    kinds = _cards(game.deck, parts[1], "last")
-    if len(kinds) != n:
-        raise PositionError(f"{len(kinds)} cards: a trick has one per seat ({n})", "last")
-    winner = -1 if parts[2] == NONE else integer(parts[2], "last", 0, n - 1, "the winner's seat")
-    return tuple(((lead + i) % n, k) for i, k in enumerate(kinds)), winner
 
 
 def _sheet(game: StichelnGame, text: str) -> list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]:
     n = game.players
     out = []
-    for i, line in enumerate(_list(text, ";")):
-        parts = line.split("|")
-        if len(parts) != 2:
-            raise PositionError(f"line {i + 1} {line!r}: write PAINS|DELTAS (e.g. R4/B2/G9|3,-5,2)", "sheet")
+    for i, (pain_text, delta_text) in enumerate(P.sheet_lines(text, "PAINS|DELTAS", "R4/B2/G9|3,-5,2")):
         pains = tuple(
-            tuple(_cards(game.deck, p, "sheet", f"line {i + 1}")) for p in per_seat(parts[0], "sheet", n)
+            tuple(_cards(game.deck, p, "sheet", f"line {i + 1}")) for p in P.per_seat(pain_text, "sheet", n)
         )
-        deltas = tuple(
-            integer(t, "sheet", what="(a score change)") for t in per_seat(parts[1], "sheet", n, ",")
-        )
+        deltas = tuple(P.integers(delta_text, "sheet", n, what="(a score change)"))
         out.append((pains, deltas))
     return out

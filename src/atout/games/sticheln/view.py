@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View
+from ...core.game import View, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import Reader, ints
+from ...core.viewdict import CardReader, Reader, ints, read_head
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
@@ -111,41 +111,25 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
         from .game import PHASE_NAMES
 
         n = game.players
-
-        def card(c: Reader) -> int:
-            return c.parse(game.deck.parse)
-
-        def cards(c: Reader) -> tuple[int, ...]:
-            return c.each(card)
-
-        def played(p: Reader) -> tuple[int, int]:
-            seat, kind = p.items(2)
-            return seat.seat(n), card(kind)
-
-        def past(t: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
-            return t["cards"].each(played), t["winner"].integer(-1, n - 1)  # -1: a void trick
+        kit = CardReader(n, game.deck.parse, void=True)
 
         def line(x: Reader) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-            return x["pains"].each(cards, n), x["deltas"].each(ints, n)
+            return x["pains"].each(kit.cards, n), x["deltas"].each(ints, n)
 
         return cls(
-            game=game,
-            seat=r["seat"].seat(n),
-            current_player=r["current_player"].integer(),
-            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
-            phase=r["phase"].text(PHASE_NAMES),
+            **read_head(r, game, PHASE_NAMES),
             round=r["round"].integer(1),
             rounds=r["rounds"].integer(1),
             dealer=r["dealer"].seat(n),
-            hand=cards(r["hand"]),
+            hand=kit.cards(r["hand"]),
             hand_sizes=r["hand_sizes"].each(ints, n),
             pain_laid=r["pain_laid"].each(ints, n),
-            pains=r["pains"].each(lambda p: p.optional(cards), n),
+            pains=r["pains"].each(lambda p: p.optional(kit.cards), n),
             revealed=r["revealed"].boolean(),
             leader=r["leader"].seat(n),
-            trick=r["trick"].each(played),
-            tricks=r["tricks"].each(past),
-            prev_round_trick=r["prev_round_trick"].optional(past),
+            trick=r["trick"].each(kit.played),
+            tricks=r["tricks"].each(kit.trick),
+            prev_round_trick=r["prev_round_trick"].optional(kit.trick),
             scores=r["scores"].each(ints, n),
             sheet=r["sheet"].each(line),
         )
@@ -156,14 +140,8 @@ def make_view(state: StichelnState, seat: int, public: bool = False) -> Sticheln
     from .game import PHASE_NAMES
 
     deck = state.game.deck
-    to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     return StichelnView(
-        game=state.game,
-        seat=seat,
-        current_player=to_act,
-        legal_actions=legal,
-        phase=PHASE_NAMES[state.phase],
+        **view_head(state, seat, PHASE_NAMES[state.phase], public),
         round=state.round,
         rounds=state.game.num_hands,
         dealer=state.dealer,

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core import position as P
 from ...core.errors import PositionError
-from ...core.position import NONE, check_partial_deal, integer, items, join, per_seat, require
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def _card(text: str, field: str, where: str = "") -> int:
 
 
 def _cards(text: str, field: str, where: str = "") -> list[int]:
-    return [_card(t, field, where) for t in items(text)]
+    return [_card(t, field, where) for t in P.items(text)]
 
 
 def _trick_text(kinds: list[int]) -> str:
@@ -52,17 +52,16 @@ def write(state: WizardState) -> dict[str, str]:
 
     n = state.n
     out = {
-        "round": str(state.round),
-        "dealer": NONE if state.phase == FIRST_DEALER else str(state.dealer),
-        "scores": join(state.scores_),
-        "hands": "/".join(join([C.card_text(k) for k in C.cards_in(h)]) for h in state.hands),
+        **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
+        "scores": P.join(state.scores_),
+        "hands": "/".join(P.join([C.card_text(k) for k in C.cards_in(h)]) for h in state.hands),
     }
     if state.turned >= 0:
         out["turned"] = C.card_text(state.turned)
     if state.trump >= 0 and state.phase != TRUMP:
         out["trump"] = C.SUITS[state.trump]
     if any(b >= 0 for b in state.bids):
-        out["bids"] = ",".join(NONE if b < 0 else str(b) for b in state.bids)
+        out["bids"] = ",".join(P.NONE if b < 0 else str(b) for b in state.bids)
     if state.tricks:
         out["tricks"] = ";".join(_trick_text(kinds) for _, kinds, _ in state.tricks)
     if state.trick:
@@ -71,7 +70,7 @@ def write(state: WizardState) -> dict[str, str]:
         lead, kinds, winner = state.prev_round_trick
         out["last"] = f"{lead}:{_trick_text(kinds)}:{winner}"
     if state.sheet:
-        out["sheet"] = ";".join(f"{join(b)}|{join(t)}" for b, t, _ in state.sheet)
+        out["sheet"] = ";".join(f"{P.join(b)}|{P.join(t)}" for b, t, _ in state.sheet)
     assert len(out["hands"].split("/")) == n
     return out
 
@@ -82,58 +81,38 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
 
     n = game.players
     state = WizardState(game, None)
-    rnd = integer(require(fields, "round"), "round", game.start_round, game.num_rounds, "this game's rounds")
-    state.round = rnd
-    dealer_text = require(fields, "dealer")
-    scores = [
-        integer(t, "scores", what="(a score)") for t in per_seat(require(fields, "scores"), "scores", n, ",")
-    ]
+    rnd = P.read_round(state, fields, game.start_round, game.num_rounds, "this game's rounds")
+    dealer_text = P.require(fields, "dealer")
+    scores = P.integers(P.require(fields, "scores"), "scores", n, what="(a score)")
     state.scores_ = list(scores)
     hands = [
         _cards(h, "hands", f"(seat {s})")
-        for s, h in enumerate(per_seat(require(fields, "hands"), "hands", n))
+        for s, h in enumerate(P.per_seat(P.require(fields, "hands"), "hands", n))
     ]
-    sheet = _sheet(fields.get("sheet", NONE), n)
+    sheet = _sheet(fields.get("sheet", P.NONE), n)
     state.sheet = list(sheet)
-    if "last" in fields:
-        if rnd == 1:
-            raise PositionError("round 1 has no previous round, so no last trick of one", "last")
-        state.prev_round_trick = _last(fields["last"], n)
-    if dealer_text == NONE:
-        if (
-            rnd != game.start_round
-            or any(hands)
-            or sheet
-            or game.options["first_dealer"] is not None
-            or any(f in fields for f in ("turned", "trump", "bids", "tricks", "trick", "last"))
-        ):
-            raise PositionError(
-                "'-' (the first dealer is still to be drawn) is only for the match's start: "
-                "the first round, no card dealt, and no first_dealer option",
-                "dealer",
-            )
+    state.prev_round_trick = P.last_trick(
+        fields, rnd, "round", n, "2:B7,G3,Z:0", lambda text: _cards(text, "last")
+    )
+    fresh = rnd == game.start_round and not any(hands) and not sheet
+    at_start = fresh and not any(f in fields for f in ("turned", "trump", "bids", "tricks", "trick", "last"))
+    dealer = P.read_dealer(dealer_text, game, "round", at_start)
+    if dealer is None:
         return state
-    dealer = integer(dealer_text, "dealer", 0, n - 1, "a seat")
     state.dealer = dealer
     state.phase = DEAL
     state._new_round()  # the leader
     tricks = [
-        _cards(t, "tricks", f"(trick {i + 1})") for i, t in enumerate(_list(fields.get("tricks", NONE), ";"))
+        _cards(t, "tricks", f"(trick {i + 1})") for i, t in enumerate(P.records(fields.get("tricks", P.NONE)))
     ]
-    trick = _cards(fields.get("trick", NONE), "trick")
-    for i, t in enumerate(tricks):
-        if len(t) != n:
-            raise PositionError(
-                f"trick {i + 1} has {len(t)} cards: a finished trick has one per seat ({n})", "tricks"
-            )
-    if len(trick) >= n:
-        raise PositionError(f"{len(trick)} cards: a trick in progress has fewer than {n}", "trick")
+    trick = _cards(fields.get("trick", P.NONE), "trick")
+    P.check_tricks(tricks, trick, n)
     if len(tricks) > rnd:
         raise PositionError(f"{len(tricks)} tricks in round {rnd}, which has {rnd}", "tricks")
     if len(tricks) == rnd and trick:
         raise PositionError("every trick of the round is played: there is no trick in progress", "trick")
     plays = [card for t in tricks for card in t] + trick
-    turned = _card(fields["turned"], "turned") if fields.get("turned", NONE) != NONE else -1
+    turned = _card(fields["turned"], "turned") if fields.get("turned", P.NONE) != P.NONE else -1
     # Card conservation: every card once (each Wizard and Jester four times).
     taken = 0
 
@@ -166,11 +145,14 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
                 f"anything else happens (seat {short} holds {_cards_count(len(hands[short]))})",
                 "hands",
             )
-        check_partial_deal([len(h) for h in hands], (dealer + 1) % n, rnd)
-        if seeded and dealt_now:
-            raise PositionError(
-                "a seed deals whole rounds: with seed=, give every hand of the round or none", "hands"
-            )
+        P.check_partial_deal(
+            [len(h) for h in hands],
+            (dealer + 1) % n,
+            rnd,
+            seeded=seeded,
+            unit="round",
+            whole="every hand of the round",
+        )
         state.dealt = taken
         state.deal_count = dealt_now
         return state
@@ -201,9 +183,9 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
         else:
             state.trump = -1 if turned == C.JESTER else turned // C.RANKS
             state._start_bidding()
-    trump_text = fields.get("trump", NONE)
+    trump_text = fields.get("trump", P.NONE)
     if state.phase == TRUMP:
-        if trump_text != NONE:
+        if trump_text != P.NONE:
             try:
                 suit = C.parse_suit(trump_text)
             except ValueError:
@@ -213,7 +195,7 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
             state._do(game.trump_base + suit)
         elif any(f in fields for f in ("bids", "tricks", "trick")):
             raise PositionError("a Wizard was turned up: the dealer chooses trump before the bids", "trump")
-    elif trump_text != (C.SUITS[state.trump] if state.trump >= 0 else NONE):
+    elif trump_text != (C.SUITS[state.trump] if state.trump >= 0 else P.NONE):
         if state.trump < 0:
             why = "no card is turned up" if turned < 0 else "a Jester was turned up"
             raise PositionError(f"there is no trump: {why}", "trump")
@@ -221,9 +203,9 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
             f"trump is {C.SUITS[state.trump]}: the turned card is {C.card_text(turned)}", "trump"
         )
     # The bids, in turn from the dealer's left.
-    bid_texts = per_seat(fields.get("bids", ",".join([NONE] * n)), "bids", n, ",")
-    order = [(dealer + 1 + i) % n for i in range(n)]
-    made = [s for s in order if bid_texts[s] != NONE]
+    bid_texts = P.per_seat(fields.get("bids", ",".join([P.NONE] * n)), "bids", n, ",")
+    order = P.seats_from((dealer + 1) % n, n)
+    made = [s for s in order if bid_texts[s] != P.NONE]
     if made != order[: len(made)]:
         missing = next(s for s in order if s not in made)
         raise PositionError(
@@ -234,7 +216,7 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     for s in made:
         if state.phase != BID:
             raise PositionError("the bids come after the turn-up and the dealer's trump choice", "bids")
-        bid = integer(bid_texts[s], "bids", 0, game.full_rounds, f"seat {s}'s bid")
+        bid = P.integer(bid_texts[s], "bids", 0, game.full_rounds, f"seat {s}'s bid")
         reason = state.illegal_reason(game.bid_base + bid)
         if reason is not None:
             raise PositionError(f"seat {s} bids {bid}: {reason}", "bids")
@@ -243,11 +225,7 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
         raise PositionError("tricks are played once every seat has bid", "bids")
     # Who played each card: replayed on a scratch copy (leaders are the winners);
     # then each seat gets its played cards back and the real replay checks every play.
-    scratch = state.clone()
-    seats = []
-    for kind in plays:
-        seats.append(scratch.to_act)
-        scratch._play(kind)
+    seats = P.players_of(state, plays, WizardState._play)
     count = [len(h) for h in hands]
     for seat, slot in zip(seats, played_slots, strict=True):
         state.hands[seat] |= slot
@@ -274,14 +252,11 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
                 "tricks",
             )
         state._play(kind)
+    P.check_sheet(len(sheet), rnd, "round", over=state.phase == OVER)
     if state.phase == OVER:
-        if len(sheet) > rnd:
-            raise PositionError(f"{len(sheet)} rounds on the sheet after round {rnd}", "sheet")
         # The replay scored the round on top of the given scores: the position's are final.
         state.scores_ = scores
         state.sheet = sheet
-    elif len(sheet) > rnd - 1:
-        raise PositionError(f"{len(sheet)} finished rounds before round {rnd}", "sheet")
     return state
 
 
@@ -289,33 +264,11 @@ def _cards_count(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
 
 
-def _list(text: str, sep: str) -> list[str]:
-    return [] if text == NONE else text.split(sep)
-
-
-def _last(text: str, n: int) -> tuple[int, list[int], int]:
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise PositionError(f"{text!r}: write LEADER:CARDS:WINNER (e.g. 2:B7,G3,Z:0)", "last")
-    lead = integer(parts[0], "last", 0, n - 1, "the leader's seat")
-    kinds = _cards(parts[1], "last")
-    if len(kinds) != n:
-        raise PositionError(f"{len(kinds)} cards: a trick has one per seat ({n})", "last")
-    winner = integer(parts[2], "last", 0, n - 1, "the winner's seat")
-    return lead, kinds, winner
-
-
 def _sheet(text: str, n: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     out = []
-    lines = _list(text, ";")
-    for i, line in enumerate(lines):
-        parts = line.split("|")
-        if len(parts) != 2:
-            raise PositionError(f"line {i + 1} {line!r}: write BIDS|TRICKS (e.g. 1,0,2|1,1,0)", "sheet")
-        bids = tuple(integer(t, "sheet", 0, 20, "a bid") for t in per_seat(parts[0], "sheet", n, ","))
-        won = tuple(
-            integer(t, "sheet", 0, 20, "a number of tricks") for t in per_seat(parts[1], "sheet", n, ",")
-        )
+    for bid_text, won_text in P.sheet_lines(text, "BIDS|TRICKS", "1,0,2|1,1,0"):
+        bids = tuple(P.integers(bid_text, "sheet", n, 0, 20, "a bid"))
+        won = tuple(P.integers(won_text, "sheet", n, 0, 20, "a number of tricks"))
         deltas = tuple(20 + 10 * w if b == w else -10 * abs(b - w) for b, w in zip(bids, won, strict=True))
         out.append((bids, won, deltas))
     return out

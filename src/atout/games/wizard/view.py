@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import CHANCE, View
+from ...core.game import CHANCE, View, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import Reader, ints, opt_ints
+from ...core.viewdict import CardReader, Reader, ints, opt_ints, read_head
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -102,44 +102,28 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
         from .game import PHASE_NAMES
 
         n = game.players
-
-        def card(c: Reader) -> int:
-            return c.parse(C.parse_card)
-
-        def cards(c: Reader) -> tuple[int, ...]:
-            return c.each(card)
-
-        def played(p: Reader) -> tuple[int, int]:
-            seat, kind = p.items(2)
-            return seat.seat(n), card(kind)
-
-        def past(t: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
-            return t["cards"].each(played), t["winner"].seat(n)
+        kit = CardReader(n, C.parse_card)
 
         def line(x: Reader) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
             return x["bids"].each(ints, n), x["tricks"].each(ints, n), x["deltas"].each(ints, n)
 
         return cls(
-            game=game,
-            seat=r["seat"].seat(n),
-            current_player=r["current_player"].integer(),
-            legal_actions=r["legal_actions"].each(lambda a: a.parse(game.text_to_action)),
-            phase=r["phase"].text(PHASE_NAMES),
+            **read_head(r, game, PHASE_NAMES),
             round=r["round"].integer(1),
             rounds=r["rounds"].integer(1),
             dealer=r["dealer"].seat(n),
-            hand=r["hand"].each(card),
-            seen_hands=r["seen_hands"].optional(lambda h: h.each(lambda x: x.optional(cards), n)),
+            hand=r["hand"].each(kit.card),
+            seen_hands=r["seen_hands"].optional(lambda h: h.each(lambda x: x.optional(kit.cards), n)),
             hand_sizes=r["hand_sizes"].each(ints, n),
-            turned=r["turned"].optional(card),
+            turned=r["turned"].optional(kit.card),
             trump=r["trump"].optional(lambda t: C.SUITS.index(t.text(C.SUITS))),
             bids=r["bids"].each(opt_ints, n),
             has_bid=r["has_bid"].each(lambda b: b.boolean(), n),
             tricks_won=r["tricks_won"].each(ints, n),
             leader=r["leader"].seat(n),
-            trick=r["trick"].each(played),
-            tricks=r["tricks"].each(past),
-            prev_round_trick=r["prev_round_trick"].optional(past),
+            trick=r["trick"].each(kit.played),
+            tricks=r["tricks"].each(kit.trick),
+            prev_round_trick=r["prev_round_trick"].optional(kit.trick),
             scores=r["scores"].each(ints, n),
             sheet=r["sheet"].each(line),
         )
@@ -171,19 +155,13 @@ def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView
         (b if (public_bids or (s == seat and not public)) and b >= 0 else None)
         for s, b in enumerate(state.bids)
     )
-    to_act = state.current_player
-    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
     seats = SEATS_FROM[n]
     prev = state.prev_round_trick_shown
     if prev is None and state.prev_round_trick is not None:
         lead, kinds, w = state.prev_round_trick
         prev = state.prev_round_trick_shown = (tuple(zip(seats[lead], kinds, strict=True)), w)
     return WizardView(
-        game=state.game,
-        seat=seat,
-        current_player=to_act,
-        legal_actions=legal,
-        phase=PHASE_NAMES[state.phase],
+        **view_head(state, seat, PHASE_NAMES[state.phase], public),
         round=state.round,
         rounds=state.game.num_rounds,
         dealer=state.dealer,
