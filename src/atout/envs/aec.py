@@ -21,7 +21,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..core.game import Game
 from ..core.registry import game_class
-from .arrays import tensor_array
+from .arrays import observation_of
 from .common import (
     REWARDS,
     TENSORS,
@@ -116,15 +116,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> ObsType:
-        seat = self._seats[agent]
-        view = self.state.view(seat)
-        mask = np.zeros(self.game.num_actions, np.int8)
-        if view.legal_actions:
-            mask[list(view.legal_actions)] = 1
-        return {
-            "observation": tensor_array(self.game, view, self.tensor == "information_state"),
-            "action_mask": mask,
-        }
+        return observation_of(self.state.view(self._seats[agent]), self.tensor)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

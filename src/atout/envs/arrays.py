@@ -55,3 +55,17 @@ def tensor_array(game: Game, view: View, information_state: bool) -> np.ndarray[
 def tensor_size_of(game: Game, information_state: bool) -> int:
     """The tensor's length, cached per game configuration (games are hashable)."""
     return _sizes(game)[information_state]
+
+
+def observation_of(view: View, tensor: str) -> dict[str, np.ndarray[Any, Any]]:
+    """What the PettingZoo and Gymnasium environments observe of ``view``'s seat.
+
+    ``{"observation": float32 tensor ("information_state" or "observation"), "action_mask": int8
+    mask of the legal action ids}``: one function, so every adapter (and a policy playing as a
+    bot) sees exactly the same thing.
+    """
+    game = view.game
+    mask = np.zeros(game.num_actions, np.int8)
+    if view.legal_actions:
+        mask[list(view.legal_actions)] = 1
+    return {"observation": tensor_array(game, view, tensor == "information_state"), "action_mask": mask}

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..core.bot import Bot
 from ..core.game import View
-from .arrays import float32_array
-from .common import TENSORS, check_choice, observation_vector
+from .arrays import observation_of
+from .common import TENSORS, check_choice
 
 #: ``policy(observation, action_mask) -> action id``
 Policy = Callable[[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.int8]]], Any]
@@ -31,10 +31,7 @@ Policy = Callable[[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dty
 
 def observe(view: View, tensor: str = "information_state") -> dict[str, np.ndarray[Any, Any]]:
     """The AEC environment's observation of ``view``'s seat: ``{"observation", "action_mask"}``."""
-    game = view.game
-    mask = np.zeros(game.num_actions, np.int8)
-    mask[list(view.legal_actions)] = 1
-    return {"observation": float32_array(observation_vector(game, view, tensor)), "action_mask": mask}
+    return observation_of(view, tensor)
 
 
 class PolicyBot(Bot):

@@ -49,7 +49,7 @@ from ..core.errors import IllegalAction
 from ..core.game import Game
 from ..core.registry import game_class, names
 from ..match import BotError, derive_seed
-from .arrays import tensor_array
+from .arrays import observation_of
 from .common import (
     REWARDS,
     TENSORS,
@@ -133,13 +133,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self.action_space = spaces.Discrete(game.num_actions)
 
     def _observation(self) -> ObsType:
-        view = self.state.view(self.seat)
-        mask = np.zeros(self.game.num_actions, np.int8)
-        mask[list(view.legal_actions)] = 1
-        return {
-            "observation": tensor_array(self.game, view, self.tensor == "information_state"),
-            "action_mask": mask,
-        }
+        return observation_of(self.state.view(self.seat), self.tensor)
 
     def _info(self, obs: ObsType, illegal: bool = False) -> dict[str, Any]:
         # A copy of the mask: Gymnasium wants no object shared between obs and info.
