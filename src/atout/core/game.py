@@ -33,8 +33,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypedDict
 
+from .actions import ActionSpace
 from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
+from .fields import StateFields
 from .options import OptionSpec, validate_options
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 
@@ -88,6 +90,11 @@ class Game(ABC):
     #: (``FIELDS``, ``read(game, fields, seeded)``, ``write(state)``; see
     #: :mod:`atout.core.position`); empty: positions are not offered.
     positions: ClassVar[str] = ""
+    #: Import path of the module drawing hidden worlds for search bots
+    #: (``sample_world(game, view, rng)`` and, if offered, ``sample_round``).
+    #: Named here rather than imported: the sampler builds states, so the state's
+    #: module importing it back would be an import cycle.  Empty: not offered.
+    sampler: ClassVar[str] = ""
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
@@ -143,23 +150,27 @@ class Game(ABC):
         return f"atout.load({self.name!r}, players={self.players}{extra})"
 
     # -- the action space -------------------------------------------------------
+    #: The player actions: named ranges of ids and their notation (:mod:`atout.core.actions`),
+    #: built by each game for its configuration.
+    space: ActionSpace
+
     @property
-    @abstractmethod
     def num_actions(self) -> int:
         """Size of the player-action space; ids are ``0 .. num_actions - 1``."""
+        return self.space.size
 
     @property
     @abstractmethod
     def num_chance_outcomes(self) -> int:
         """Size of the chance-outcome space."""
 
-    @abstractmethod
     def action_to_text(self, action: int) -> str:
         """Notation of a player action, independent of any state ("play B7")."""
+        return self.space.text(action)
 
-    @abstractmethod
     def text_to_action(self, text: str) -> int:
         """Inverse of :meth:`action_to_text`; raises :class:`NotationError`."""
+        return self.space.read(text)
 
     def action_table(self) -> list[tuple[int, str]]:
         """The documented id table: every player action id and its notation."""
@@ -219,14 +230,26 @@ class Game(ABC):
         return state
 
     # -- research adapters (optional: every method has a working default) ----------
+    def _module(self, attribute: str) -> Any:
+        """The module a class attribute names (:attr:`tensors`, :attr:`sampler`), or None.
+
+        Looked up once per game object: the tensors are written at every step of
+        the research adapters and worlds are drawn at every decision of a search bot.
+        """
+        key = "_module_" + attribute
+        module = self.__dict__.get(key, _UNSET)
+        if module is _UNSET:
+            path = getattr(self, attribute)
+            module = self.__dict__[key] = importlib.import_module(path) if path else None
+        return module
+
     def _tensor_layout(self) -> Any:
-        # Looked up once per game object: this runs at every step of the research adapters.
-        layout = self.__dict__.get("_layout", _UNSET)
-        if layout is _UNSET:
-            layout = self.__dict__["_layout"] = (
-                importlib.import_module(self.tensors) if self.tensors else None
-            )
-        return layout
+        return self._module("tensors")
+
+    def _sampling_view(self, view: View, what: str) -> Any:
+        if not isinstance(view, View) or (view.game is not self and view.game != self):
+            raise ValueError(f"{what} needs a view of this {self.title} game")
+        return self._module("sampler")
 
     def _tensor_view(self, view: View) -> View:
         if not isinstance(view, View) or (view.game is not self and view.game != self):
@@ -299,17 +322,26 @@ class Game(ABC):
         bid, say) are drawn too.  Replaying the actions (chance outcomes
         included) must reach a state whose ``view(view.seat)`` equals ``view``.
         """
-        return None
+        sampler = self._sampling_view(view, "sample_round")
+        if sampler is None or not hasattr(sampler, "sample_round"):
+            return None
+        result: tuple[State, list[int]] | None = sampler.sample_round(self, view, rng)
+        return result
 
-    @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view`` (for search bots).
 
         Hidden cards are dealt at random among the seats that may hold them,
         respecting everything play has revealed.  The sample has no seed: its
         future chance nodes are explicit.  Its ``history`` is empty: a sample is a
-        world to search, not a record of how it came about.
+        world to search, not a record of how it came about.  Drawn by the
+        :attr:`sampler` module's ``sample_world``.
         """
+        sampler = self._sampling_view(view, "sample_state")
+        if sampler is None:
+            raise NotImplementedError(f"{self.title} draws no hidden worlds (it names no sampler)")
+        state: State = sampler.sample_world(self, view, rng)
+        return state
 
 
 class View(ABC):
@@ -394,6 +426,9 @@ def view_head(state: State, seat: int, phase: str, public: bool = False) -> View
 class State(ABC):
     """A position in a whole match.  Mutable; copy with :meth:`clone`."""
 
+    #: Every field of the state, each once, with how a copy treats it
+    #: (:mod:`atout.core.fields`): ``clone`` and the samplers' rebuilds come from it.
+    fields: ClassVar[StateFields]
     game: Game
     #: The seed chance is drawn from, or ``None`` when chance is applied by hand.
     #: Secret: never part of a view.
