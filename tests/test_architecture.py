@@ -282,8 +282,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset(
         {"atout.games.nain_jaune.game", "atout.games.nain_jaune.view", "atout.games.nain_jaune.sampling"}
     ),
-    # The sub-commands register on main's app; main imports them at its bottom.
-    frozenset({"atout.cli.main", "atout.cli.serve", "atout.cli.tournament"}),
 }
 
 

@@ -24,13 +24,16 @@ from rich.table import Table
 
 from ..bots.factory import LEVELS, available, level_name, make_bot
 from ..core.bot import Bot
-from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError, RecordError
+from ..core.errors import AtoutError, IllegalAction, NotationError, RecordError
 from ..core.game import Game, State
-from ..core.options import parse_option_pairs
-from ..core.registry import game_class, load, names
+from ..core.registry import game_class, names
 from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
+from .args import GameArg, OptionOpt, PlayersOpt, escape, load_game
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out
+from .serve import serve
+from .servebot import serve_bot
+from .tournament import tournament
 
 app = typer.Typer(
     help="atout: Wizard, Le Malin, Sticheln and Le Nain Jaune, for players, researchers and bot writers.",
@@ -38,46 +41,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")
-
-
-def _load(game: str, players: int | None, options: list[str] | None, extra: list[str] | None = None) -> Game:
-    try:
-        cls = game_class(game)
-        default = cls.min_players + (1 if cls.max_players > cls.min_players else 0)
-        given = {**parse_option_pairs(options or []), **_flag_options(extra or [])}
-        return load(game, players if players is not None else default, **given)
-    except AtoutError as exc:
-        raise fail(str(exc)) from None
-
-
-def _flag_options(args: list[str]) -> dict[str, str]:
-    """Game options written as flags: ``--fun``, ``--rounds 3``, ``--bids=hidden_until_play``.
-
-    Every option of every game is reachable this way without the command line
-    knowing any game: the game validates the names and values.
-    """
-    out: dict[str, str] = {}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if not arg.startswith("--") or len(arg) == 2:
-            raise OptionError(f"unexpected argument {arg!r}")
-        name, sep, value = arg[2:].partition("=")
-        if not sep:
-            if i + 1 < len(args) and not args[i + 1].startswith("--"):
-                value = args[i + 1]
-                i += 1
-            elif name.startswith("no-"):
-                name, value = name[3:], "false"
-            else:
-                value = "true"
-        out[name.replace("-", "_")] = value
-        i += 1
-    return out
 
 
 def _renderer(game: Game) -> Any:
@@ -101,14 +64,6 @@ def _command() -> str:
     except OSError:
         pass
     return os.path.abspath(invoked)
-
-
-GameArg = Annotated[str, typer.Argument(help="Game: wizard, malin, sticheln or nain-jaune.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of seats.")]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="A game option name=value (repeatable); see 'atout games'."),
-]
 
 
 @app.command()
@@ -186,7 +141,7 @@ def play(
     else:
         if game is None:
             raise fail(f"name the game to play ({', '.join(names())}), or continue one with --resume FILE")
-        g = _load(game, players, option, ctx.args)
+        g = load_game(game, players, option, ctx.args)
         if seed is None:
             seed = int.from_bytes(os.urandom(6), "big")
         state = g.new_state(seed)
@@ -201,7 +156,7 @@ def play(
             name if s == human else f"{level_name(seat_bots[s].name)} {s}" for s in range(g.players)
         ]
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
-    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {_escape(str(path))}")
+    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {escape(str(path))}")
     out.print(
         "Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n"
     )
@@ -217,8 +172,8 @@ def play(
             out.print("\nInterrupted before the game started: nothing saved.")
         else:
             out.print(
-                f"\nInterrupted: the game is saved in {_escape(str(path))}; "
-                f"continue with: {_escape(_command())} play --resume {_escape(str(path))}",
+                f"\nInterrupted: the game is saved in {escape(str(path))}; "
+                f"continue with: {escape(_command())} play --resume {escape(str(path))}",
                 soft_wrap=True,  # a command to copy: never folded
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -226,7 +181,7 @@ def play(
         for bot in seat_bots:
             bot.close()
     winners = ", ".join(seat_names[s] for s in state.winners())
-    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {_escape(winners)}")
+    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {escape(winners)}")
     out.print(f"Record saved to {path}")
 
 
@@ -250,7 +205,7 @@ def _play_loop(
             if action is None:
                 _save(path, state, seat_names, tags)
                 out.print(
-                    f"Saved. Continue with: {_escape(_command())} play --resume {_escape(str(path))}",
+                    f"Saved. Continue with: {escape(_command())} play --resume {escape(str(path))}",
                     soft_wrap=True,  # a command to copy: never folded
                 )
                 raise typer.Exit(0)
@@ -264,7 +219,7 @@ def _play_loop(
             # shows as '?'), never the move itself.
             if state.redacted_history(human)[index] is None:
                 text = " ".join([*text.split()[:-1], "?"])
-            out.print(f"  {_escape(seat_names[actor])}: {_escape(text)}")
+            out.print(f"  {escape(seat_names[actor])}: {escape(text)}")
         _save(path, state, seat_names, tags)
         if state.round != last_round or state.is_terminal:
             last_round = state.round
@@ -326,7 +281,7 @@ def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int |
         out.print(renderer.render_view(view, seat_names))
     legal = list(view.legal_actions)
     texts = [view.text(a) for a in legal]
-    out.print("Your move: " + "  ".join(_escape(t) for t in texts))
+    out.print("Your move: " + "  ".join(escape(t) for t in texts))
     while True:
         try:
             answer = input("> ").strip()
@@ -335,17 +290,17 @@ def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int |
         if answer.lower() in {"quit", "exit", "q"}:
             return None
         if answer.lower() in {"help", "?", "h"}:
-            out.print("Legal: " + ", ".join(_escape(t) for t in texts))
+            out.print("Legal: " + ", ".join(escape(t) for t in texts))
             continue
         try:
             action = view.parse(answer)
         except NotationError as exc:
-            err.print(f"[red]{_escape(str(exc))}[/]")
+            err.print(f"[red]{escape(str(exc))}[/]")
             continue
         reason = state.illegal_reason(action)
         if reason is None:
             return action
-        err.print(f"[red]Refused: {_escape(reason)}[/]")
+        err.print(f"[red]Refused: {escape(reason)}[/]")
 
 
 @app.command(context_settings=_EXTRA)
@@ -370,7 +325,7 @@ def simulate(
 
     Game options may also be given as flags: --plus-minus-one, --rounds 3.
     """
-    g = _load(game, players, option, ctx.args)
+    g = load_game(game, players, option, ctx.args)
     seat_bots = _make_bots(g, bots, None, seed)
     totals = [[] for _ in range(g.players)]  # type: list[list[int]]
     wins = [0.0] * g.players
@@ -530,9 +485,9 @@ _LEVEL_HELP = {"random": "uniform over the legal actions", **LEVELS}
 @app.command()
 def bots(game: GameArg, players: PlayersOpt = None) -> None:
     """List the bots available for a game: the levels the web table offers first, then the other names."""
-    g = _load(game, players, None)
+    g = load_game(game, players, None)
     for level, text in _LEVEL_HELP.items():
-        out.print(f"[bold]{level}[/]  {_escape(text)}")
+        out.print(f"[bold]{level}[/]  {escape(text)}")
     for b in available(g):
         if b not in _LEVEL_HELP and b != "search":
             same = level_name(b)
@@ -553,9 +508,8 @@ def main() -> None:  # pragma: no cover - console entry point
 if __name__ == "__main__":  # pragma: no cover
     main()
 
-__all__ = ["app"]
-from . import serve as _serve  # noqa: E402,F401
-from . import servebot as _servebot  # noqa: E402
+app.command()(serve)
+app.command("serve-bot")(serve_bot)
+app.command()(tournament)
 
-app.command("serve-bot")(_servebot.serve_bot)
-from . import tournament as _tournament  # noqa: E402,F401
+__all__ = ["app"]

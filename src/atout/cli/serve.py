@@ -13,7 +13,6 @@ from typing import Annotated
 
 import typer
 
-from .main import app
 from .output import fail
 
 
@@ -25,7 +24,6 @@ def free_port(host: str) -> int:
         return port
 
 
-@app.command()
 def serve(
     db: Annotated[
         str | None,

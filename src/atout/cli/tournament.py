@@ -1,6 +1,6 @@
 """``atout tournament``: bots against each other on duplicate deals, with statistics and ratings.
 
-Registered on the main app by one import line at the bottom of ``main.py``.
+Registered on the main app by :mod:`.main`, which imports it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..bots.factory import make_bot
 from ..core.errors import AtoutError
 from ..tournament.runner import MatchOutcome, lineup, run_local, run_ray, schedule
 from ..tournament.stats import BotSummary, Estimate, summarize
-from .main import GameArg, OptionOpt, _escape, _load, app
+from .args import GameArg, OptionOpt, escape, load_game
 from .output import err, fail, out
 
 
@@ -45,7 +45,6 @@ def _ms(value: float | None) -> str:
     return f"{value * 1000:.2f}" if value < 0.01 else f"{value * 1000:.0f}"
 
 
-@app.command()
 def tournament(
     game: GameArg,
     bots: Annotated[
@@ -84,7 +83,7 @@ def tournament(
         except AtoutError as exc:
             raise fail(str(exc)) from None
         players = min(max(len(names), cls.min_players), cls.max_players)
-    g = _load(game, players, option)
+    g = load_game(game, players, option)
     try:
         seats = lineup(names, g.players)
         for name in dict.fromkeys(seats):
@@ -144,7 +143,7 @@ def tournament(
     for o in outcomes:
         if o.error is not None:
             err.print(
-                f"[red]aborted[/] deal {o.deal} rotation {o.rotation}: {_escape(o.error)}", soft_wrap=True
+                f"[red]aborted[/] deal {o.deal} rotation {o.rotation}: {escape(o.error)}", soft_wrap=True
             )
     if aborted:
         err.print(f"{aborted} match(es) aborted: their deals are not scored (docs/bots.md).")
@@ -181,7 +180,7 @@ def _print_table(title: str, players: int, deals: int, seed: int, summaries: lis
         table.add_column(col, justify="right", no_wrap=True)
     for b in summaries:
         table.add_row(
-            _escape(b.bot),
+            escape(b.bot),
             f"{b.rating:.1f}",
             _ci(b.score_per_round, "{:.1f}"),
             _ci(b.margin_per_round, "{:+.1f}"),
