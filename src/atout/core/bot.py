@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from typing import Generic, TypeVar, cast
 
 from .game import Game, View
+
+V = TypeVar("V", bound=View)
 
 
 class Bot(ABC):
@@ -45,3 +48,30 @@ class Bot(ABC):
     def close(self) -> None:
         """Release resources (an external process, say)."""
         return None
+
+
+class RuleBot(Bot, Generic[V]):
+    """A bot deciding by rules over one game's view: each game's ``heuristic`` level.
+
+    What they all share is here: the view must be of ``view_type`` (a bot
+    handed another game's view says so rather than misreading it), and a
+    forced move is played without thought.  Subclasses write :meth:`decide`.
+    """
+
+    name = "heuristic"
+    #: The view class of the bot's game (each subclass sets it).
+    view_type: type[View]
+
+    def choose(self, view: View) -> int:
+        if not isinstance(view, self.view_type):
+            raise TypeError(
+                f"{type(self).__name__} plays from a {self.view_type.__name__}, not {type(view).__name__}"
+            )
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        return self.decide(cast(V, view))
+
+    @abstractmethod
+    def decide(self, view: V) -> int:
+        """One of ``view.legal_actions``, which has two or more."""

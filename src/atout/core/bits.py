@@ -1,0 +1,40 @@
+"""Card sets as bit masks: the few loops every game's cards module needs (issue 19).
+
+The engines keep hands and piles as Python ints, one bit per card slot; the
+loops that turn a mask back into a list, or a multiset of card kinds into the
+slots they fill, were written once per game.
+
+>>> bits_of(0b101001)
+[0, 3, 5]
+>>> fill_slots([7, 7], lambda kind: 0b11 << kind, str)
+384
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+
+def bits_of(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def fill_slots(kinds: Iterable[int], slots_of_kind: Callable[[int], int], text: Callable[[int], str]) -> int:
+    """The slot mask of a multiset of card kinds, each copy taking its kind's lowest free slot.
+
+    Raises ValueError naming the card (``text(kind)``) when a kind is given more
+    times than the deck has copies of it.
+    """
+    mask = 0
+    for kind in kinds:
+        free = slots_of_kind(kind) & ~mask
+        if not free:
+            raise ValueError(f"too many copies of {text(kind)}")
+        mask |= free & -free
+    return mask
