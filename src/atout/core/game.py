@@ -31,6 +31,7 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
 
 from .actions import ActionSpace
@@ -391,6 +392,22 @@ class View(ABC):
 
     def __hash__(self) -> int:
         return hash(repr(sorted(self.to_dict().items())))
+
+
+@dataclass(frozen=True, eq=False)
+class BaseView(View):
+    """The frozen dataclass the shipped games' views extend: the head fields, declared once.
+
+    A game's view adds its own fields after these (``phase`` is the phase's
+    name, "bid", "play"...) and narrows ``game`` to its own class by declaring
+    it again; :func:`view_head` fills the head from a state.
+    """
+
+    game: Game = field(repr=False)
+    seat: int
+    current_player: int
+    legal_actions: tuple[int, ...]
+    phase: str
 
 
 class ViewHead(TypedDict):
