@@ -37,3 +37,14 @@ class LastTrick(Generic[T]):
         if self.tricks:
             return self.round
         return None if self.prev_round_trick is None else self.round - 1
+
+    def last_trick_title(self, round_word: str) -> str:
+        """How a table heads ``last_trick``: "Last trick", or "Last trick of hand 3" once the round moved on.
+
+        ``round_word`` is the game's word for a round ("round", "hand").  The
+        trick stays the previous round's last one until this round finishes one:
+        the next round is dealt the moment a round ends, and that trick counted.
+        """
+        if self.last_trick_round == self.round:
+            return "Last trick"
+        return f"Last trick of {round_word} {self.last_trick_round}"
