@@ -276,7 +276,6 @@ def _cycles() -> set[frozenset[str]]:
 KNOWN_CYCLES: set[frozenset[str]] = {
     # Each game: the state builds its views, the views and the sampling read the
     # state's constants and classes, the game calls the sampling.
-    frozenset({"atout.games.wizard.game", "atout.games.wizard.view", "atout.games.wizard.sampling"}),
     frozenset({"atout.games.malin.game", "atout.games.malin.view", "atout.games.malin.sampling"}),
     frozenset({"atout.games.sticheln.game", "atout.games.sticheln.view", "atout.games.sticheln.sampling"}),
     frozenset(

@@ -196,6 +196,6 @@ BLIND_TEXTS = ("play ?", "play blind")
 def blind_text(state: WizardState) -> str:
     """Notation of the blind play (clairvoyance) in this game."""
     game = state.game
-    text = game.action_to_text(game.num_actions - 1)
+    text = game.action_to_text(game.space["blind"]())
     assert text in BLIND_TEXTS, text
     return text

@@ -88,6 +88,7 @@ class TestSampleState:
         seat0_cards: set[str] = set()
         for _ in range(60):
             world = a.game.sample_state(view, rng)
+            assert isinstance(world, WizardState)
             assert world.view(2) == view
             hand0 = vd(world, 0)["hand"]
             seat0_cards.update(hand0)
@@ -102,6 +103,7 @@ class TestSampleState:
         deal(state, {3: "B1", 0: "B2", 1: "B3", 2: "Y9"}, turn="Z")
         view = state.view(2)
         world = state.game.sample_state(view, random.Random(1))
+        assert isinstance(world, WizardState)
         assert world.view(2) == view
         assert world.current_player == 2
         world.apply("trump yellow")
@@ -115,6 +117,7 @@ class TestSampleState:
         rng = random.Random(3)
         for _ in range(30):
             world = state.game.sample_state(view, rng)
+            assert isinstance(world, WizardState)
             assert world.view(1) == view
             card = vd(world, 0)["seen_hands"][1]
             assert card is not None and card[0] not in ("G2", "R9", "Y13")
@@ -130,6 +133,7 @@ class TestSampleState:
         rng = random.Random(2)
         for _ in range(20):
             world = state.game.sample_state(view, rng)
+            assert isinstance(world, WizardState)
             assert world.view(0) == view
             # the world is complete: it plays to the end of the round with some bids
             while world.round == 2:

@@ -11,6 +11,8 @@ import pytest
 from atout.core.errors import NotationError, OptionError
 from atout.core.game import CHANCE
 from atout.games.wizard import WizardGame
+from atout.games.wizard import cards as C
+from atout.games.wizard.rules import PLAY_CARD
 
 from .helpers import BLIND_TEXTS, deal, new_state, phase
 
@@ -191,10 +193,30 @@ def test_negative_ids_raise_notation_error_without_clairvoyance() -> None:
 
 def test_blind_play_only_exists_with_clairvoyance() -> None:
     game = WizardGame(4, clairvoyance=True)
-    blind = game.action_to_text(game.num_actions - 1)
+    blind = game.action_to_text(game.space["blind"]())
     assert blind in BLIND_TEXTS
     with pytest.raises(NotationError):
         WizardGame(4).text_to_action(blind)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_ids_are_the_documented_table(players: int) -> None:
+    """The rules page's id table (records saved before replay): cards, bids from 54, trumps, blind."""
+    full = 60 // players
+    for opts in ({}, {"clairvoyance": True}):
+        game = WizardGame(players, **opts)
+        assert [r.name for r in game.space.ranges] == ["play", "bid", "trump"] + (["blind"] if opts else [])
+        assert PLAY_CARD(0) == 0 and game.text_to_action("play B7") == PLAY_CARD(6) == 6
+        assert game.text_to_action("play Z") == PLAY_CARD(C.WIZARD) == 52
+        assert game.text_to_action("play N") == PLAY_CARD(C.JESTER) == 53
+        bid, trump = game.space["bid"], game.space["trump"]
+        assert (bid(0), bid(full)) == (54, 54 + full) == (game.bid_base, game.bid_base + full)
+        assert [trump(s) for s in range(4)] == list(range(55 + full, 59 + full))
+        assert game.text_to_action("trump green") == trump(1) == game.trump_base + 1
+        if opts:
+            assert game.space["blind"]() == game.blind_action == 59 + full == game.num_actions - 1
+        else:
+            assert game.blind_action == -1 and game.num_actions == 59 + full
 
 
 def test_bid_above_the_round_parses_but_is_illegal_in_early_rounds() -> None:
@@ -241,6 +263,42 @@ def test_chance_texts_for_the_wrong_event_are_refused() -> None:
         with pytest.raises(NotationError):
             state.parse(bad)
     assert state.action_to_text(state.parse("turn z")) == "turn Z"
+
+
+def test_chance_refusals_say_what_to_write() -> None:
+    state = WizardGame(3).new_state()
+    with pytest.raises(NotationError) as refused:
+        state.parse("turn B7")
+    assert (
+        str(refused.value)
+        == "'turn B7' is not the chance event expected here (first-dealer: write e.g. 'dealer 2')"
+    )
+    state.apply("dealer 0")
+    with pytest.raises(NotationError) as refused:
+        state.parse("deal 0 B7")
+    assert str(refused.value) == (
+        "'deal 0 B7': the next card of round 1 goes to seat 1, not seat 0 (seat 1 has 0 of 1 cards)"
+    )
+    with pytest.raises(NotationError) as refused:
+        state.parse("deal 1 B14")
+    assert "B14" in str(refused.value) and "is not a Wizard card" in str(refused.value)
+
+
+def test_action_refusals_say_what_to_write() -> None:
+    game = WizardGame(4)
+    messages = {}
+    for text in ("hello there", "bid 16", "16", "trump purple", "play"):
+        with pytest.raises(NotationError) as refused:
+            game.text_to_action(text)
+        messages[text] = str(refused.value)
+    assert (
+        messages["hello there"]
+        == "'hello there' is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'"
+    )
+    assert messages["bid 16"] == "'bid 16': a bid is 0..15"
+    assert messages["16"] == "'16': 'bid 16': a bid is 0..15"
+    assert messages["trump purple"] == "'trump purple': 'purple' is not a suit (blue, green, red or yellow)"
+    assert messages["play"] == "'play': 'play' is not a Wizard card (write B7, G13, R1, Y12, Z or N)"
 
 
 def test_chance_outcome_out_of_range_is_illegal() -> None:

@@ -270,6 +270,7 @@ def check_sampling(state: WizardState, seat: int, rng: random.Random) -> None:
     game = state.game
     view = state.view(seat)
     sample = game.sample_state(view, random.Random(rng.random()))
+    assert isinstance(sample, WizardState)
     assert sample.history == []
     assert sample.view(seat) == view
     assert sample.view(seat).to_dict() == view.to_dict()

@@ -18,32 +18,37 @@ search bot.
 
 from __future__ import annotations
 
-import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
-from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
+from ...core.fields import StateFields
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
 from .cards import card_name as _card_name
+from .rules import (
+    BID,
+    DEAL,
+    FIRST_DEALER,
+    KIND_OF_SLOT,
+    LED_FREE,
+    LED_NONE,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    SLOTS_OF_KIND,
+    TRUMP,
+    TURN_UP,
+    action_space,
+    playable,
+    round_score,
+)
+from .view import WizardView, make_view, redact_history
 
-SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
-KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
 _BLUE, _GREEN, _RED, _YELLOW = C.SUIT_KINDS
-
-# Phases of a round.
-FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
-PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
-
-# ``led`` values besides a suit: no ordinary card yet / a Wizard came first.
-LED_NONE = -1
-LED_FREE = -2
-
-#: Per table size, per leader: the seats in play order, to pair with a trick's
-#: cards (a precomputed rotation: views zip rather than compute).
-SEATS_FROM = {n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in range(3, 7)}
 
 
 class WizardGame(Game):
@@ -63,6 +68,7 @@ class WizardGame(Game):
     rules_page = "wizard"
     tensors = "atout.games.wizard.tensor"
     positions = "atout.games.wizard.position"
+    sampler = "atout.games.wizard.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -139,51 +145,23 @@ class WizardGame(Game):
         self.start_round = start
         #: The last round this match plays (its number, not a count).
         self.num_rounds = start + o["rounds"] - 1 if o["rounds"] is not None else full
-        self.bid_base = NUM_KINDS
-        self.trump_base = self.bid_base + full + 1
-        self.blind_action = self.trump_base + 4 if o["clairvoyance"] else -1
+
+    def __init__(self, players: int, **options: Any) -> None:
+        super().__init__(players, **options)
+        # The ids: cards 0..53, bids 0..full_rounds, four trumps, the blind play
+        # (clairvoyance).  The hot paths read the starts as plain attributes.
+        self.space = action_space(self.full_rounds, bool(self.options["clairvoyance"]))
+        #: Id of "bid 0"; "bid b" is ``bid_base + b``.
+        self.bid_base = self.space["bid"].start
+        #: Id of "trump blue"; the suits follow in :data:`.cards.SUITS` order.
+        self.trump_base = self.space["trump"].start
+        #: Id of "play blind" (clairvoyance), or -1 without that variant.
+        self.blind_action = self.space["blind"].start if self.options["clairvoyance"] else -1
 
     # -- action space -----------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return self.trump_base + 4 + (1 if self.options["clairvoyance"] else 0)
-
-    @property
     def num_chance_outcomes(self) -> int:
         return NUM_KINDS + self.players
-
-    def action_to_text(self, action: int) -> str:
-        if 0 <= action < NUM_KINDS:
-            return f"play {C.card_text(action)}"
-        if self.bid_base <= action < self.trump_base:
-            return f"bid {action - self.bid_base}"
-        if self.trump_base <= action < self.trump_base + 4:
-            return f"trump {C.SUITS[action - self.trump_base]}"
-        if action == self.blind_action and action >= 0:
-            return "play blind"
-        raise NotationError(f"{action!r} is not a Wizard action id (0..{self.num_actions - 1})")
-
-    def text_to_action(self, text: str) -> int:
-        words = text.strip().lower().split()
-        try:
-            if len(words) == 2 and words[0] == "play":
-                if words[1] == "blind" and self.blind_action >= 0:
-                    return self.blind_action
-                return C.parse_card(words[1])
-            if len(words) == 2 and words[0] == "bid":
-                bid = int(words[1])
-                if 0 <= bid <= self.full_rounds:
-                    return self.bid_base + bid
-                raise ValueError(f"a bid is 0..{self.full_rounds}")
-            if len(words) == 2 and words[0] == "trump":
-                return self.trump_base + C.parse_suit(words[1])
-            if len(words) == 1 and words[0].isdigit():
-                return self.text_to_action(f"bid {words[0]}")
-            if len(words) == 1:
-                return C.parse_card(words[0])
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        raise NotationError(f"{text!r} is not a Wizard action: write 'play B7', 'bid 2' or 'trump green'")
 
     @classmethod
     def card_name(cls, text: str) -> CardName:
@@ -210,54 +188,20 @@ class WizardGame(Game):
             state._resolve_chance()
         return state
 
-    def sample_round(self, view: View, rng: random.Random) -> tuple[WizardState, list[int]] | None:
-        from .sampling import sample_round
-
-        if not isinstance(view, WizardView) or view.game != self:
-            raise ValueError("sample_round needs a view of this Wizard game")
-        return sample_round(self, view, rng)
-
-    def sample_state(self, view: View, rng: random.Random) -> WizardState:
-        from .sampling import sample_world
-
-        if not isinstance(view, WizardView) or view.game != self:
-            raise ValueError("sample_state needs a view of this Wizard game")
-        return sample_world(self, view, rng)
-
 
 class WizardState(State):
     """A Wizard match in progress.  See the module docstring for the phases."""
 
-    __slots__ = (
-        "_deck",
-        "bids",
-        "deal_count",
-        "dealer",
-        "dealt",
-        "game",
-        "hands",
-        "history",
-        "leader",
-        "led",
-        "n",
-        "phase",
-        "prev_round_trick",
-        "prev_round_trick_shown",
-        "round",
-        "scores_",
-        "seed",
-        "sheet",
-        "start",
-        "to_act",
-        "trick",
-        "trick_seats",
-        "tricks",
-        "tricks_won",
-        "trump",
-        "turned",
-        "voids",
-        "win_kind",
-        "win_seat",
+    #: Every field once (the generated clone copies them as declared).  The
+    #: kinds lists inside ``tricks`` and ``prev_round_trick`` are never changed
+    #: once stored, and ``_deck`` is replaced, never changed: clones share them.
+    fields: ClassVar[StateFields] = StateFields(
+        shared=(
+            "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "dealt", "deal_count",
+            "turned", "trump", "leader", "led", "win_seat", "win_kind", "prev_round_trick",
+            "prev_round_trick_shown", "_deck",
+        ),
+        copied=("history", "hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
 
     def __init__(self, game: WizardGame, seed: int | None) -> None:
@@ -288,9 +232,14 @@ class WizardState(State):
         #: clones (views are built at every decision of a search's playouts); None
         #: again whenever ``prev_round_trick`` is replaced.
         self.prev_round_trick_shown: tuple[tuple[tuple[int, int], ...], int] | None = None
-        self._new_round()
+        self.reset_round()
 
-    def _new_round(self) -> None:
+    def reset_round(self) -> None:
+        """Set the round's fields as before its deal: no cards, bids or tricks yet.
+
+        ``round`` and ``dealer`` must be the new round's already (the leader is
+        the dealer's left).  The sampler rewinds a world to its round's start so.
+        """
         n = self.n
         self.hands = [0] * n
         self.dealt = 0  # slots dealt or turned up this round
@@ -324,19 +273,14 @@ class WizardState(State):
             return TERMINAL
         return CHANCE
 
-    def _deal_target(self) -> int:
+    def deal_target(self) -> int:
+        """The seat the next card of the deal goes to (round by round, from the dealer's left)."""
         return (self.dealer + 1 + self.deal_count // self.round) % self.n
 
     # -- legal actions --------------------------------------------------------------
-    def _playable(self, seat: int) -> int:
-        """Slot mask of the cards ``seat`` may play now (follow suit if able)."""
-        hand = self.hands[seat]
-        led = self.led
-        if led >= 0:
-            same = hand & SUIT_MASK[led]
-            if same:
-                return same | (hand & (WIZARD_MASK | JESTER_MASK))
-        return hand
+    def playable(self, seat: int) -> int:
+        """Slot mask of the cards ``seat`` may play to the trick in progress (follow suit if able)."""
+        return playable(self.hands[seat], self.led)
 
     def _clairvoyant_now(self) -> bool:
         return self.round == 1 and self.game.blind_action >= 0
@@ -411,7 +355,7 @@ class WizardState(State):
                 if action == game.blind_action:
                     return None
                 return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
-            if 0 <= action < NUM_KINDS and self._playable(self.to_act) & SLOTS_OF_KIND[action]:
+            if 0 <= action < NUM_KINDS and self.playable(self.to_act) & SLOTS_OF_KIND[action]:
                 return None
             return self._play_refusal(action)
         if phase == BID:
@@ -485,7 +429,7 @@ class WizardState(State):
             free = SLOTS_OF_KIND[action] & ~self.dealt
             slot = free & -free
             self.dealt |= slot
-            self.hands[self._deal_target()] |= slot
+            self.hands[self.deal_target()] |= slot
             self.deal_count += 1
             if self.deal_count == self.round * self.n:
                 self._deal_done()
@@ -563,6 +507,18 @@ class WizardState(State):
         else:
             self.to_act = (seat + 1) % self.n
 
+    def restore_trick(self, plays: list[tuple[int, int, int]]) -> None:
+        """Put the trick in progress back, from its leader: ``(seat, slot, kind)`` a card in play order.
+
+        Each slot goes into its seat's hand and is played through the rules of
+        play, so the led suit, the winner so far and the voids shown are what
+        play gave.  For the sampler, which deals a world at the trick's start.
+        """
+        self.to_act = self.leader
+        for seat, slot, kind in plays:
+            self.hands[seat] |= slot
+            self._play(kind)
+
     def _play(self, action: int) -> None:
         seat = self.to_act
         hand = self.hands[seat]
@@ -613,7 +569,7 @@ class WizardState(State):
         deltas = []
         for seat in range(self.n):
             bid, won = self.bids[seat], self.tricks_won[seat]
-            delta = 20 + 10 * won if bid == won else -10 * abs(bid - won)
+            delta = round_score(bid, won)
             deltas.append(delta)
             self.scores_[seat] += delta
         self.sheet.append((tuple(self.bids), tuple(self.tricks_won), tuple(deltas)))
@@ -626,7 +582,7 @@ class WizardState(State):
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n
         self.phase = DEAL
-        self._new_round()
+        self.reset_round()
 
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
@@ -659,32 +615,24 @@ class WizardState(State):
             return f"dealer {outcome - NUM_KINDS}"
         if self.phase == TURN_UP:
             return f"turn {C.card_text(outcome)}"
-        return f"deal {self._deal_target()} {C.card_text(outcome)}"
+        return f"deal {self.deal_target()} {C.card_text(outcome)}"
+
+    def chance_event(self) -> ChanceEvent | None:
+        """The chance event this state waits for, with its notation, or None at a decision."""
+        phase = self.phase
+        if phase == FIRST_DEALER:
+            return ChanceEvent("dealer", 1, lambda words: NUM_KINDS + int(words[0]), "dealer 2")
+        if phase == TURN_UP:
+            return ChanceEvent("turn", 1, lambda words: C.parse_card(words[0]), "turn R7")
+        if phase == DEAL:
+            target = self.deal_target()
+            held = f"seat {target} has {self.hands[target].bit_count()} of {self.round} cards"
+            read = deal_reader(target, C.parse_card, f"round {self.round}", held)
+            return ChanceEvent("deal", 2, read, f"deal {target} B7")
+        return None
 
     def _text_to_chance(self, text: str) -> int:
-        words = text.strip().lower().split()
-        phase = self.phase
-        try:
-            if phase == FIRST_DEALER and len(words) == 2 and words[0] == "dealer":
-                return NUM_KINDS + int(words[1])
-            if phase == TURN_UP and len(words) == 2 and words[0] == "turn":
-                return C.parse_card(words[1])
-            if phase == DEAL and len(words) == 3 and words[0] == "deal":
-                target = self._deal_target()
-                if int(words[1]) != target:
-                    raise NotationError(
-                        f"{text!r}: the next card of round {self.round} goes to seat {target}, "
-                        f"not seat {words[1]} (seat {target} has "
-                        f"{self.hands[target].bit_count()} of {self.round} cards)"
-                    )
-                return C.parse_card(words[2])
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        expected = {FIRST_DEALER: "dealer 2", TURN_UP: "turn R7", DEAL: f"deal {self._deal_target()} B7"}
-        raise NotationError(
-            f"{text!r} is not the chance event expected here "
-            f"({PHASE_NAMES[phase]}: write e.g. {expected.get(phase, '?')!r})"
-        )
+        return read_chance(text, PHASE_NAMES[self.phase], self.chance_event())
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:
@@ -692,51 +640,16 @@ class WizardState(State):
 
     def view(self, seat: int) -> WizardView:
         check_seat(self.game, seat)
-        from .view import make_view
-
         return make_view(self, seat)
 
     def public_view(self) -> WizardView:
-        from .view import make_view
-
         return make_view(self, 0, public=True)
 
     def redacted_history(self, seat: int) -> list[int | None]:
-        from .view import redact_history
-
         return redact_history(self, seat)
 
     def clone(self) -> WizardState:
-        new = WizardState.__new__(WizardState)
-        new.game = self.game
-        new.seed = self.seed
-        new.start = self.start
-        new.history = self.history.copy()
-        new.n = self.n
-        new.phase = self.phase
-        new.round = self.round
-        new.dealer = self.dealer
-        new.to_act = self.to_act
-        new.hands = self.hands.copy()
-        new.dealt = self.dealt
-        new.deal_count = self.deal_count
-        new.turned = self.turned
-        new.trump = self.trump
-        new.bids = self.bids.copy()
-        new.tricks_won = self.tricks_won.copy()
-        new.trick = self.trick.copy()
-        new.leader = self.leader
-        new.led = self.led
-        new.win_seat = self.win_seat
-        new.win_kind = self.win_kind
-        new.tricks = self.tricks.copy()
-        new.prev_round_trick = self.prev_round_trick
-        new.prev_round_trick_shown = self.prev_round_trick_shown
-        new.voids = self.voids.copy()
-        new.scores_ = self.scores_.copy()
-        new.sheet = self.sheet.copy()
-        new._deck = self._deck
-        return new
+        return _clone(self)
 
     @property
     def phase_name(self) -> str:
@@ -764,6 +677,6 @@ class WizardState(State):
         return "\n".join(lines)
 
 
-from .view import WizardView  # noqa: E402  (the view module imports the state's constants)
+_clone = WizardState.fields.cloner(WizardState)
 
-__all__ = ["WizardGame", "WizardState", "WizardView"]
+__all__ = ["BID", "OVER", "PLAY", "TRUMP", "WizardGame", "WizardState", "WizardView"]

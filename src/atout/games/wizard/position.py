@@ -17,14 +17,11 @@ with the engine's own reason and where it is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import position as P
 from ...core.errors import PositionError
 from . import cards as C
-
-if TYPE_CHECKING:
-    from .game import WizardGame, WizardState
+from .game import WizardGame, WizardState
+from .rules import BID, DEAL, FIRST_DEALER, OVER, PLAY, SLOTS_OF_KIND, TRUMP, TURN_UP, round_score
 
 FIELDS = ("round", "dealer", "scores", "hands", "turned", "trump", "bids", "tricks", "trick", "last", "sheet")
 
@@ -48,8 +45,6 @@ def _trick_text(kinds: list[int]) -> str:
 
 def write(state: WizardState) -> dict[str, str]:
     """The fields of ``state``, in :data:`FIELDS` order, those at their default left out."""
-    from .game import FIRST_DEALER, TRUMP
-
     n = state.n
     out = {
         **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
@@ -77,8 +72,6 @@ def write(state: WizardState) -> dict[str, str]:
 
 def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     """The state ``fields`` describe (see the module docstring for how it is checked)."""
-    from .game import BID, DEAL, OVER, PLAY, SLOTS_OF_KIND, TRUMP, TURN_UP, WizardState
-
     n = game.players
     state = WizardState(game, None)
     rnd = P.read_round(state, fields, game.start_round, game.num_rounds, "this game's rounds")
@@ -101,7 +94,7 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
         return state
     state.dealer = dealer
     state.phase = DEAL
-    state._new_round()  # the leader
+    state.reset_round()  # the leader
     tricks = [
         _cards(t, "tricks", f"(trick {i + 1})") for i, t in enumerate(P.records(fields.get("tricks", P.NONE)))
     ]
@@ -238,7 +231,7 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
                 "hands",
             )
     for i, (seat, kind) in enumerate(zip(seats, plays, strict=True)):
-        if not state._playable(seat) & SLOTS_OF_KIND[kind]:
+        if not state.playable(seat) & SLOTS_OF_KIND[kind]:
             number, place = divmod(i, n)
             raise PositionError(
                 f"trick {number + 1}, card {place + 1} (seat {seat}, {C.card_text(kind)}): "
@@ -269,6 +262,6 @@ def _sheet(text: str, n: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tu
     for bid_text, won_text in P.sheet_lines(text, "BIDS|TRICKS", "1,0,2|1,1,0"):
         bids = tuple(P.integers(bid_text, "sheet", n, 0, 20, "a bid"))
         won = tuple(P.integers(won_text, "sheet", n, 0, 20, "a number of tricks"))
-        deltas = tuple(20 + 10 * w if b == w else -10 * abs(b - w) for b, w in zip(bids, won, strict=True))
+        deltas = tuple(round_score(b, w) for b, w in zip(bids, won, strict=True))
         out.append((bids, won, deltas))
     return out

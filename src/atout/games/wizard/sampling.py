@@ -13,13 +13,11 @@ docs/bots.md).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from . import cards as C
-
-if TYPE_CHECKING:
-    from .game import WizardGame, WizardState
-    from .view import WizardView
+from .game import WizardGame, WizardState
+from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
+from .view import WizardView
 
 _ATTEMPTS = 200
 
@@ -41,8 +39,7 @@ def revealed_voids(view: WizardView) -> list[int]:
 
 
 def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> WizardState:
-    from .game import BID, PHASE_NAMES, PLAY, TRUMP, WizardState
-
+    """A world the viewer cannot tell from the real one, at the view's decision (see the module docstring)."""
     phase = PHASE_NAMES.index(view.phase)
     if phase not in (TRUMP, BID, PLAY):
         raise ValueError(f"nothing to sample at a {view.phase} node: sample at a decision")
@@ -91,32 +88,42 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
         for slot in slots:
             hands[seat] |= 1 << slot
 
-    state = WizardState(game, None)
-    state.phase = phase
-    state.round = view.round
-    state.dealer = view.dealer
-    state.scores_ = list(view.scores)
-    state.sheet = list(view.sheet)
-    state.hands = hands
-    state.dealt = C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, []))
-    state.deal_count = view.round * n
-    state.turned = -1 if view.turned is None else view.turned
-    state.trump = -1 if view.trump is None else view.trump
-    state.bids = [
-        (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
-        for s, b in enumerate(view.bids)
-    ]
-    state.tricks_won = list(view.tricks_won)
-    state.tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
-    # Public: the same in every world (the view's form, and the state's own from it).
-    state.prev_round_trick_shown = prev = view.prev_round_trick
-    state.prev_round_trick = None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1])
-    state.voids = voids
-    state.leader = view.leader
-    state.to_act = view.leader if phase == PLAY else view.current_player
-    for seat, slot, kind in trick_slots:
-        state.hands[seat] |= slot
-        state._play(kind)
+    prev = view.prev_round_trick  # public: the same in every world (the view's form, and the state's own)
+    state = WizardState.fields.build(
+        WizardState,
+        game=game,
+        seed=None,
+        start=None,
+        history=[],
+        n=n,
+        phase=phase,
+        round=view.round,
+        dealer=view.dealer,
+        to_act=view.current_player,
+        scores_=list(view.scores),
+        sheet=list(view.sheet),
+        _deck=None,
+        prev_round_trick=None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1]),
+        prev_round_trick_shown=prev,
+        hands=hands,
+        dealt=C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, [])),
+        deal_count=view.round * n,
+        turned=-1 if view.turned is None else view.turned,
+        trump=-1 if view.trump is None else view.trump,
+        bids=[
+            (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
+            for s, b in enumerate(view.bids)
+        ],
+        tricks_won=list(view.tricks_won),
+        trick=[],
+        leader=view.leader,
+        led=LED_NONE,
+        win_seat=-1,
+        win_kind=-1,
+        tricks=[(t[0][0], [k for _, k in t], w) for t, w in view.tricks],
+        voids=voids,
+    )
+    state.restore_trick(trick_slots)
     state.to_act = view.current_player
     return state
 
@@ -179,8 +186,6 @@ def sample_round(
     under clairvoyance (round 1 of that variant) are not offered: every card
     but one's own is seen there, so there is nothing to infer.
     """
-    from .game import BID, TRUMP, WizardState
-
     if view.seen_hands is not None:
         return None
     world = sample_world(game, view, rng)
@@ -205,14 +210,10 @@ def sample_round(
             hands[seat] |= slot
             actions.append(kind)
 
-    state = WizardState(game, None)
-    state.round = view.round
-    state.dealer = view.dealer
-    state._new_round()
-    state.scores_ = list(view.scores)
-    state.sheet = list(view.sheet)
-    state.prev_round_trick = world.prev_round_trick  # public: the view's, as in every world
-    state.prev_round_trick_shown = world.prev_round_trick_shown
+    # The world rewound to its round's start: the match so far (scores, sheet,
+    # the previous round's last trick) is the world's, the round's fields fresh.
+    state = world.clone()
+    state.reset_round()
     state.hands = hands
     state.dealt = world.dealt
     state.deal_count = view.round * n

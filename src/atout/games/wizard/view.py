@@ -15,6 +15,7 @@ from ...core.game import CHANCE, View, view_head
 from ...core.tricks import LastTrick
 from ...core.viewdict import CardReader, Reader, ints, opt_ints, read_head
 from . import cards as C
+from .rules import BID, DEAL, PHASE_NAMES, SEATS_FROM
 
 if TYPE_CHECKING:
     from .game import WizardGame, WizardState
@@ -99,8 +100,6 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     @classmethod
     def read_dict(cls, r: Reader, game: WizardGame) -> WizardView:
         """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
-        from .game import PHASE_NAMES
-
         n = game.players
         kit = CardReader(n, C.parse_card)
 
@@ -141,8 +140,6 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
 
 def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    from .game import PHASE_NAMES, SEATS_FROM
-
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
     own = () if public else tuple(C.cards_in(state.hands[seat]))
@@ -188,11 +185,7 @@ def redact_history(state: WizardState, seat: int) -> list[int | None]:
     Replays the history on a seedless copy of the game to know, at each step,
     who acted and in which round.
     """
-    from .game import BID, DEAL, WizardState
-
-    replay = (
-        WizardState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
-    )
+    replay = state.game.new_state(position=state.start)
     clairvoyance = state.game.blind_action >= 0
     out: list[int | None] = []
     # Bids are hidden while their round's bids are secret at the time of export.
@@ -200,14 +193,13 @@ def redact_history(state: WizardState, seat: int) -> list[int | None]:
     for action in state.history:
         hidden = False
         if replay.current_player == CHANCE and replay.phase == DEAL:
-            target = replay._deal_target()
+            target = replay.deal_target()
             hidden = target == seat if clairvoyance and replay.round == 1 else target != seat
         elif replay.phase == BID and replay.to_act != seat:
             pending_bids.append(len(out))
         round_before = replay.round
         out.append(None if hidden else action)
-        replay._do(action)
-        replay.history.append(action)
+        replay.apply(action)
         if replay.round != round_before or replay.is_terminal:
             pending_bids.clear()  # the round was scored: its bids are public
     if pending_bids and not bids_visible(state, False):

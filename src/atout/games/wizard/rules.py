@@ -1,0 +1,118 @@
+"""Wizard's constants and pure rules: the phases, the card-play range, scoring.
+
+The bottom of the package: it imports only :mod:`atout.core` and :mod:`.cards`,
+so the state (:mod:`.game`), its views, the sampler, the position notation and
+the tensors all read these from here and never from each other.
+
+>>> PLAY_CARD(C.WIZARD), PLAY_CARD.text(PLAY_CARD(0)), PHASE_NAMES[BID]
+(52, 'play B1', 'bid')
+>>> round_score(2, 2), round_score(0, 3)
+(40, -30)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...core.actions import ActionRange, ActionSpace, Reader
+from . import cards as C
+from .cards import NUM_KINDS
+
+# Phases of a round, in the order they come (``phase <= TURN_UP``: a chance node).
+FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
+PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
+
+# ``led`` values besides a suit: no ordinary card yet / a Wizard came first.
+LED_NONE = -1
+LED_FREE = -2
+
+#: Per card kind, the slot mask of its copies; per slot, its kind (hot-loop tables).
+SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
+KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
+
+#: Per table size, per leader: the seats in play order, to pair with a trick's
+#: cards (a precomputed rotation: views zip rather than compute).
+SEATS_FROM = {n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in range(3, 7)}
+
+#: Playing a card kind: ids 0..53 in every configuration (the id is the kind).
+#: The bids, trumps and the blind play follow; their ids depend on the number of
+#: players, so each game builds them (:func:`action_space`).
+PLAY_CARD = ActionRange("play", NUM_KINDS, lambda kind: f"play {C.card_text(kind)}")
+
+#: The card plays alone: placing the range in a space fixes its ids (0..53) at
+#: import, so that ``PLAY_CARD(kind)`` names an action before any game is built.
+CARD_PLAYS = ActionSpace("Wizard card", (PLAY_CARD,), examples=("play B7",))
+
+#: The examples a refused text is answered with.
+EXAMPLES = ("play B7", "bid 2", "trump green")
+
+
+def action_space(full_rounds: int, clairvoyance: bool) -> ActionSpace:
+    """The player actions of a configuration: cards, bids 0..``full_rounds``, trumps, blind play.
+
+    The ids are those every record was saved with: the cards 0..53, the bids
+    from 54, the four trumps after the highest bid, and the blind play of
+    clairvoyance last.  A bare number is a bid and a bare card a play ("2",
+    "B7"); a keyword alone ("bid") is read as a card, as it always was, so
+    its refusal names what a card is.
+    """
+    bid = ActionRange("bid", full_rounds + 1, lambda b: f"bid {b}")
+    trump = ActionRange("trump", 4, lambda s: f"trump {C.SUITS[s]}")
+    blind = ActionRange("blind", 1, lambda _: "play blind") if clairvoyance else None
+    ranges = [PLAY_CARD, bid, trump] if blind is None else [PLAY_CARD, bid, trump, blind]
+
+    def read_bid(word: str) -> int:
+        value = int(word)
+        if 0 <= value <= full_rounds:
+            return bid(value)
+        raise ValueError(f"a bid is 0..{full_rounds}")
+
+    def read_play(word: str) -> int:
+        if word == "blind" and blind is not None:
+            return blind()
+        return C.parse_card(word)
+
+    def read_trump(word: str) -> int:
+        return trump(C.parse_suit(word))
+
+    def fallback(words: list[str]) -> int:
+        if len(words) != 1:
+            raise LookupError(words)
+        if words[0].isdigit():
+            try:
+                return read_bid(words[0])
+            except ValueError as exc:  # worded as the long form's refusal, as it always was
+                raise ValueError(f"{'bid ' + words[0]!r}: {exc}") from None
+        return C.parse_card(words[0])
+
+    def keyword(name: str, read_one: Callable[[str], int]) -> Reader:
+        def read(rest: list[str]) -> int:
+            if len(rest) == 1:
+                return read_one(rest[0])
+            return fallback([name, *rest])
+
+        return read
+
+    readers = {
+        "play": keyword("play", read_play),
+        "bid": keyword("bid", read_bid),
+        "trump": keyword("trump", read_trump),
+    }
+    return ActionSpace("Wizard", ranges, examples=EXAMPLES, readers=readers, fallback=fallback)
+
+
+def playable(hand: int, led: int) -> int:
+    """Slot mask of the cards of ``hand`` that may be played to a trick whose led suit is ``led``.
+
+    Follow suit if able; a Wizard or a Jester may always be played.
+    """
+    if led >= 0:
+        same = hand & C.SUIT_MASK[led]
+        if same:
+            return same | (hand & C.SPECIAL_MASK)
+    return hand
+
+
+def round_score(bid: int, won: int) -> int:
+    """A seat's score for a round: 20 plus 10 a trick when the bid is exact, else -10 a trick off."""
+    return 20 + 10 * won if bid == won else -10 * abs(bid - won)
