@@ -40,7 +40,7 @@ holds what the four games share, each phase's event named by its keyword.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import NotationError
@@ -179,7 +179,7 @@ class ActionSpace:
         """The range of that name (``space["bid"](3)``)."""
         return self._by_name[name]
 
-    def __iter__(self) -> object:
+    def __iter__(self) -> Iterator[ActionRange]:
         return iter(self.ranges)
 
     def range_of(self, action: int) -> ActionRange:

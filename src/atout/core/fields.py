@@ -107,7 +107,12 @@ class StateFields:
 
     def check(self, state: object) -> None:
         """Refuse a state whose attributes are not exactly the declared fields."""
-        have = set(vars(state))
+        have = set(getattr(state, "__dict__", ()))
+        for cls in type(state).__mro__:  # a slotted state's fields are its set slots
+            slots = getattr(cls, "__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name not in ("__dict__", "__weakref__") and hasattr(state, name):
+                    have.add(name)
         declared = set(self.names)
         if have != declared:
             extra = sorted(have - declared)
