@@ -279,9 +279,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset({"atout.games.wizard.game", "atout.games.wizard.view", "atout.games.wizard.sampling"}),
     frozenset({"atout.games.malin.game", "atout.games.malin.view", "atout.games.malin.sampling"}),
     frozenset({"atout.games.sticheln.game", "atout.games.sticheln.view", "atout.games.sticheln.sampling"}),
-    frozenset(
-        {"atout.games.nain_jaune.game", "atout.games.nain_jaune.view", "atout.games.nain_jaune.sampling"}
-    ),
     # The sub-commands register on main's app; main imports them at its bottom.
     frozenset({"atout.cli.main", "atout.cli.serve", "atout.cli.tournament"}),
 }
