@@ -11,7 +11,7 @@ from atout.core.errors import IllegalAction, NotationError, OptionError
 from atout.core.game import CHANCE
 from atout.games.nain_jaune import NainJauneGame
 from atout.games.nain_jaune import cards as C
-from atout.games.nain_jaune.game import CLAIM, PASS
+from atout.games.nain_jaune.rules import CLAIM_BOX, PASS_TURN, PLAY_CARD
 
 from .helpers import SANS_SEPT, deal, new_state
 
@@ -45,16 +45,17 @@ class TestNotation:
         game = NainJauneGame(4)
         table = game.action_table()
         assert len(table) == game.num_actions == 54
-        assert table[0] == (0, "play AC") and table[51] == (51, "play KS")
-        assert table[PASS] == (52, "pass") and table[CLAIM] == (53, "claim")
+        assert table[PLAY_CARD(C.parse_card("AC"))] == (0, "play AC")
+        assert table[PLAY_CARD(C.parse_card("KS"))] == (51, "play KS")
+        assert table[PASS_TURN()] == (52, "pass") and table[CLAIM_BOX()] == (53, "claim")
         for action, text in table:
             assert game.text_to_action(text) == action
             assert game.text_to_action(text.upper()) == action
-        assert game.text_to_action("7♦") == C.BOARD[4]
+        assert game.text_to_action("7♦") == PLAY_CARD(C.BOARD[4])
         with pytest.raises(NotationError):
             game.text_to_action("bid 3")
         with pytest.raises(NotationError):
-            game.action_to_text(54)
+            game.action_to_text(game.num_actions)
 
     def test_board_and_points(self) -> None:
         assert [C.card_text(c) for c in C.BOARD] == ["10D", "JC", "QS", "KH", "7D"]
@@ -68,7 +69,7 @@ class TestNotation:
         dealer = state.legal_actions()[2]
         assert state.action_to_text(dealer) == "dealer 2"
         state.apply(dealer)
-        assert state.action_to_text(0) == "deal 3 AC"
+        assert state.action_to_text(C.parse_card("AC")) == "deal 3 AC"
         with pytest.raises(NotationError, match="goes to seat 3"):
             state.apply("deal 1 AC")
         with pytest.raises(NotationError, match="not the chance event"):

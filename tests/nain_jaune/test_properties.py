@@ -132,6 +132,9 @@ def test_invariants_hold_through_random_matches(players: int, seed: int, which: 
             assert bool(state.view(s).legal_actions) == (s == actor)
         # refusals change nothing
         if steps % 3 == 0:
+            # The refusal and the generator are one rule: exactly the legal ids have no reason.
+            accepted = [a for a in range(-1, game.num_actions + 1) if state.illegal_reason(a) is None]
+            assert accepted == sorted(legal)
             illegal = [a for a in range(game.num_actions) if a not in legal]
             before = snapshot(state)
             bad = rng.choice(illegal)
@@ -149,12 +152,25 @@ def test_invariants_hold_through_random_matches(players: int, seed: int, which: 
             if world is not None:
                 assert world.view(viewer) == state.view(viewer)
             sampled = game.sample_state(state.view(actor), rng)
+            assert isinstance(sampled, NainJauneState)
             assert sampled.view(actor) == state.view(actor)
             check_cards(sampled)
         state.apply(rng.choice(legal))
     assert state.current_player == TERMINAL
     assert sum(state.scores()) + sum(state.view(0).boxes) == total
     assert state.winners()
+
+
+def test_chance_refusals_are_the_outcomes_rule() -> None:
+    """At the draw of the first dealer and during a deal, exactly the outcomes offered have no reason."""
+    state = NainJauneGame(3).new_state()
+    rng = random.Random(2)
+    while state.current_player == CHANCE:
+        offered = [a for a, _ in state.chance_outcomes()]
+        space = range(-1, state.game.num_chance_outcomes + 1)
+        assert [a for a in space if state.illegal_reason(a) is None] == offered
+        state.apply(rng.choice(offered))
+    assert state.phase_name == "play"
 
 
 def test_the_swap_check_can_see_a_difference() -> None:
@@ -181,6 +197,7 @@ def test_sampled_worlds_respect_revealed_gaps() -> None:
         view = state.view(state.current_player)
         for _ in range(5):
             world = game.sample_state(view, rng)
+            assert isinstance(world, NainJauneState)
             for seat in range(5):
                 for c in C.cards_in(world.hands[seat]):
                     assert not view.lacks[seat] >> (C.rank_of(c) - 1) & 1

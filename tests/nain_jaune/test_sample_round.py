@@ -18,10 +18,11 @@ import pytest
 
 import atout
 from atout.bots.search import SearchBot
-from atout.games.nain_jaune import NainJauneGame, sampling
+from atout.games.nain_jaune import NainJauneGame, NainJauneView, sampling
 from atout.games.nain_jaune.bot import NainJauneHeuristicBot
 from atout.games.nain_jaune.cards import BOX_OF
-from atout.games.nain_jaune.game import CLAIM, PASS, NainJauneState
+from atout.games.nain_jaune.game import NainJauneState
+from atout.games.nain_jaune.rules import CLAIM_BOX, PASS_TURN, PLAY_CARD
 from atout.testing import check_sample_round
 
 #: Options that change the structure of a deal (who opens, which card may open,
@@ -76,6 +77,18 @@ def _play_until(state: NainJauneState, rng: random.Random, stop: Any) -> None:
         state.apply(rng.choice(state.legal_actions()))
 
 
+def _sample_round(
+    game: NainJauneGame, view: NainJauneView, rng: random.Random
+) -> tuple[NainJauneState, list[int]] | None:
+    """``game.sample_round`` (core's, which loads the sampler), its world narrowed to this game's state."""
+    got = game.sample_round(view, rng)
+    if got is None:
+        return None
+    world, actions = got
+    assert isinstance(world, NainJauneState)
+    return world, actions
+
+
 def _replay(world: NainJauneState, actions: list[int]) -> NainJauneState:
     replay = world.clone()
     for action in actions:
@@ -95,7 +108,7 @@ def test_round_start_is_the_deals_first_decision() -> None:
     seat = state.current_player
     view = state.view(seat)
     for _ in range(5):
-        got = game.sample_round(view, rng)
+        got = _sample_round(game, view, rng)
         assert got is not None
         world, actions = got
         assert world.phase_name == "play" and world.round == 2
@@ -107,7 +120,7 @@ def test_round_start_is_the_deals_first_decision() -> None:
         # (its hand, the tokens and the board right after the stakes).
         assert world.view(seat).to_dict() == start.view(seat).to_dict()
         # No pass is an action here (they are automatic): the actions are the pile.
-        assert actions == [c for _, c in view.played]
+        assert actions == [PLAY_CARD(c) for _, c in view.played]
         assert _replay(world, actions).view(seat).to_dict() == view.to_dict()
 
 
@@ -115,7 +128,7 @@ def test_round_start_at_the_first_decision_is_the_view_itself() -> None:
     game = _load(3)
     state = game.new_state(4)
     view = state.view(state.current_player)
-    got = game.sample_round(view, random.Random(4))
+    got = _sample_round(game, view, random.Random(4))
     assert got is not None
     world, actions = got
     assert actions == []
@@ -136,7 +149,7 @@ def test_worlds_vary_in_hidden_hands_and_keep_the_pile() -> None:
     hands: set[tuple[int, ...]] = set()
     talons: set[int] = set()
     for _ in range(20):
-        got = game.sample_round(view, rng)
+        got = _sample_round(game, view, rng)
         assert got is not None
         world, actions = got
         hands.add(_hidden_at_start(world, seat))
@@ -154,13 +167,13 @@ def test_voluntary_passes_are_rebuilt_between_the_cards() -> None:
     game = _load(4, voluntary_stop=True)
     state = game.new_state(5)
     rng = random.Random(5)
-    _play_until(state, rng, lambda s: len(s.played) >= 10 and PASS in s.history[-3:])
+    _play_until(state, rng, lambda s: len(s.played) >= 10 and PASS_TURN() in s.history[-3:])
     view = state.view(state.current_player)
-    got = game.sample_round(view, rng)
+    got = _sample_round(game, view, rng)
     assert got is not None
     world, actions = got
-    assert PASS in actions
-    assert [a for a in actions if a != PASS] == [c for _, c in view.played]
+    assert PASS_TURN() in actions
+    assert [a for a in actions if a != PASS_TURN()] == [PLAY_CARD(c) for _, c in view.played]
     assert _replay(world, actions).view(view.seat).to_dict() == view.to_dict()
 
 
@@ -184,7 +197,7 @@ def test_restarts_paying_the_sequence_bonus_are_drawn_to_match_the_tokens(
         state = game.new_state(seed)
         while not state.is_terminal and state.round <= 2:
             view = state.view(state.current_player)
-            got = game.sample_round(view, rng)
+            got = _sample_round(game, view, rng)
             assert got is not None
             world, actions = got
             assert _replay(world, actions).view(view.seat).to_dict() == view.to_dict()
@@ -203,12 +216,12 @@ def test_claims_are_replayed_exactly_where_the_board_was_emptied() -> None:
         if state.is_terminal:
             continue
         view = state.view(state.current_player)
-        got = game.sample_round(view, rng)
+        got = _sample_round(game, view, rng)
         assert got is not None
         world, actions = got
         board = [BOX_OF[c] for _, c in view.played if BOX_OF[c] >= 0]
         claimed = [b for b in board if view.boxes[b] == 0]
-        assert actions.count(CLAIM) == len(claimed)
+        assert actions.count(CLAIM_BOX()) == len(claimed)
         seen_claimed |= bool(claimed)
         seen_unclaimed |= len(claimed) < len(board)
         assert _replay(world, actions).view(view.seat).to_dict() == view.to_dict()
@@ -224,7 +237,7 @@ def test_heuristic_can_be_asked_at_every_replayed_decision() -> None:
     _play_until(state, rng, lambda s: len(s.played) >= 15)
     view = state.view(state.current_player)
     bot = NainJauneHeuristicBot(seed=0)
-    got = game.sample_round(view, rng)
+    got = _sample_round(game, view, rng)
     assert got is not None
     world, actions = got
     for action in actions:

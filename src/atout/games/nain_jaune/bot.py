@@ -26,7 +26,7 @@ from __future__ import annotations
 from ...core.bot import Bot
 from ...core.game import View
 from . import cards as C
-from .game import CLAIM, PASS
+from .rules import CLAIM, PASS
 from .view import NainJauneView
 
 #: Worth of each card a run sheds (the measured driver of strength).

@@ -22,28 +22,34 @@ one: a free start, or which suit to use.  ``pass`` is an action only with the
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import ClassVar
 
+from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
-from ...core.errors import NotationError, OptionError
-from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
+from ...core.errors import OptionError
+from ...core.fields import StateFields
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
 from .cards import card_name as _card_name
-
-# Phases of a deal.
-FIRST_DEALER, DEAL, PLAY, OVER = range(4)
-PHASE_NAMES = ("first-dealer", "deal", "play", "over")
-
-#: Player action ids: 0..51 play that card, then these two.
-PASS = NUM_CARDS
-CLAIM = NUM_CARDS + 1
-NUM_ACTIONS = NUM_CARDS + 2
-#: Chance outcome ids: 0..51 deal that card, then "dealer k" at ``DEALER_BASE + k``.
-DEALER_BASE = NUM_CARDS
+from .rules import (
+    ACTIONS,
+    CLAIM,
+    DEAL,
+    DEALER_BASE,
+    FIRST_DEALER,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PLAY,
+    DealResult,
+    lowest_rank,
+    may_pass,
+    put_stakes,
+)
+from .view import NainJauneView, make_view, redact_history
 
 #: Bounds of the integer options: a match must end in a time a table can wait.  Tokens
 #: move as a random walk, so a match lasts about the square of ``start_tokens``: 100
@@ -52,28 +58,6 @@ DEALER_BASE = NUM_CARDS
 MAX_START_TOKENS = 1000
 MAX_STAKE_UNIT = 10
 MAX_DEALS = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One line of the score sheet: how a deal ended and what it cost each seat."""
-
-    deal: int
-    winner: int
-    #: The winner went out before anyone else played a card (grand opéra variant).
-    grand_opera: bool
-    #: Points (or cards) each seat was caught with; 0 for the winner.
-    owed: tuple[int, ...]
-    #: Tokens each seat actually paid the winner (less than owed when short).
-    paid: tuple[int, ...]
-    #: Tokens each seat paid into the board for the board cards it was caught with.
-    penalties: tuple[int, ...]
-    #: Board cards each seat was caught with (box indices).
-    kept: tuple[tuple[int, ...], ...]
-    #: Every seat's tokens after the deal.
-    tokens: tuple[int, ...]
-    #: The board after the deal.
-    boxes: tuple[int, ...]
 
 
 class NainJauneGame(Game):
@@ -94,6 +78,9 @@ class NainJauneGame(Game):
     rules_page = "nain-jaune"
     tensors = "atout.games.nain_jaune.tensor"
     positions = "atout.games.nain_jaune.position"
+    sampler = "atout.games.nain_jaune.sampling"
+    #: The same 54 ids in every configuration (:mod:`.rules`).
+    space = ACTIONS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "stuck_rule",
@@ -230,36 +217,8 @@ class NainJauneGame(Game):
 
     # -- action space -----------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
     def num_chance_outcomes(self) -> int:
         return DEALER_BASE + self.players
-
-    def action_to_text(self, action: int) -> str:
-        if isinstance(action, int) and 0 <= action < NUM_CARDS:
-            return f"play {C.card_text(action)}"
-        if action == PASS:
-            return "pass"
-        if action == CLAIM:
-            return "claim"
-        raise NotationError(f"{action!r} is not a Nain Jaune action id (0..{NUM_ACTIONS - 1})")
-
-    def text_to_action(self, text: str) -> int:
-        words = text.strip().lower().split()
-        if words == ["pass"]:
-            return PASS
-        if words == ["claim"]:
-            return CLAIM
-        try:
-            if len(words) == 2 and words[0] == "play":
-                return C.parse_card(words[1])
-            if len(words) == 1:
-                return C.parse_card(words[0])
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        raise NotationError(f"{text!r} is not a Nain Jaune action: write 'play 7D', 'pass' or 'claim'")
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None, position: str | None = None) -> NainJauneState:
@@ -277,25 +236,6 @@ class NainJauneGame(Game):
         with between none and every token of the table."""
         return 0, self.players * self.options["start_tokens"]
 
-    def sample_round(self, view: View, rng: random.Random) -> tuple[NainJauneState, list[int]] | None:
-        """A world at the deal's opening free start, and every play, pass and claim since.
-
-        Policy-based inference replays it (see :mod:`.sampling`); a deal is the
-        round, there is no chance event within its play.
-        """
-        from .sampling import sample_round
-
-        if not isinstance(view, NainJauneView) or view.game != self:
-            raise ValueError("sample_round needs a view of this Nain Jaune game")
-        return sample_round(self, view, rng)
-
-    def sample_state(self, view: View, rng: random.Random) -> NainJauneState:
-        from .sampling import sample_world
-
-        if not isinstance(view, NainJauneView) or view.game != self:
-            raise ValueError("sample_state needs a view of this Nain Jaune game")
-        return sample_world(self, view, rng)
-
 
 class NainJauneState(State):
     """A Nain Jaune match in progress.  See the module docstring for the phases.
@@ -306,32 +246,45 @@ class NainJauneState(State):
     asked for ``need`` already.  ``to_act`` is the seat that must act.
     """
 
-    __slots__ = (
-        "_deck",
-        "asked",
-        "bonus_due",
-        "boxes",
-        "claim_box",
-        "deal_count",
-        "dealer",
-        "dealt",
-        "game",
-        "hands",
-        "history",
-        "lacks",
-        "last",
-        "n",
-        "need",
-        "opener",
-        "phase",
-        "played",
-        "round",
-        "seed",
-        "sheet",
-        "start",
-        "to_act",
-        "tokens",
+    fields: ClassVar[StateFields] = StateFields(
+        shared=(
+            "game",
+            "seed",
+            "start",
+            "n",
+            "round",
+            "dealer",
+            "phase",
+            "opener",
+            "to_act",
+            "dealt",
+            "deal_count",
+            "need",
+            "last",
+            "asked",
+            "claim_box",
+            "bonus_due",
+            "deal_order",
+        ),
+        copied=("history", "tokens", "boxes", "sheet", "hands", "lacks", "played"),
     )
+
+    game: NainJauneGame
+    #: Per seat, the 52-bit mask of the cards it holds.
+    hands: list[int]
+    #: Mask of the cards dealt so far this deal (the rest, once dealt out, is the talon).
+    dealt: int
+    #: Per seat, a 13-bit mask of the ranks play has shown it lacks (bit r - 1).
+    lacks: list[int]
+    #: The face-up pile of this deal: (seat, card) in play order.
+    played: list[tuple[int, int]]
+    #: Box of a board card waiting to be claimed (manual_claim), or -1.
+    claim_box: int
+    #: Whether the sequence bonus may still be paid for the latest card.
+    bonus_due: bool
+    #: The seeded deal's cards in dealing order, drawn at its first card (a
+    #: cache, never changed in place: shared by clones), or None.
+    deal_order: list[int] | None
 
     def __init__(self, game: NainJauneGame, seed: int | None) -> None:
         self.game: NainJauneGame = game
@@ -365,15 +318,11 @@ class NainJauneState(State):
         self.need = 0
         self.last = self.opener
         self.asked = 0
-        #: Per seat, a 13-bit mask of the ranks play has shown it lacks (bit r - 1).
         self.lacks = [0] * n
-        #: The face-up pile of this deal: (seat, card) in play order.
-        self.played: list[tuple[int, int]] = []
-        #: Box of a board card waiting to be claimed (manual_claim), or -1.
+        self.played = []
         self.claim_box = -1
-        #: Whether the sequence bonus may still be paid for the latest card.
         self.bonus_due = False
-        self._deck: list[int] | None = None
+        self.deal_order = None
 
     def _start_deal(self) -> None:
         """The end check, then the stakes, then a deal (or the end of the match)."""
@@ -386,11 +335,7 @@ class NainJauneState(State):
             self.to_act = TERMINAL
             return
         self._clear_deal()
-        unit = game.options["stake_unit"]
-        for seat in range(self.n):
-            self.tokens[seat] -= game.stake
-        for box, stake in enumerate(BOX_STAKES):
-            self.boxes[box] += stake * unit * self.n
+        put_stakes(self.tokens, self.boxes, game.options["stake_unit"])
 
     # -- whose turn ---------------------------------------------------------------
     @property
@@ -402,29 +347,33 @@ class NainJauneState(State):
             return TERMINAL
         return CHANCE
 
-    def _deal_target(self) -> int:
+    def deal_target(self) -> int:
+        """The seat the next card of the deal goes to (the cards go round one at a time)."""
         return (self.dealer + self.game.step * (1 + self.deal_count // self.game.hand_size)) % self.n
 
     # -- legal actions --------------------------------------------------------------
     def _playable(self) -> int:
-        """Mask of the cards ``to_act`` may play now."""
+        """Mask of the cards ``to_act`` may play now: the needed rank, else any card.
+
+        The one rule of what may be played, read by :meth:`legal_actions` and
+        :meth:`_play_refusal` alike (the ``first_card="lowest"`` variant: the
+        deal's first card is of the opener's lowest rank).
+        """
         hand = self.hands[self.to_act]
         if self.need:
             return hand & RANK_MASK[self.need]
         if not self.played and self.game.options["first_card"] == "lowest":
-            for r in range(1, C.RANKS + 1):
-                if hand & RANK_MASK[r]:
-                    return hand & RANK_MASK[r]
+            return lowest_rank(hand)
         return hand
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            seat = self.to_act
-            if self.claim_box >= 0 and not self.hands[seat]:
+            if self.claim_box >= 0 and not self.hands[self.to_act]:
                 return [PASS, CLAIM]
-            out = C.cards_in(self._playable())
-            if self.need and (self.game.voluntary or not out):
+            mask = self._playable()
+            out = C.cards_in(mask)
+            if self.need and (self.game.voluntary or not mask):  # may_pass, inlined: the hot path
                 out.append(PASS)
             if self.claim_box >= 0:
                 out.append(CLAIM)
@@ -449,47 +398,62 @@ class NainJauneState(State):
             return f"an action is an integer id, not {action!r}"
         phase = self.phase
         if phase == PLAY:
-            if action in self.legal_actions():
-                return None
-            return self._refusal(action)
-        if phase == OVER:
-            return "the match is over"
+            return self._play_refusal(action)
+        if phase == DEAL:
+            return self._deal_refusal(action)
         if phase == FIRST_DEALER:
-            if DEALER_BASE <= action < DEALER_BASE + self.n:
-                return None
-            return "the first dealer must be drawn first"
-        if not 0 <= action < NUM_CARDS:
-            return f"{action!r} is not a card: a deal outcome is a card id 0..{NUM_CARDS - 1}"
-        if self.dealt >> action & 1:
-            return f"{C.card_text(action)} is already dealt"
-        return None
+            return self._first_dealer_refusal(action)
+        return "the match is over"
 
-    def _refusal(self, action: int) -> str:
+    def _play_refusal(self, action: int) -> str | None:
+        """Why ``action`` may not be played now, or None: the rules :meth:`legal_actions` follows.
+
+        Each test is the rule itself (``_playable`` and :func:`.rules.may_pass`,
+        as the generator uses them), so the reason given is the rule broken.
+        """
         seat = self.to_act
         hand = self.hands[seat]
         pending = self.claim_box >= 0
         if action == CLAIM:
-            return "there is no box to claim: claim right after playing a board card"
+            return None if pending else "there is no box to claim: claim right after playing a board card"
         if not 0 <= action < NUM_ACTIONS:
             return f"{action!r} is not an action id (0..{NUM_ACTIONS - 1})"
         if pending and not hand:
-            return "you played your last card: 'claim' your box or 'pass'"
+            # The last card was a board card: only its claim (or letting it go) is left.
+            return None if action == PASS else "you played your last card: 'claim' your box or 'pass'"
         need = self.need
+        mask = self._playable()
         if action == PASS:
+            if may_pass(need, mask, self.game.voluntary):
+                return None
             if not need:
                 return "you start a new run: play any card, passing is not allowed"
-            held = C.hand_text(hand & RANK_MASK[need])
-            return f"you hold the {C.rank_text(need)} ({held}): you must play it"
+            return f"you hold the {C.rank_text(need)} ({C.hand_text(mask)}): you must play it"
+        if mask >> action & 1:
+            return None
         name = C.card_text(action)
         if not hand >> action & 1:
             return f"you do not hold {name}"
         if need:
             text = f"the run needs a {C.rank_text(need)} (any suit), not {name}"
-            if not self.game.voluntary and not hand & RANK_MASK[need]:
+            if not self.game.voluntary and not mask:
                 text += ": you have none, 'pass'"
             return text
-        low = self._playable()
-        return f"the first card of the deal is your lowest: play {C.hand_text(low)}"
+        return f"the first card of the deal is your lowest: play {C.hand_text(mask)}"
+
+    def _deal_refusal(self, outcome: int) -> str | None:
+        """A deal outcome is a card not dealt yet."""
+        if not 0 <= outcome < NUM_CARDS:
+            return f"{outcome!r} is not a card: a deal outcome is a card id 0..{NUM_CARDS - 1}"
+        if self.dealt >> outcome & 1:
+            return f"{C.card_text(outcome)} is already dealt"
+        return None
+
+    def _first_dealer_refusal(self, outcome: int) -> str | None:
+        """The draw for the first dealer names a seat."""
+        if DEALER_BASE <= outcome < DEALER_BASE + self.n:
+            return None
+        return "the first dealer must be drawn first"
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -518,12 +482,12 @@ class NainJauneState(State):
                 self._play(action)
         elif phase == DEAL:
             self.dealt |= 1 << action
-            self.hands[self._deal_target()] |= 1 << action
+            self.hands[self.deal_target()] |= 1 << action
             self.deal_count += 1
             if self.deal_count == self.game.hand_size * self.n:
                 self.phase = PLAY
                 self.to_act = self.opener
-                self._deck = None
+                self.deal_order = None
         elif phase == FIRST_DEALER:
             # The draw names deal 1's dealer, as first_dealer does (start_round > 1).
             self.dealer = (action - DEALER_BASE + self.game.step * (self.round - 1)) % self.n
@@ -672,7 +636,7 @@ class NainJauneState(State):
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
             return DEALER_BASE + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
-        if self._deck is None:
+        if self.deal_order is None:
             # One shuffle per deal, from the seed and the deal number only; each
             # seat's cards are then dealt in ascending order so that a record
             # (which lists a seat's cards sorted) replays to the same history.
@@ -682,42 +646,34 @@ class NainJauneState(State):
             order: list[int] = []
             for i in range(self.n):
                 order.extend(sorted(deck[i * h : (i + 1) * h]))
-            self._deck = order
-        return self._deck[self.deal_count]
+            self.deal_order = order
+        return self.deal_order[self.deal_count]
 
     # -- notation -------------------------------------------------------------------
     def _chance_to_text(self, outcome: int) -> str:
         if self.phase == FIRST_DEALER:
             return f"dealer {outcome - DEALER_BASE}"
-        return f"deal {self._deal_target()} {C.card_text(outcome)}"
+        return f"deal {self.deal_target()} {C.card_text(outcome)}"
 
     def _text_to_chance(self, text: str) -> int:
-        words = text.strip().lower().split()
-        phase = self.phase
-        try:
-            if phase == FIRST_DEALER and len(words) == 2 and words[0] == "dealer":
-                seat = int(words[1])
-                if not 0 <= seat < self.n:
-                    raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
-                return DEALER_BASE + seat
-            if phase == DEAL and len(words) == 3 and words[0] == "deal":
-                target = self._deal_target()
-                if int(words[1]) != target:
-                    raise NotationError(
-                        f"{text!r}: the next card of deal {self.round} goes to seat {target}, "
-                        f"not seat {words[1]} (seat {target} has "
-                        f"{self.hands[target].bit_count()} of {self.game.hand_size} cards)"
-                    )
-                return C.parse_card(words[2])
-        except ValueError as exc:
-            if isinstance(exc, NotationError):
-                raise
-            raise NotationError(f"{text!r}: {exc}") from None
-        expected = {FIRST_DEALER: "dealer 2", DEAL: f"deal {self._deal_target()} 7D"}
-        raise NotationError(
-            f"{text!r} is not the chance event expected here "
-            f"({PHASE_NAMES[phase]}: write e.g. {expected.get(phase, 'nothing: no chance event')!r})"
-        )
+        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
+
+    def _chance_event(self) -> ChanceEvent | None:
+        """The chance event this phase waits for, with its reader (None outside the chance phases)."""
+        if self.phase == FIRST_DEALER:
+            return ChanceEvent("dealer", 1, self._read_dealer, "dealer 2")
+        if self.phase == DEAL:
+            target = self.deal_target()
+            detail = f"seat {target} has {self.hands[target].bit_count()} of {self.game.hand_size} cards"
+            read = deal_reader(target, C.parse_card, f"deal {self.round}", detail)
+            return ChanceEvent("deal", 2, read, f"deal {target} 7D")
+        return None
+
+    def _read_dealer(self, words: list[str]) -> int:
+        seat = int(words[0])
+        if not 0 <= seat < self.n:
+            raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
+        return DEALER_BASE + seat
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:
@@ -726,47 +682,16 @@ class NainJauneState(State):
 
     def view(self, seat: int) -> NainJauneView:
         check_seat(self.game, seat)
-        from .view import make_view
-
         return make_view(self, seat)
 
     def public_view(self) -> NainJauneView:
-        from .view import make_view
-
         return make_view(self, 0, public=True)
 
     def redacted_history(self, seat: int) -> list[int | None]:
-        from .view import redact_history
-
         return redact_history(self, seat)
 
     def clone(self) -> NainJauneState:
-        new = NainJauneState.__new__(NainJauneState)
-        new.game = self.game
-        new.seed = self.seed
-        new.start = self.start
-        new.history = self.history.copy()
-        new.n = self.n
-        new.phase = self.phase
-        new.round = self.round
-        new.dealer = self.dealer
-        new.opener = self.opener
-        new.to_act = self.to_act
-        new.hands = self.hands.copy()
-        new.dealt = self.dealt
-        new.deal_count = self.deal_count
-        new.need = self.need
-        new.last = self.last
-        new.asked = self.asked
-        new.lacks = self.lacks.copy()
-        new.played = self.played.copy()
-        new.tokens = self.tokens.copy()
-        new.boxes = self.boxes.copy()
-        new.claim_box = self.claim_box
-        new.bonus_due = self.bonus_due
-        new.sheet = self.sheet.copy()
-        new._deck = self._deck
-        return new
+        return _clone(self)
 
     @property
     def phase_name(self) -> str:
@@ -787,6 +712,18 @@ class NainJauneState(State):
         return "\n".join(lines)
 
 
-from .view import NainJauneView  # noqa: E402  (the view module imports the state's constants)
+_clone = NainJauneState.fields.cloner(NainJauneState)
 
-__all__ = ["CLAIM", "PASS", "DealResult", "NainJauneGame", "NainJauneState", "NainJauneView"]
+#: What other packages read here (the batch simulator reads the phases and the ids too).
+__all__ = [
+    "CLAIM",
+    "DEAL",
+    "FIRST_DEALER",
+    "OVER",
+    "PASS",
+    "PLAY",
+    "DealResult",
+    "NainJauneGame",
+    "NainJauneState",
+    "NainJauneView",
+]

@@ -22,25 +22,23 @@ from typing import TYPE_CHECKING
 from ...core import position as P
 from ...core.errors import PositionError
 from . import cards as C
+from .game import NainJauneState
+from .rules import DEAL, FIRST_DEALER, DealResult
 
 if TYPE_CHECKING:
     from ...core.game import State
-    from .game import DealResult, NainJauneGame, NainJauneState
+    from .game import NainJauneGame
 
 FIELDS = ("round", "dealer", "tokens", "boxes", "hands", "talon", "sheet", "moves")
 
 
 def _dealing(state: State) -> bool:
-    from .game import DEAL, FIRST_DEALER, NainJauneState
-
     assert isinstance(state, NainJauneState)
     return state.phase in (FIRST_DEALER, DEAL)
 
 
 def write(state: NainJauneState) -> dict[str, str]:
     """The deal as dealt and its moves since (see the module docstring)."""
-    from .game import DEAL, FIRST_DEALER
-
     base, moves = P.as_dealt(state, _dealing, FIELDS)
     out = {
         **P.round_fields(base.round, None if base.phase == FIRST_DEALER else base.dealer),
@@ -74,8 +72,6 @@ def _card(text: str, field: str) -> int:
 
 def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJauneState:
     """The state ``fields`` describe: the deal as dealt, then its moves replayed."""
-    from .game import DEAL, FIRST_DEALER, NainJauneState
-
     n, size = game.players, game.hand_size
     state = NainJauneState(game, None)
     rnd = P.read_round(state, fields, game.start_round, None, "a deal number")
@@ -144,8 +140,6 @@ def _no_moves(state: NainJauneState, fields: dict[str, str]) -> NainJauneState:
 
 
 def _sheet(text: str, n: int) -> list[DealResult]:
-    from .game import DealResult
-
     out = []
     for i, parts in enumerate(P.sheet_lines(text, "DEAL|WINNER|GRAND|OWED|PAID|PENALTIES|KEPT|TOKENS|BOXES")):
         where = f"line {i + 1}"

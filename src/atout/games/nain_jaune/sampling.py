@@ -12,22 +12,20 @@ end: close to uniform, not exactly (the usual PIMC trade).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
+from ...core.errors import IllegalAction
 from . import cards as C
-from .cards import BOX_STAKES
-
-if TYPE_CHECKING:
-    from .game import NainJauneGame, NainJauneState
-    from .view import NainJauneView
+from .game import NainJauneGame, NainJauneState
+from .rules import CLAIM, PASS, PHASE_NAMES, PLAY, put_stakes
+from .view import NainJauneView
 
 _ATTEMPTS = 200
 _TALON = -1
 
 
 def sample_world(game: NainJauneGame, view: NainJauneView, rng: random.Random) -> NainJauneState:
-    from .game import PHASE_NAMES, PLAY, NainJauneState
-
+    """A full state of the view's deal in play, the unseen cards dealt at random (see the module docstring)."""
     phase = PHASE_NAMES.index(view.phase)
     if phase != PLAY:
         raise ValueError(f"nothing to sample at a {view.phase} node: sample during play")
@@ -62,27 +60,47 @@ def sample_world(game: NainJauneGame, view: NainJauneView, rng: random.Random) -
         else:
             hands[seat] = C.mask_of(cards)
 
-    state = NainJauneState(game, None)
-    state.phase = PLAY
-    state.round = view.deal
-    state.dealer = view.dealer
-    state.opener = view.opener
-    state.to_act = actor
-    state.hands = hands
-    state.dealt = C.FULL_MASK & ~out_of_play
-    state.deal_count = game.hand_size * n
-    state.need = view.need or 0
-    state.last = view.last
-    state.asked = view.asked
-    state.lacks = list(view.lacks)
-    state.played = list(view.played)
-    state.tokens = list(view.tokens)
-    state.boxes = list(view.boxes)
-    state.claim_box = -1 if view.claim_box is None else view.claim_box
-    state.bonus_due = view.bonus_due
-    state.sheet = list(view.sheet)
-    state._deck = None
-    return state
+    return _in_play(
+        game,
+        view,
+        to_act=actor,
+        hands=hands,
+        dealt=C.FULL_MASK & ~out_of_play,
+        need=view.need or 0,
+        last=view.last,
+        asked=view.asked,
+        lacks=list(view.lacks),
+        played=list(view.played),
+        tokens=list(view.tokens),
+        boxes=list(view.boxes),
+        claim_box=-1 if view.claim_box is None else view.claim_box,
+        bonus_due=view.bonus_due,
+    )
+
+
+def _in_play(game: NainJauneGame, view: NainJauneView, **play: Any) -> NainJauneState:
+    """A seedless state of the view's deal, every card dealt, with the play fields given.
+
+    The deal's public frame (number, dealer, opener, past deals) is the view's;
+    ``play`` holds the rest of the state's fields (:attr:`NainJauneState.fields`
+    refuses a missing one).
+    """
+    return NainJauneState.fields.build(
+        NainJauneState,
+        game=game,
+        seed=None,
+        start=None,
+        history=[],
+        n=game.players,
+        round=view.deal,
+        dealer=view.dealer,
+        phase=PLAY,
+        opener=view.opener,
+        deal_count=game.hand_size * game.players,
+        sheet=list(view.sheet),
+        deal_order=None,
+        **play,
+    )
 
 
 def _assign(
@@ -168,8 +186,6 @@ def sample_round(
 
 def _round_start(game: NainJauneGame, view: NainJauneView, hands: list[int]) -> NainJauneState:
     """The deal at its first decision: all cards dealt, the opener to start a run."""
-    from .game import PLAY, NainJauneState
-
     n = game.players
     start_hands = list(hands)
     for seat, c in view.played:
@@ -180,29 +196,26 @@ def _round_start(game: NainJauneGame, view: NainJauneView, hands: list[int]) -> 
     else:
         tokens = [game.options["start_tokens"]] * n
         boxes = [0] * 5
-    # The stakes of this deal, as NainJauneState._start_deal puts them.
-    unit = game.options["stake_unit"]
-    tokens = [t - game.stake for t in tokens]
-    boxes = [b + stake * unit * n for b, stake in zip(boxes, BOX_STAKES, strict=True)]
-
-    state = NainJauneState(game, None)
-    state.round = view.deal
-    state.dealer = view.dealer
-    state._clear_deal()
-    state.opener = view.opener
-    state.last = view.opener
-    state.phase = PLAY
-    state.to_act = view.opener
-    state.hands = start_hands
+    put_stakes(tokens, boxes, game.options["stake_unit"])  # as the state does before each deal
     dealt = 0
     for h in start_hands:
         dealt |= h
-    state.dealt = dealt
-    state.deal_count = game.hand_size * n
-    state.tokens = tokens
-    state.boxes = boxes
-    state.sheet = list(view.sheet)
-    return state
+    return _in_play(
+        game,
+        view,
+        to_act=view.opener,
+        hands=start_hands,
+        dealt=dealt,
+        need=0,
+        last=view.opener,
+        asked=0,
+        lacks=[0] * n,
+        played=[],
+        tokens=tokens,
+        boxes=boxes,
+        claim_box=-1,
+        bonus_due=False,
+    )
 
 
 def _round_actions(
@@ -221,18 +234,16 @@ def _round_actions(
     seat, the pile indices where that seat continued its own run at once with
     the bonus still due: the places such a restart could have happened.
     """
-    from .game import CLAIM, PASS
-
     n = state.n
     limit = (C.KING + 1) * n + 2  # more actions than that between two cards: no way through
     actions: list[int] = []
     candidates: dict[int, list[int]] = {s: [] for s in range(n)}
 
     def act(action: int) -> None:
-        reason = state.illegal_reason(action)
-        if reason is not None:
-            raise ValueError(f"view is inconsistent: its deal cannot be replayed ({reason})")
-        state._do(action)
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise ValueError(f"view is inconsistent: its deal cannot be replayed ({exc.reason})") from None
         actions.append(action)
 
     def settle_claim() -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ...core.tensor import TensorBuffer
 from . import cards as C
-from .game import CLAIM, PASS
+from .rules import CLAIM, PASS, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .game import NainJauneGame
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 K = C.NUM_CARDS
 R = C.RANKS
 #: Phase names in the order of the phase one-hot.
-PHASES = ("first-dealer", "deal", "play", "over")
+PHASES = PHASE_NAMES
 
 
 def blocks(game: NainJauneGame, information_state: bool) -> list[tuple[str, int]]:

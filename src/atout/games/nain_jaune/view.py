@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from ...core.game import View, view_head
 from ...core.viewdict import CardReader, Reader, ints, read_head
 from . import cards as C
+from .rules import DEAL, PHASE_NAMES, DealResult
 
 if TYPE_CHECKING:
-    from .game import DealResult, NainJauneGame, NainJauneState
+    from .game import NainJauneGame, NainJauneState
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,8 +101,6 @@ class NainJauneView(View):
     @classmethod
     def read_dict(cls, r: Reader, game: NainJauneGame) -> NainJauneView:
         """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
-        from .game import PHASE_NAMES, DealResult
-
         n = game.players
         kit = CardReader(n, C.parse_card)
         ranks = {C.rank_text(k): k for k in range(1, C.RANKS + 1)}
@@ -163,8 +162,6 @@ class NainJauneView(View):
 
 def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    from .game import PHASE_NAMES
-
     return NainJauneView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),
         deal=state.round,
@@ -192,16 +189,10 @@ def redact_history(state: NainJauneState, seat: int) -> list[int | None]:
     to whom a card was dealt.  Everything else (the first dealer, every card
     played) is public.
     """
-    from .game import DEAL, NainJauneState
-
-    replay = (
-        NainJauneState(state.game, None)
-        if state.start is None
-        else state.game.new_state(position=state.start)
-    )
+    replay = state.game.new_state(position=state.start)  # seedless: its chance nodes wait
     out: list[int | None] = []
     for action in state.history:
-        hidden = replay.phase == DEAL and replay._deal_target() != seat
+        hidden = replay.phase == DEAL and replay.deal_target() != seat
         out.append(None if hidden else action)
-        replay._do(action)
+        replay.apply(action)
     return out
