@@ -32,7 +32,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar, Self, TypedDict
 
 from .actions import ActionSpace
 from .cardname import CardName
@@ -446,7 +446,11 @@ class State(ABC):
     #: Every field of the state, each once, with how a copy treats it
     #: (:mod:`atout.core.fields`): ``clone`` and the samplers' rebuilds come from it.
     fields: ClassVar[StateFields]
+    #: The names of the phases, by number: ``phase_names[state.phase]`` is what views call it.
+    phase_names: ClassVar[tuple[str, ...]]
     game: Game
+    #: The phase of the round the state is in (a number, named by :attr:`phase_names`).
+    phase: int
     #: The seed chance is drawn from, or ``None`` when chance is applied by hand.
     #: Secret: never part of a view.
     seed: int | None
@@ -611,8 +615,20 @@ class State(ABC):
         bid still secret, etc.
         """
 
-    @abstractmethod
-    def clone(self) -> State: ...
+    @property
+    def phase_name(self) -> str:
+        """The name of the phase the state is in ("bid", "play"), as views give it."""
+        return self.phase_names[self.phase]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Derive ``clone`` from the class's :attr:`fields`, unless the class writes its own."""
+        super().__init_subclass__(**kwargs)
+        if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
+            cls.clone = cls.fields.cloner(cls)  # type: ignore[method-assign,assignment]
+
+    def clone(self) -> Self:
+        """A copy sharing nothing that changes in place: derived from :attr:`fields` (or written by the game)."""
+        raise NotImplementedError(f"{type(self).__name__} declares no fields and writes no clone")
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"

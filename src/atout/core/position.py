@@ -29,7 +29,7 @@ records write as their ``Position`` tag.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import AtoutError, PositionError
 
@@ -286,7 +286,7 @@ def players_of(state: S, plays: Sequence[T], play: Callable[[S, T], None]) -> li
     followed is what the rules make of them (a trick's winner leads the next),
     so they are found by playing the cards with ``play`` on a copy of ``state``.
     """
-    scratch = cast(S, state.clone())
+    scratch = state.clone()
     seats = []
     for p in plays:
         seats.append(scratch.current_player)

@@ -246,6 +246,7 @@ class NainJauneState(State):
     asked for ``need`` already.  ``to_act`` is the seat that must act.
     """
 
+    phase_names = PHASE_NAMES
     fields: ClassVar[StateFields] = StateFields(
         shared=(
             "game",
@@ -690,18 +691,11 @@ class NainJauneState(State):
     def redacted_history(self, seat: int) -> list[int | None]:
         return redact_history(self, seat)
 
-    def clone(self) -> NainJauneState:
-        return _clone(self)
-
-    @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
-
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
         need = "free start" if not self.need else f"needs {C.rank_text(self.need)}"
         lines = [
-            f"Le Nain Jaune, deal {self.round}, dealer {self.dealer}, phase {self.phase_name}, "
+            f"Le Nain Jaune, deal {self.round}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}, "
             f"to act {self.current_player}, {need}",
             "board: " + "  ".join(f"{C.card_text(C.BOARD[b])}={t}" for b, t in enumerate(self.boxes)),
         ]
@@ -711,8 +705,6 @@ class NainJauneState(State):
             lines.append("  pile: " + " ".join(f"{s}:{C.card_text(c)}" for s, c in self.played))
         return "\n".join(lines)
 
-
-_clone = NainJauneState.fields.cloner(NainJauneState)
 
 #: What other packages read here (the batch simulator reads the phases and the ids too).
 __all__ = [

@@ -195,6 +195,7 @@ class WizardState(State):
     #: Every field once (the generated clone copies them as declared).  The
     #: kinds lists inside ``tricks`` and ``prev_round_trick`` are never changed
     #: once stored, and ``_deck`` is replaced, never changed: clones share them.
+    phase_names = PHASE_NAMES
     fields: ClassVar[StateFields] = StateFields(
         shared=(
             "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "dealt", "deal_count",
@@ -648,18 +649,11 @@ class WizardState(State):
     def redacted_history(self, seat: int) -> list[int | None]:
         return redact_history(self, seat)
 
-    def clone(self) -> WizardState:
-        return _clone(self)
-
-    @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
-
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
         lines = [
             f"Wizard, round {self.round}/{self.game.num_rounds}, dealer {self.dealer}, "
-            f"phase {self.phase_name}, to act {self.current_player}",
+            f"phase {PHASE_NAMES[self.phase]}, to act {self.current_player}",
             f"trump: {C.SUITS[self.trump] if self.trump >= 0 else 'none'}"
             + (f" (turned {C.card_text(self.turned)})" if self.turned >= 0 else ""),
         ]
@@ -676,7 +670,5 @@ class WizardState(State):
             )
         return "\n".join(lines)
 
-
-_clone = WizardState.fields.cloner(WizardState)
 
 __all__ = ["BID", "OVER", "PLAY", "TRUMP", "WizardGame", "WizardState", "WizardView"]
