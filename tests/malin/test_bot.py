@@ -8,7 +8,7 @@ from atout.bots.random import RandomBot
 from atout.core.bot import Bot
 from atout.games.malin import MalinGame, MalinState
 from atout.games.malin.bot import MalinHeuristicBot
-from atout.games.malin.game import BID_BASE, PASS
+from atout.games.malin.rules import BID_ACTION, PASS
 
 from .helpers import (
     HANDS_4P,
@@ -52,7 +52,7 @@ def test_bids_follow_hand_strength() -> None:
     while phase(state) == "bid":
         seat = state.current_player
         action = bot_for(state, seat).choose(state.view(seat))
-        bids[seat] = action - BID_BASE
+        bids[seat] = BID_ACTION.value(action)
         state.apply(action)
     assert bids[0] == 0  # 1..7: no trick
     assert bids[2] >= 3  # 15..19, the Twin and the Wish

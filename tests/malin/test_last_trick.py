@@ -20,7 +20,7 @@ import pytest
 
 from atout.games.malin import MalinGame, MalinState, MalinView
 from atout.games.malin.cards import card_text, value_json
-from atout.games.malin.game import PASS, play_kind_value
+from atout.games.malin.rules import PASS, play_kind_value
 from atout.games.malin.view import TableCard
 
 Cards = tuple[TableCard, ...]

@@ -14,7 +14,7 @@ import pytest
 
 from atout.core.errors import IllegalAction, NotationError
 from atout.games.malin import MalinState
-from atout.games.malin.game import gains
+from atout.games.malin.rules import PASS, gains
 
 from .helpers import (
     HANDS_4P,
@@ -91,7 +91,7 @@ def test_666_reverses_the_digits_19_becomes_91() -> None:
         state.apply("malheur 666 on 2:18")  # the named card is checked against the trick
     state.apply("malheur 666 on 2:19")
     # Seat 2's card is aimed at: seat 2 may answer (it holds no Avocat: pass only).
-    assert phase(state) == "react" and state.current_player == 2 and state.legal_actions() == [447]
+    assert phase(state) == "react" and state.current_player == 2 and state.legal_actions() == [PASS]
     assert vd(state, 1)["pending"] == {
         "caster": 0,
         "card": "666",

@@ -154,6 +154,7 @@ def walk(players: int, options: dict[str, Any], seed: int, deep_every: int) -> t
             if actor >= 0:
                 own = state.view(actor)
                 sample = game.sample_state(own, rng)
+                assert isinstance(sample, MalinState)
                 assert sample.view(actor) == own
                 assert sample.legal_actions() == state.legal_actions()
                 random_step(sample, rng)

@@ -13,6 +13,7 @@ import pytest
 
 from atout.core.errors import IllegalAction, NotationError, OptionError
 from atout.games.malin import MalinGame, MalinState
+from atout.games.malin.rules import BID_ACTION, TWIN_PLAY
 
 from .helpers import (
     HANDS_4P,
@@ -112,7 +113,7 @@ def test_bidding_from_the_dealers_left_distinct_and_below_the_trick_count() -> N
     # The dealer bids last and may not make the total 9: 3 + 2 + 0 + 4 = 9.
     assert state.current_player == 0
     refused(state, "bid 4", "may not add up to 9")
-    assert [a - 438 for a in state.legal_actions()] == [1, 5, 6, 7, 8]
+    assert [BID_ACTION.value(a) for a in state.legal_actions()] == [1, 5, 6, 7, 8]
     state.apply("bid 5")
     assert phase(state) == "play" and state.current_player == 1  # the first bidder leads
 
@@ -136,7 +137,12 @@ def test_three_players_the_dealer_may_not_complete_seven() -> None:
     state.apply("bid 1")
     state.apply("bid 2")
     assert state.current_player == 2
-    assert [a - 438 for a in state.legal_actions()] == [0, 3, 5, 6]  # not 1, 2 (taken), not 4 (sum 7)
+    assert [BID_ACTION.value(a) for a in state.legal_actions()] == [
+        0,
+        3,
+        5,
+        6,
+    ]  # not 1, 2 (taken), not 4 (sum 7)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -151,7 +157,7 @@ def test_legal_bids_for_every_player_count(players: int) -> None:
             state = game.new_state(seed=seed)
             bids: list[int] = []
             while phase(state) == "bid":
-                legal = [a - 438 for a in state.legal_actions()]
+                legal = [BID_ACTION.value(a) for a in state.legal_actions()]
                 assert legal and all(0 <= b < size and b not in bids for b in legal)
                 if state.current_player == state.dealer:
                     assert all(sum(bids) + b != size for b in legal)
@@ -187,7 +193,7 @@ def test_second_twin_in_a_trick_takes_the_other_value() -> None:
     bid_all(state, {1: 1, 2: 2, 3: 3, 0: 0})
     play(state, "34", "TWIN 35")
     refused(state, "play TWIN 35", "must take 0")
-    assert 35 not in state.legal_actions() and 34 in state.legal_actions()
+    assert TWIN_PLAY(1) not in state.legal_actions() and TWIN_PLAY(0) in state.legal_actions()
     play(state, "TWIN 0", "33")
     assert vd(state, 0)["tricks"][0]["winner"] == 2  # 35 beats 34
 

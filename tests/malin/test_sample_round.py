@@ -16,16 +16,7 @@ import atout
 from atout.games.malin import MalinGame, MalinState
 from atout.games.malin import cards as C
 from atout.games.malin.bot import MalinHeuristicBot
-from atout.games.malin.game import (
-    BID,
-    BID_BASE,
-    MAX_BID,
-    REDECLARE,
-    REDECLARE_BASE,
-    TWIN_LOW,
-    WINDOW,
-    WISH_BASE,
-)
+from atout.games.malin.rules import BID, BID_ACTION, CARD, REDECLARE, WINDOW, WISH_PLAY, WISH_REDECLARE
 from atout.testing import check_sample_round
 
 # Every table size, and each option that changes what happens in a hand (its
@@ -63,17 +54,17 @@ def _collision_step(state: MalinState, rng: random.Random) -> None:
     """A random step that provokes Wish re-declarations: the Wish is declared as
     a number still in play, and a seat holding that number plays it."""
     legal = state.legal_actions()
-    wishes = [a for a in legal if WISH_BASE - 100 <= a <= WISH_BASE + 100]
+    wishes = [a for a in legal if a in WISH_PLAY]
     trick = state.view(0).trick
     wish_values = [d for _, k, d, _ in trick if k == C.WISH]
-    matching = [a for a in legal if a < TWIN_LOW and a + 1 in wish_values]
+    matching = [a for a in legal if a in CARD and CARD.value(a) in wish_values]
     if matching:
         state.apply(matching[0])
     elif wishes and rng.random() < 0.8:
-        numbers = [a for a in wishes if 1 <= a - WISH_BASE <= state.game.top]
+        numbers = [a for a in wishes if 1 <= WISH_PLAY.value(a) <= state.game.top]
         state.apply(rng.choice(numbers or wishes))
     elif state.phase == REDECLARE and rng.random() < 0.5:
-        numbers = [a for a in legal if 1 <= a - REDECLARE_BASE <= state.game.top]
+        numbers = [a for a in legal if 1 <= WISH_REDECLARE.value(a) <= state.game.top]
         state.apply(rng.choice(numbers or legal))
     else:
         state.apply(rng.choice(legal))
@@ -130,17 +121,18 @@ def test_round_world_starts_at_the_first_decision() -> None:
             got = game.sample_round(view, rng)
         assert got is not None
         world, actions = got
+        assert isinstance(world, MalinState)
         assert world.round == view.round and world.dealer == view.dealer
         assert not world.history and not world.is_chance
         assert all(h.bit_count() == game.hand_size for h in world.hands)
-        assert world.tricks == [] and world.trick_seats == []
+        assert world.tricks == [] and world.trick == []
         assert all(b < 0 for b in world.bids)
         if any(sum(m) for m in world.mal):  # jeu fun: the window before the bidding
             assert world.phase == WINDOW and world.win_kind != 0 and world.passed == 0
         else:
             assert world.phase == BID and world.to_act == (view.dealer + 1) % 4
         # The replayed bids are the view's, in turn order from the dealer's left.
-        bids = [a - BID_BASE for a in actions if BID_BASE <= a <= BID_BASE + MAX_BID]
+        bids = [BID_ACTION.value(a) for a in actions if a in BID_ACTION]
         order = [(view.dealer + 1 + i) % 4 for i in range(4)]
         assert bids == [view.bids[s] for s in order if view.bids[s] is not None]
 
@@ -159,6 +151,7 @@ def test_round_worlds_vary() -> None:
         got = game.sample_round(view, rng)
         assert got is not None
         world, _ = got
+        assert isinstance(world, MalinState)
         own.add(world.hands[view.seat])
         seen.add(tuple(world.hands[s] for s in others))
     assert len(own) == 1  # the viewer's own round-start hand is known

@@ -29,21 +29,18 @@ from __future__ import annotations
 from ...core.bot import Bot
 from ...core.game import View
 from . import cards as C
-from .cards import BELZ, FENNEC, SIX, TWIN, WISH, Value
-from .game import (
-    AVOCAT_BASE,
+from .cards import AVOCAT, BELZ, FENNEC, MALIN, SIX, TWIN, WISH, Value
+from .game import MalinGame
+from .rules import (
     BID_BASE,
-    EFFECT_BASE,
     EFFECT_TYPES,
-    MALIN_BASE,
-    MALIN_TARGETS,
-    MAX_SEATS,
     PASS,
     TWIN_HIGH,
     TWIN_LOW,
     WISH_BASE,
-    MalinGame,
+    malheur_target,
     malheur_type,
+    malin_targets,
     play_kind_value,
     winner_of,
 )
@@ -119,15 +116,19 @@ class MalinHeuristicBot(Bot):
         return len(view.tricks) == view.hand_size - 1
 
     def _winner(self, view: MalinView, values: list[Value]) -> int:
-        seats = [c[0] for c in view.trick]
-        kinds = [c[1] for c in view.trick]
-        return winner_of(
-            seats, kinds, values, view.game.options["wish_beats_both_twins"], self._last_trick(view)
-        )
+        cards = [(s, k, d, v) for (s, k, d, _), v in zip(view.trick, values, strict=True)]
+        return winner_of(cards, view.game.options["wish_beats_both_twins"], self._last_trick(view))
 
     def _good(self, view: MalinView, values: list[Value]) -> bool:
         """Whether the trick, ending with ``values``, goes the way this seat's contract wants."""
         return (self._winner(view, values) == view.seat) == self._wants_trick(view)
+
+    def _good_after(self, view: MalinView, mtype: int, target: int) -> bool:
+        """Whether the trick goes the way this seat wants once ``mtype`` changes ``target``'s card."""
+        trial = [c[3] for c in view.trick]
+        pos = [c[0] for c in view.trick].index(target)
+        trial[pos] = effect_value(view.game, mtype, trial[pos])
+        return self._good(view, trial)
 
     # -- card play ------------------------------------------------------------------
     def _play(self, view: MalinView) -> int:
@@ -165,12 +166,7 @@ class MalinHeuristicBot(Bot):
                     return max(wishes)
                 if winners:
                     return max(winners)
-            # Cannot win this one: throw the weakest card.
-            if numbers:
-                return min(numbers)
-            if TWIN_LOW in twins:
-                return TWIN_LOW
-            return min(legal)
+            return _weakest(numbers, twins, legal)  # cannot win this one
         # Contract made (or overshooting): lose every trick if possible.
         losers = [a for a in numbers if not beats(a)] if best is not None else []
         if losers:
@@ -179,36 +175,23 @@ class MalinHeuristicBot(Bot):
             return TWIN_LOW
         if wishes and best is not None:
             return min(wishes)
-        if numbers:
-            return min(numbers)
-        if TWIN_LOW in twins:
-            return TWIN_LOW
-        return min(legal)
+        return _weakest(numbers, twins, legal)
 
     # -- Malheur cards --------------------------------------------------------------
     def _window(self, view: MalinView) -> int:
         legal = view.legal_actions
         if view.window == "before bidding":
-            malins = [a for a in legal if a >= MALIN_BASE]
+            malins = [a for a in legal if malheur_type(a) == MALIN]
             if malins:
-                return max(
-                    malins, key=lambda a: sum(view.malheur_counts[t] for t in MALIN_TARGETS[a - MALIN_BASE])
-                )
+                return max(malins, key=lambda a: sum(view.malheur_counts[t] for t in malin_targets(a)))
             return PASS
         if len(view.trick) != view.game.players:
             return PASS  # later cards can still change the trick: keep the cards for the end
-        values = [c[3] for c in view.trick]
-        if self._good(view, values):
+        if self._good(view, [c[3] for c in view.trick]):
             return PASS
         for a in legal:
             mtype = malheur_type(a)
-            if mtype not in EFFECT_TYPES:
-                continue
-            target = (a - EFFECT_BASE) % MAX_SEATS
-            pos = [c[0] for c in view.trick].index(target)
-            trial = list(values)
-            trial[pos] = effect_value(view.game, mtype, trial[pos])
-            if self._good(view, trial):
+            if mtype in EFFECT_TYPES and self._good_after(view, mtype, malheur_target(a)):
                 return a
         return PASS
 
@@ -219,21 +202,21 @@ class MalinHeuristicBot(Bot):
         _, mtype, targets, index, _ = view.pending
         if mtype not in (SIX, BELZ, FENNEC):
             return PASS
-        seats = [c[0] for c in view.trick]
-        values = [c[3] for c in view.trick]
-
-        def outcome(target: int) -> bool:
-            trial = list(values)
-            pos = seats.index(target)
-            trial[pos] = effect_value(view.game, mtype, trial[pos])
-            return self._good(view, trial)
-
-        if outcome(targets[index]):
+        if self._good_after(view, mtype, targets[index]):
             return PASS
         for a in legal:
-            if a >= AVOCAT_BASE and outcome(a - AVOCAT_BASE):
+            if malheur_type(a) == AVOCAT and self._good_after(view, mtype, malheur_target(a)):
                 return a
         return PASS
+
+
+def _weakest(numbers: list[int], twins: list[int], legal: tuple[int, ...]) -> int:
+    """The card to throw away: the lowest number, else the Twin as 0, else the lowest id."""
+    if numbers:
+        return min(numbers)
+    if TWIN_LOW in twins:
+        return TWIN_LOW
+    return min(legal)
 
 
 __all__ = ["MalinHeuristicBot", "expected_tricks"]

@@ -27,59 +27,95 @@ played, so that the question itself reveals nothing either.
 
 from __future__ import annotations
 
-import random
-from itertools import combinations
 from typing import ClassVar
 
+from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
-from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
+from ...core.fields import StateFields
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
-from .cards import AVOCAT, BELZ, FENNEC, MALIN, NUM_KINDS, NUM_MALHEURS, SIX, TWIN, WISH, Value
+from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
 from .cards import card_name as _card_name
-
-# Phases.
-FIRST_DEALER, GAIN, REMOVE, DEAL, WINDOW, REACT, STEAL, BID, PLAY, REDECLARE, OVER = range(11)
-PHASE_NAMES = (
-    "first-dealer", "gain", "remove", "deal", "window", "react", "steal", "bid", "play",
-    "redeclare", "over",
-)  # fmt: skip
-CHANCE_PHASES = frozenset((FIRST_DEALER, GAIN, REMOVE, DEAL, STEAL))
-
-# Window kinds.
-NO_WINDOW, PREBID_WINDOW, CARD_WINDOW = range(3)
-WINDOW_NAMES = ("", "before bidding", "after a card")
-
-# Player action ids (the same table for every configuration; see src/atout/rules/le-malin.md).
-TWIN_LOW = 34
-TWIN_HIGH = 35
-WISH_BASE = 136  # ids 36..236: play WISH v, id = WISH_BASE + v
-REDECLARE_BASE = 337  # ids 237..437: wish v (re-declaration), id = REDECLARE_BASE + v
-BID_BASE = 438  # ids 438..446: bid 0..8
-MAX_BID = 8
-PASS = 447
-EFFECT_BASE = 448  # ids 448..465: (666, belzebuth, fennec) x target seat 0..5
-AVOCAT_BASE = 466  # ids 466..471: avocat on seat 0..5
-MALIN_BASE = 472  # ids 472..492: malin on one seat or on a pair of seats
-MAX_SEATS = 6
-MALIN_TARGETS: tuple[tuple[int, ...], ...] = tuple((s,) for s in range(MAX_SEATS)) + tuple(
-    combinations(range(MAX_SEATS), 2)
+from .rules import (
+    AVOCAT_BASE,
+    BID,
+    BID_BASE,
+    C_DEALER,
+    C_DRAW,
+    C_STEAL,
+    CARD_WINDOW,
+    CHANCE_PHASES,
+    DEAL,
+    EFFECT_BASE,
+    EFFECT_ON,
+    EFFECT_TYPES,
+    EXAMPLES,
+    FIRST_DEALER,
+    GAIN,
+    MALIN_BASE,
+    MALIN_TARGETS,
+    MAX_BID,
+    MAX_SEATS,
+    NO_WINDOW,
+    NUM_ACTIONS,
+    NUM_CHANCE,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PLAY,
+    PREBID_WINDOW,
+    REACT,
+    REDECLARE,
+    REDECLARE_BASE,
+    REMOVE,
+    STEAL,
+    TITLE,
+    TWIN_HIGH,
+    TWIN_LOW,
+    WINDOW,
+    WINDOW_NAMES,
+    WISH_BASE,
+    WISH_MAX,
+    WISH_MIN,
+    Pending,
+    Played,
+    Trick,
+    gains,
+    malheur_target,
+    malheur_type,
+    malin_targets,
+    play_kind_value,
+    ranges,
+    winner_of,
 )
-NUM_ACTIONS = MALIN_BASE + len(MALIN_TARGETS)
-WISH_MIN, WISH_MAX = -100, 100
+from .view import MalinView, make_view, parse_in_context, redact_history
 
-# Chance outcome ids.
-C_DEALER = NUM_KINDS  # 36..41: first dealer seat
-C_DRAW = C_DEALER + MAX_SEATS  # 42..46: Malheur card drawn, by type
-C_STEAL = C_DRAW + NUM_MALHEURS  # 47..76: Malheur card taken, victim * 5 + type
-NUM_CHANCE = C_STEAL + MAX_SEATS * NUM_MALHEURS
-
-EFFECT_TYPES = (SIX, BELZ, FENNEC)
-
-
-def _effect_index(mtype: int) -> int:
-    return EFFECT_TYPES.index(mtype)
+# The names the batch engine and older callers import from here.
+__all__ = [
+    "BID",
+    "BID_BASE",
+    "MAX_BID",
+    "NUM_ACTIONS",
+    "OVER",
+    "PASS",
+    "PLAY",
+    "REDECLARE",
+    "REDECLARE_BASE",
+    "TWIN_HIGH",
+    "TWIN_LOW",
+    "WISH_BASE",
+    "WISH_MAX",
+    "WISH_MIN",
+    "MalinGame",
+    "MalinState",
+    "MalinView",
+    "gains",
+    "malheur_type",
+    "play_kind_value",
+    "winner_of",
+]
 
 
 class MalinGame(Game):
@@ -99,6 +135,7 @@ class MalinGame(Game):
     rules_page = "le-malin"
     tensors = "atout.games.malin.tensor"
     positions = "atout.games.malin.position"
+    sampler = "atout.games.malin.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "start_score",
@@ -268,68 +305,78 @@ class MalinGame(Game):
         self.start_round: int = o["start_round"]
         self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
+    def __init__(self, players: int, **options: object) -> None:
+        super().__init__(players, **options)
+        self._build_space()
+
     # -- action space -----------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
+    def _build_space(self) -> None:
+        """The action table (:mod:`.rules`), with this configuration's Twin text and readers.
+
+        The ids are the same for every configuration; the readers check what
+        depends on it (the numbered cards there are, the seats, the Twin's high
+        value) and keep the notation's own messages.
+        """
+        high = self.twin_high
+        twin = ActionRange("twin", 2, lambda v: f"play TWIN {high if v else 0}")
+
+        def play(rest: list[str]) -> int:
+            if len(rest) in (1, 2):
+                return self._parse_play(rest)
+            raise LookupError("play")
+
+        def redeclare(rest: list[str]) -> int:
+            if len(rest) == 1:
+                value = int(rest[0])
+                if WISH_MIN <= value <= WISH_MAX:
+                    return REDECLARE_BASE + value
+                raise ValueError("a Wish value is an integer from -100 to 100")
+            raise LookupError("wish")
+
+        def bid(rest: list[str]) -> int:
+            if len(rest) == 1:
+                value = int(rest[0])
+                if 0 <= value <= MAX_BID:
+                    return BID_BASE + value
+                raise ValueError(f"a bid is 0..{MAX_BID}")
+            raise LookupError("bid")
+
+        def malheur(rest: list[str]) -> int:
+            if len(rest) >= 2 and rest[1] == "on":
+                return self._parse_malheur(rest[0], rest[2:])
+            raise LookupError("malheur")
+
+        def bare(words: list[str]) -> int:
+            """A card without "play" ("17", "TWIN 0"); a word that is no keyword reads as a card."""
+            if len(words) in (1, 2) and words[0] not in ("play", "bid", "malheur", "wish"):
+                return self._parse_play(words)
+            raise LookupError(words[0])
+
+        def redeclare_or_card(rest: list[str]) -> int:
+            return redeclare(rest) if len(rest) == 1 else bare(["redeclare", *rest])
+
+        def pass_or_card(rest: list[str]) -> int:
+            return PASS if not rest else bare(["pass", *rest])
+
+        self.space = ActionSpace(
+            TITLE,
+            ranges(twin),
+            examples=EXAMPLES,
+            readers={
+                "play": play,
+                "wish": redeclare,
+                "redeclare": redeclare_or_card,
+                "bid": bid,
+                "pass": pass_or_card,
+                "malheur": malheur,
+            },
+            fallback=bare,
+            words=lambda text: text.strip().lower().replace(",", " ").split(),
+        )
 
     @property
     def num_chance_outcomes(self) -> int:
         return NUM_CHANCE
-
-    def action_to_text(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise NotationError(f"{action!r} is not a Le Malin action id")
-        if 0 <= action < TWIN_LOW:
-            return f"play {action + 1}"
-        if action == TWIN_LOW:
-            return "play TWIN 0"
-        if action == TWIN_HIGH:
-            return f"play TWIN {self.twin_high}"
-        if WISH_BASE + WISH_MIN <= action <= WISH_BASE + WISH_MAX:
-            return f"play WISH {action - WISH_BASE}"
-        if REDECLARE_BASE + WISH_MIN <= action <= REDECLARE_BASE + WISH_MAX:
-            return f"wish {action - REDECLARE_BASE}"
-        if BID_BASE <= action <= BID_BASE + MAX_BID:
-            return f"bid {action - BID_BASE}"
-        if action == PASS:
-            return "pass"
-        if EFFECT_BASE <= action < AVOCAT_BASE:
-            i, seat = divmod(action - EFFECT_BASE, MAX_SEATS)
-            return f"malheur {C.MALHEUR_NAMES[EFFECT_TYPES[i]]} on {seat}"
-        if AVOCAT_BASE <= action < MALIN_BASE:
-            return f"malheur avocat on {action - AVOCAT_BASE}"
-        if MALIN_BASE <= action < NUM_ACTIONS:
-            return "malheur malin on " + " ".join(str(s) for s in MALIN_TARGETS[action - MALIN_BASE])
-        raise NotationError(f"{action!r} is not a Le Malin action id (0..{NUM_ACTIONS - 1})")
-
-    def text_to_action(self, text: str) -> int:
-        words = text.strip().lower().replace(",", " ").split()
-        try:
-            if words and words[0] == "play" and len(words) in (2, 3):
-                return self._parse_play(words[1:])
-            if len(words) == 2 and words[0] in ("wish", "redeclare"):
-                value = int(words[1])
-                if WISH_MIN <= value <= WISH_MAX:
-                    return REDECLARE_BASE + value
-                raise ValueError("a Wish value is an integer from -100 to 100")
-            if len(words) == 2 and words[0] == "bid":
-                bid = int(words[1])
-                if 0 <= bid <= MAX_BID:
-                    return BID_BASE + bid
-                raise ValueError(f"a bid is 0..{MAX_BID}")
-            if words == ["pass"]:
-                return PASS
-            if len(words) >= 3 and words[0] == "malheur" and words[2] == "on":
-                return self._parse_malheur(words[1], words[3:])
-            if len(words) in (1, 2) and words[0] not in ("play", "bid", "malheur", "wish"):
-                return self._parse_play(words)
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        raise NotationError(
-            f"{text!r} is not a Le Malin action: write e.g. 'bid 2', 'play 17', 'play TWIN 0', "
-            f"'play WISH -100', 'wish 12', 'pass', 'malheur fennec on 2', 'malheur malin on 1 3'"
-        )
 
     def _parse_play(self, words: list[str]) -> int:
         kind = C.parse_card(words[0])
@@ -351,9 +398,7 @@ class MalinGame(Game):
             raise ValueError("a Wish value is an integer from -100 to 100")
         if len(words) != 1:
             raise ValueError("only the Twins and the Wish take a declared value")
-        if kind >= self.top:
-            raise ValueError(f"with {self.players} players the numbered cards are 1..{self.top}")
-        return kind
+        return kind  # a card this table's deck lacks has its id: play refuses it (see _play_refusal)
 
     def _parse_malheur(self, name: str, rest: list[str]) -> int:
         mtype = C.parse_malheur(name)
@@ -366,7 +411,9 @@ class MalinGame(Game):
                 raise ValueError(f"{w!r} is not a seat number")
             seats.append(int(seat_text))
         for seat in seats:
-            if not 0 <= seat < self.players:
+            # Seats up to the table's six have ids (the table is the same for every
+            # configuration): the rules refuse those past this game's seats.
+            if not 0 <= seat < MAX_SEATS:
                 raise ValueError(f"seat must be 0..{self.players - 1}, not {seat}")
         if mtype == MALIN:
             key = tuple(sorted(set(seats)))
@@ -377,7 +424,9 @@ class MalinGame(Game):
             raise ValueError(f"{C.MALHEUR_TITLES[mtype]} targets one seat: 'malheur {name} on 2'")
         if mtype == AVOCAT:
             return AVOCAT_BASE + seats[0]
-        return EFFECT_BASE + _effect_index(mtype) * MAX_SEATS + seats[0]
+        effect = EFFECT_ON[mtype]
+        assert effect is not None
+        return effect(seats[0])
 
     def score_bounds(self) -> tuple[int, int]:
         """Final scores lie between 1 - tricks per hand (a seat on 1 missing by every
@@ -396,90 +445,21 @@ class MalinGame(Game):
             state._resolve_chance()
         return state
 
-    def sample_round(self, view: View, rng: random.Random) -> tuple[MalinState, list[int]] | None:
-        from .sampling import sample_round
-
-        if not isinstance(view, MalinView) or view.game != self:
-            raise ValueError("sample_round needs a view of this Le Malin game")
-        return sample_round(self, view, rng)
-
-    def sample_state(self, view: View, rng: random.Random) -> MalinState:
-        from .sampling import sample_world
-
-        if not isinstance(view, MalinView) or view.game != self:
-            raise ValueError("sample_state needs a view of this Le Malin game")
-        return sample_world(self, view, rng)
-
-
-def malheur_type(action: int) -> int:
-    """The Malheur type an action plays (-1 if it plays none)."""
-    if EFFECT_BASE <= action < AVOCAT_BASE:
-        return EFFECT_TYPES[(action - EFFECT_BASE) // MAX_SEATS]
-    if AVOCAT_BASE <= action < MALIN_BASE:
-        return AVOCAT
-    if MALIN_BASE <= action < NUM_ACTIONS:
-        return MALIN
-    return -1
-
-
-def play_kind_value(action: int, twin_high: int) -> tuple[int, int]:
-    """(card kind, declared value) of a play action."""
-    if action < TWIN_LOW:
-        return action, action + 1
-    if action == TWIN_LOW:
-        return TWIN, 0
-    if action == TWIN_HIGH:
-        return TWIN, twin_high
-    return WISH, action - WISH_BASE
-
 
 class MalinState(State):
     """A Le Malin match in progress.  See the module docstring for the phases."""
 
-    __slots__ = (
-        "_deck",
-        "bids",
-        "deal_count",
-        "dealer",
-        "discard",
-        "draws",
-        "gain_queue",
-        "game",
-        "hands",
-        "history",
-        "last_actor",
-        "leader",
-        "mal",
-        "mlog",
-        "n",
-        "out",
-        "p_caster",
-        "p_index",
-        "p_redirected",
-        "p_targets",
-        "p_type",
-        "passed",
-        "phase",
-        "pile",
-        "prev_round_trick",
-        "removed",
-        "round",
-        "scores_",
-        "seed",
-        "sheet",
-        "start",
-        "steal_groups",
-        "steals",
-        "to_act",
-        "trick_decl",
-        "trick_kinds",
-        "trick_seats",
-        "trick_vals",
-        "tricks",
-        "tricks_won",
-        "win_kind",
-        "wish_mod",
-        "wish_pos",
+    fields: ClassVar[StateFields] = StateFields(
+        shared=(
+            "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "out", "removed",
+            "deal_count", "leader", "wish_pos", "wish_mod", "last_actor", "prev_round_trick", "draws",
+            "steals", "win_kind", "passed", "pending", "_deck",
+        ),
+        copied=(
+            "history", "hands", "bids", "tricks_won", "trick", "tricks", "scores_", "sheet", "pile",
+            "discard", "mlog", "steal_groups", "gain_queue",
+        ),
+        nested=("mal",),
     )  # fmt: skip
 
     def __init__(self, game: MalinGame, seed: int | None) -> None:
@@ -504,27 +484,26 @@ class MalinState(State):
         self.steals = 0  # Malheur cards stolen so far (keys the seeded steals)
         self.win_kind = NO_WINDOW
         self.passed = 0
-        self.p_caster = -1
-        self.p_type = -1
-        self.p_targets: list[int] = []
-        self.p_index = 0
-        self.p_redirected: list[bool] = []
+        #: The Malheur card being answered or resolved, None between them.
+        self.pending: Pending | None = None
         self.steal_groups: list[tuple[int, ...]] = []
         self.gain_queue: list[int] = []
-        #: The previous hand's final trick as views show it, (((seat, kind,
-        #: declared, value), ...), winner), None in hand 1.  A hand's tricks are
+        #: The previous hand's final trick, None in hand 1.  A hand's tricks are
         #: dropped when the next hand starts, yet a table still shows the trick
         #: that ended it: views show this one as ``last_trick`` until the new hand
-        #: finishes a trick.  Built once per hand, in the view's shape, so that
-        #: views only pass it on.
-        self.prev_round_trick: tuple[tuple[tuple[int, int, int, Value], ...], int] | None = None
-        self._new_hand()
+        #: finishes a trick.
+        self.prev_round_trick: Trick | None = None
+        self.new_hand()
         if first is None:
             self.phase = FIRST_DEALER
         else:
             self._start_match()
 
-    def _new_hand(self) -> None:
+    def new_hand(self) -> None:
+        """Clear the table for a hand dealt by ``self.dealer``: next, the card put aside (REMOVE).
+
+        Public for the positions and the sampling, which build a hand's start.
+        """
         n = self.n
         self.hands = [0] * n
         self.out = 0  # slots removed or dealt this hand
@@ -533,21 +512,33 @@ class MalinState(State):
         self.bids = [-1] * n
         self.tricks_won = [0] * n
         self.leader = (self.dealer + 1) % n
-        self.trick_seats: list[int] = []
-        self.trick_kinds: list[int] = []
-        self.trick_decl: list[int] = []
-        self.trick_vals: list[Value] = []
+        #: The trick in progress, in play order.
+        self.trick: list[Played] = []
+        #: The Wish's place in the trick (-1: not in it), and whether a Malheur card changed its value.
         self.wish_pos = -1
         self.wish_mod = False
         self.last_actor = -1
-        #: Finished tricks of this hand: (seats, kinds, declared values, final values, winner).
-        self.tricks: list[
-            tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[Value, ...], int]
-        ] = []
+        #: Finished tricks of this hand (cards with their final values, winner).
+        self.tricks: list[Trick] = []
         #: Public log of the Malheur cards played this hand: (seat, action id).
         self.mlog: list[tuple[int, int]] = []
         self._deck: list[int] | None = None
         self.phase = REMOVE
+
+    # The trick as the parallel lists the batch engine's tests compare (derived, read-only).
+    @property
+    def trick_seats(self) -> list[int]:
+        return [p.seat for p in self.trick]
+
+    @property
+    def trick_kinds(self) -> list[int]:
+        return [p.kind for p in self.trick]
+
+    @property
+    def trick_vals(self) -> list[Value]:
+        return [p.value for p in self.trick]
+
+    _new_hand = new_hand  # tests/batch/test_malin.py's name for it, until that test says new_hand
 
     def _start_match(self) -> None:
         """After the first dealer is known: the opening Malheur cards, then the first hand."""
@@ -567,7 +558,8 @@ class MalinState(State):
             return TERMINAL
         return self.to_act
 
-    def _deal_target(self) -> int:
+    def deal_target(self) -> int:
+        """The seat the next card dealt goes to (the cards go round from the dealer's left)."""
         return (self.dealer + 1 + self.deal_count // self.game.hand_size) % self.n
 
     def mal_count(self, seat: int) -> int:
@@ -578,6 +570,9 @@ class MalinState(State):
         return len(self.tricks) == self.game.hand_size - 1
 
     # -- legal actions --------------------------------------------------------------
+    # Each decision phase has one refusal function (the rule an action breaks, or
+    # None), and its legal actions are listed by the same predicates, so that the
+    # reason given is the check that refused, never a guess after the fact.
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
@@ -596,12 +591,12 @@ class MalinState(State):
         return [a for a, _ in self.chance_outcomes()]
 
     def _legal_bids(self) -> list[int]:
+        """The bids :meth:`_bid_refusal` lets through, by its checks in one pass (bots call this often)."""
         size = self.game.hand_size
         made = [b for b in self.bids if b >= 0]
         total = sum(made)
-        running = self.game.options["sum_rule"] == "running"
-        last = self.to_act == self.dealer
-        out = [b for b in range(size) if b not in made and not ((running or last) and total + b == size)]
+        sum_binds = self.to_act == self.dealer or self.game.options["sum_rule"] == "running"
+        out = [b for b in range(size) if b not in made and not (sum_binds and total + b == size)]
         assert out, "a legal bid always exists (rules-notes §1.3)"
         return out
 
@@ -624,22 +619,23 @@ class MalinState(State):
 
     def _wish_forbidden(self, exclude: int = -1) -> set[Value]:
         """Values the Wish may not take now (the trick's, or the whole hand's)."""
-        vals = {v for i, v in enumerate(self.trick_vals) if i != exclude}
+        vals = {p.value for i, p in enumerate(self.trick) if i != exclude}
         if self.game.options["wish_forbidden_scope"] == "hand":
-            for t in self.tricks:
-                vals.update(t[3])
+            for cards, _ in self.tricks:
+                vals.update(p.value for p in cards)
         return vals
 
     def _twin_values(self) -> list[int]:
         """Values a Twin may be declared now (second Twin of a trick: the other value)."""
         high = self.game.twin_high
         values = [0, high]
-        for i, k in enumerate(self.trick_kinds):
-            if k == TWIN:
-                values = [high if self.trick_decl[i] == 0 else 0]
+        for p in self.trick:
+            if p.kind == TWIN:
+                values = [high if p.declared == 0 else 0]
                 break
         if len(values) == 2 and self.game.options["twin_value"] == "avoid_taken":
-            free = [v for v in values if v not in self.trick_vals]
+            taken = {p.value for p in self.trick}
+            free = [v for v in values if v not in taken]
             if free:
                 values = free
         return values
@@ -659,13 +655,19 @@ class MalinState(State):
             return f"it is seat {self.to_act}'s turn to play a card, not to {self._verb(action)}"
         kind, value = play_kind_value(action, self.game.twin_high)
         if not self.hands[self.to_act] & C.slots_of_kind(kind):
+            if kind < TWIN and kind >= self.game.top:
+                return (
+                    f"you do not hold {C.card_text(kind)}: with {self.n} players "
+                    f"the numbered cards are 1..{self.game.top}"
+                )
             return f"you do not hold {C.card_text(kind)}"
         if kind == TWIN:
             allowed = self._twin_values()
             if value not in allowed:
-                if len(allowed) == 1 and TWIN in self.trick_kinds:
+                other = next((p for p in self.trick if p.kind == TWIN), None)
+                if len(allowed) == 1 and other is not None:
                     return (
-                        f"the other Twin is already in this trick as {self.trick_decl[self.trick_kinds.index(TWIN)]}: "
+                        f"the other Twin is already in this trick as {other.declared}: "
                         f"this one must take {allowed[0]}"
                     )
                 return f"a Twin must avoid a value already in the trick here: declare {allowed[0]}"
@@ -674,14 +676,34 @@ class MalinState(State):
             return f"the Wish may not take {value}: a card of that value is already in {where}"
         return None
 
-    def _target_ok(self, mtype: int, seat: int) -> bool:
-        """Whether a card effect of ``mtype`` may aim at ``seat``'s card in the current trick."""
-        if seat not in self.trick_seats:
-            return False
-        if mtype == SIX:
-            v = self.trick_vals[self.trick_seats.index(seat)]
-            return isinstance(v, int)
-        return True
+    def _redeclare_refusal(self, action: int) -> str | None:
+        if not REDECLARE_BASE + WISH_MIN <= action <= REDECLARE_BASE + WISH_MAX:
+            return (
+                f"a card was played with the Wish's value: seat {self.to_act} must first declare "
+                f"a new Wish value ('wish 42'), not {self._verb(action)}"
+            )
+        value = action - REDECLARE_BASE
+        if value in self._wish_forbidden(exclude=self.wish_pos):
+            return f"the Wish may not take {value}: a card of that value is already in the trick"
+        return None
+
+    def _aim_refusal(self, mtype: int, seat: int) -> str | None:
+        """Why a card effect of ``mtype`` may not aim at ``seat``'s card in the current trick (None: it may)."""
+        for p in self.trick:
+            if p.seat == seat:
+                if mtype == SIX and not isinstance(p.value, int):
+                    return f"666 only reverses a whole number; seat {seat}'s card is worth {C.value_text(p.value)}"
+                return None
+        return f"seat {seat} has no card in the current trick to aim at"
+
+    def _steal_refusal(self, seat: int, targets: tuple[int, ...]) -> str | None:
+        """Why ``seat``'s Le Malin may not take from ``targets`` (None: it may)."""
+        for t in targets:
+            if t >= self.n or t == seat:
+                return "Le Malin takes from one or two opponents, not from yourself"
+            if not any(self.mal[t]):
+                return f"seat {t} holds no Malheur card to take"
+        return None
 
     def _legal_window(self) -> list[int]:
         seat = self.to_act
@@ -689,28 +711,63 @@ class MalinState(State):
         out = [PASS]
         for i, mtype in enumerate(EFFECT_TYPES):
             if held[mtype]:
-                out.extend(
-                    EFFECT_BASE + i * MAX_SEATS + s for s in self.trick_seats if self._target_ok(mtype, s)
-                )
+                base = EFFECT_BASE + i * MAX_SEATS
+                out.extend(base + p.seat for p in self.trick if self._aim_refusal(mtype, p.seat) is None)
         if held[MALIN]:
-            for idx, targets in enumerate(MALIN_TARGETS):
-                if all(t < self.n and t != seat and self.mal_count(t) > 0 for t in targets):
-                    out.append(MALIN_BASE + idx)
+            out.extend(
+                MALIN_BASE + i
+                for i, targets in enumerate(MALIN_TARGETS)
+                if self._steal_refusal(seat, targets) is None
+            )
         return sorted(out)
 
-    def _legal_avocats(self) -> list[int]:
-        seat = self.to_act
-        if not self.mal[seat][AVOCAT]:
-            return []
-        return [AVOCAT_BASE + x for x in range(self.n) if self._redirect_ok(x)]
+    def _window_refusal(self, action: int) -> str | None:
+        if action == PASS:
+            return None
+        mtype = malheur_type(action)
+        if mtype < 0:
+            return f"a Malheur window is open ({WINDOW_NAMES[self.win_kind]}): play a Malheur card or 'pass'"
+        if mtype == AVOCAT:
+            return "L'Avocat du Diable is only played in answer to a Malheur card aimed at you"
+        if not self.mal[self.to_act][mtype]:
+            return f"you do not hold {C.MALHEUR_TITLES[mtype]}"
+        if mtype == MALIN:
+            return self._steal_refusal(self.to_act, malin_targets(action))
+        return self._aim_refusal(mtype, malheur_target(action))
 
-    def _redirect_ok(self, x: int) -> bool:
-        seat = self.to_act
-        if x == seat:
-            return False
-        if self.p_type == MALIN:
-            return x != self.p_caster and x not in self.p_targets and self.mal_count(x) > 0
-        return self._target_ok(self.p_type, x)
+    def _redirect_refusal(self, x: int) -> str | None:
+        """Why the seat asked may not send the pending Malheur card on to seat ``x`` (None: it may)."""
+        pending = self.pending
+        assert pending is not None
+        if x == self.to_act:
+            return "L'Avocat du Diable sends the effect to another player, not back to you"
+        if pending.mtype == MALIN:
+            if x >= self.n or x == pending.caster or x in pending.targets or not any(self.mal[x]):
+                return (
+                    f"seat {x} cannot be the new victim of Le Malin "
+                    "(the caster, a victim already, or no Malheur card)"
+                )
+            return None
+        return self._aim_refusal(pending.mtype, x)
+
+    def _legal_avocats(self) -> list[int]:
+        if not self.mal[self.to_act][AVOCAT]:
+            return []
+        return [AVOCAT_BASE + x for x in range(self.n) if self._redirect_refusal(x) is None]
+
+    def _react_refusal(self, action: int) -> str | None:
+        if action == PASS:
+            return None
+        pending = self.pending
+        assert pending is not None
+        if malheur_type(action) != AVOCAT:
+            return (
+                f"{C.MALHEUR_TITLES[pending.mtype]} aims at you: answer with L'Avocat du Diable "
+                f"('malheur avocat on 2') or 'pass', not {self._verb(action)}"
+            )
+        if not self.mal[self.to_act][AVOCAT]:
+            return f"you do not hold {C.MALHEUR_TITLES[AVOCAT]}"
+        return self._redirect_refusal(malheur_target(action))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
@@ -749,62 +806,21 @@ class MalinState(State):
         phase = self.phase
         if phase == PLAY:
             return self._play_refusal(action)
+        if phase == WINDOW:
+            return self._window_refusal(action)
+        if phase == REACT:
+            return self._react_refusal(action)
         if phase == BID:
             if BID_BASE <= action <= BID_BASE + MAX_BID:
                 return self._bid_refusal(action - BID_BASE)
             return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+        if phase == REDECLARE:
+            return self._redeclare_refusal(action)
         if phase == OVER:
             return "the match is over"
-        if phase in CHANCE_PHASES:
-            if action in {a for a, _ in self.chance_outcomes()}:
-                return None
-            return f"{action!r} is not a possible chance outcome here ({PHASE_NAMES[phase]})"
-        if phase == REDECLARE:
-            if not REDECLARE_BASE + WISH_MIN <= action <= REDECLARE_BASE + WISH_MAX:
-                return (
-                    f"a card was played with the Wish's value: seat {self.to_act} must first declare "
-                    f"a new Wish value ('wish 42'), not {self._verb(action)}"
-                )
-            value = action - REDECLARE_BASE
-            if value in self._wish_forbidden(exclude=self.wish_pos):
-                return f"the Wish may not take {value}: a card of that value is already in the trick"
+        if action in {a for a, _ in self.chance_outcomes()}:
             return None
-        if action in self.legal_actions():
-            return None
-        return self._malheur_refusal(action)
-
-    def _malheur_refusal(self, action: int) -> str:
-        seat = self.to_act
-        mtype = malheur_type(action)
-        if self.phase == REACT:
-            if action != PASS and mtype != AVOCAT:
-                return (
-                    f"{C.MALHEUR_TITLES[self.p_type]} aims at you: answer with L'Avocat du Diable "
-                    f"('malheur avocat on 2') or 'pass', not {self._verb(action)}"
-                )
-        elif mtype < 0:
-            return f"a Malheur window is open ({WINDOW_NAMES[self.win_kind]}): play a Malheur card or 'pass'"
-        elif mtype == AVOCAT:
-            return "L'Avocat du Diable is only played in answer to a Malheur card aimed at you"
-        if not self.mal[seat][mtype]:
-            return f"you do not hold {C.MALHEUR_TITLES[mtype]}"
-        if mtype == MALIN:
-            targets = MALIN_TARGETS[action - MALIN_BASE]
-            for t in targets:
-                if t >= self.n or t == seat:
-                    return "Le Malin takes from one or two opponents, not from yourself"
-                if self.mal_count(t) == 0:
-                    return f"seat {t} holds no Malheur card to take"
-            return "Le Malin cannot be played now"
-        target = (action - AVOCAT_BASE) if mtype == AVOCAT else (action - EFFECT_BASE) % MAX_SEATS
-        if mtype == AVOCAT:
-            if target == seat:
-                return "L'Avocat du Diable sends the effect to another player, not back to you"
-            if self.p_type == MALIN:
-                return f"seat {target} cannot be the new victim of Le Malin (the caster, a victim already, or no Malheur card)"
-        if target not in self.trick_seats:
-            return f"seat {target} has no card in the current trick to aim at"
-        return f"666 only reverses a whole number; seat {target}'s card is worth {C.value_text(self.trick_vals[self.trick_seats.index(target)])}"
+        return f"{action!r} is not a possible chance outcome here ({PHASE_NAMES[phase]})"
 
     def _verb(self, action: int) -> str:
         try:
@@ -824,22 +840,25 @@ class MalinState(State):
             else:
                 self._cast(action)
         elif phase == REACT:
+            pending = self.pending
+            assert pending is not None
+            i = pending.asking
             if action == PASS:
-                self.p_index += 1
+                self.pending = pending._replace(asking=i + 1)
             else:
                 seat = self.to_act
                 self.mal[seat][AVOCAT] -= 1
                 self.discard[AVOCAT] += 1
                 self.mlog.append((seat, action))
-                self.p_targets[self.p_index] = action - AVOCAT_BASE
-                self.p_redirected[self.p_index] = True
+                targets = (*pending.targets[:i], malheur_target(action), *pending.targets[i + 1 :])
+                redirected = (*pending.redirected[:i], True, *pending.redirected[i + 1 :])
+                self.pending = pending._replace(targets=targets, redirected=redirected)
             self._advance_react()
         elif phase == BID:
             self._bid(action - BID_BASE)
         elif phase == REDECLARE:
             value = action - REDECLARE_BASE
-            self.trick_vals[self.wish_pos] = value
-            self.trick_decl[self.wish_pos] = value
+            self.trick[self.wish_pos] = self.trick[self.wish_pos]._replace(declared=value, value=value)
             self._after_card()
         elif phase == FIRST_DEALER:
             # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
@@ -855,10 +874,10 @@ class MalinState(State):
             free = C.slots_of_kind(action) & self.game.deck & ~self.out
             slot = free & -free
             self.out |= slot
-            self.hands[self._deal_target()] |= slot
+            self.hands[self.deal_target()] |= slot
             self.deal_count += 1
             if self.deal_count == self.game.hand_size * self.n:
-                self._open_window(PREBID_WINDOW, self.dealer)
+                self.open_window(PREBID_WINDOW, self.dealer)
         elif phase == GAIN:
             mtype = action - C_DRAW
             self.pile[mtype] -= 1
@@ -868,13 +887,20 @@ class MalinState(State):
         elif phase == STEAL:
             victim, mtype = divmod(action - C_STEAL, NUM_MALHEURS)
             self.mal[victim][mtype] -= 1
-            self.mal[self.p_caster][mtype] += 1
+            assert self.pending is not None
+            self.mal[self.pending.caster][mtype] += 1
             self.steals += 1
             self.steal_groups.pop(0)
             self._next_steal()
 
     # Malheur windows ------------------------------------------------------------
-    def _open_window(self, kind: int, opener: int) -> None:
+    def open_window(self, kind: int, opener: int) -> None:
+        """Open a Malheur window of ``kind``, asking first the holder after ``opener``.
+
+        Without a Malheur card held (or outside the jeu fun) it closes at once:
+        the bidding or the play goes on.  Public for the sampling, which starts
+        a replayed hand at its window before the bidding.
+        """
         if self.game.fun and any(self.mal_count(s) for s in range(self.n)):
             self.win_kind = kind
             self.passed = 0
@@ -901,7 +927,7 @@ class MalinState(State):
         if kind == PREBID_WINDOW:
             self.phase = BID
             self.to_act = (self.dealer + 1) % self.n
-        elif len(self.trick_seats) == self.n:
+        elif len(self.trick) == self.n:
             self._resolve_trick()
         else:
             self.phase = PLAY
@@ -913,41 +939,44 @@ class MalinState(State):
         self.mal[seat][mtype] -= 1
         self.discard[mtype] += 1
         self.mlog.append((seat, action))
-        if mtype == MALIN:
-            targets = list(MALIN_TARGETS[action - MALIN_BASE])
-        else:
-            targets = [(action - EFFECT_BASE) % MAX_SEATS]
-        self.p_caster = seat
-        self.p_type = mtype
-        self.p_targets = targets
-        self.p_index = 0
-        self.p_redirected = [False] * len(targets)
+        targets = malin_targets(action) if mtype == MALIN else (malheur_target(action),)
+        self.pending = Pending(seat, mtype, targets, 0, (False,) * len(targets))
         self.passed = 0
         self._advance_react()
 
     def _advance_react(self) -> None:
         """Ask the next target whether it answers with L'Avocat du Diable; resolve when all did."""
-        while self.p_index < len(self.p_targets):
-            t = self.p_targets[self.p_index]
-            if self.mal_count(t) > 0 and (t != self.p_caster or self.p_redirected[self.p_index]):
+        pending = self.pending
+        assert pending is not None
+        caster, _, targets, i, redirected = pending
+        while i < len(targets):
+            t = targets[i]
+            if any(self.mal[t]) and (t != caster or redirected[i]):
+                if i != pending.asking:
+                    self.pending = pending._replace(asking=i)
                 self.phase = REACT
                 self.to_act = t
                 return
-            self.p_index += 1
+            i += 1
+        if i != pending.asking:
+            self.pending = pending._replace(asking=i)
         self._resolve_malheur()
 
     def _resolve_malheur(self) -> None:
-        mtype = self.p_type
+        pending = self.pending
+        assert pending is not None
+        mtype = pending.mtype
         if mtype == MALIN:
-            victims = [v for v in self.p_targets if self.mal_count(v) > 0]
+            victims = [v for v in pending.targets if any(self.mal[v])]
             if self.game.options["malin_steal"] == "one_total":
                 self.steal_groups = [tuple(victims)] if victims else []
             else:
                 self.steal_groups = [(v,) for v in victims]
             self._next_steal()
             return
-        pos = self.trick_seats.index(self.p_targets[0])
-        value = self.trick_vals[pos]
+        pos = next(i for i, p in enumerate(self.trick) if p.seat == pending.targets[0])
+        played = self.trick[pos]
+        value = played.value
         if mtype == SIX:
             assert isinstance(value, int)
             value = C.reverse_digits(value, self.game.pad_to_two)
@@ -955,7 +984,7 @@ class MalinState(State):
             value = C.halve(value, self.game.halve_floor)
         else:
             value = 0
-        self.trick_vals[pos] = value
+        self.trick[pos] = played._replace(value=value)
         if pos == self.wish_pos:
             self.wish_mod = True
         self._end_malheur()
@@ -967,11 +996,9 @@ class MalinState(State):
         self._end_malheur()
 
     def _end_malheur(self) -> None:
-        caster = self.p_caster
-        self.p_caster = self.p_type = -1
-        self.p_targets = []
-        self.p_redirected = []
-        self.p_index = 0
+        assert self.pending is not None
+        caster = self.pending.caster
+        self.pending = None
         self.passed = 0
         self._next_priority(caster)
 
@@ -990,29 +1017,26 @@ class MalinState(State):
         kind, value = play_kind_value(action, self.game.twin_high)
         held = self.hands[seat] & C.slots_of_kind(kind)
         self.hands[seat] ^= held & -held
-        self.trick_seats.append(seat)
-        self.trick_kinds.append(kind)
-        self.trick_decl.append(value)
-        self.trick_vals.append(value)
+        self.trick.append(Played(seat, kind, value, value))
         self.last_actor = seat
         wish = self.wish_pos
         if kind == WISH:
-            self.wish_pos = len(self.trick_kinds) - 1
+            self.wish_pos = len(self.trick) - 1
             self.wish_mod = False
         elif (
             wish >= 0
             and not self.wish_mod
-            and self.trick_vals[wish] == value
+            and self.trick[wish].value == value
             and (self.game.options["wish_collision"] == "redeclare_any_trick" or self.is_last_trick)
         ):
             self.phase = REDECLARE
-            self.to_act = self.trick_seats[wish]
+            self.to_act = self.trick[wish].seat
             return
         self._after_card()
 
     def _after_card(self) -> None:
         if self.game.fun:
-            self._open_window(CARD_WINDOW, self.last_actor)
+            self.open_window(CARD_WINDOW, self.last_actor)
         else:
             self.win_kind = CARD_WINDOW
             self._close_window()
@@ -1020,29 +1044,16 @@ class MalinState(State):
     def trick_winner(self) -> int:
         """Seat winning the current (complete or partial) trick as it stands."""
         return winner_of(
-            self.trick_seats,
-            self.trick_kinds,
-            self.trick_vals,
+            self.trick,
             self.game.options["wish_beats_both_twins"],
             self.is_last_trick,
         )
 
     def _resolve_trick(self) -> None:
         winner = self.trick_winner()
-        self.tricks.append(
-            (
-                tuple(self.trick_seats),
-                tuple(self.trick_kinds),
-                tuple(self.trick_decl),
-                tuple(self.trick_vals),
-                winner,
-            )
-        )
+        self.tricks.append((tuple(self.trick), winner))
         self.tricks_won[winner] += 1
-        self.trick_seats = []
-        self.trick_kinds = []
-        self.trick_decl = []
-        self.trick_vals = []
+        self.trick = []
         self.wish_pos = -1
         self.wish_mod = False
         self.leader = self.to_act = winner
@@ -1085,11 +1096,10 @@ class MalinState(State):
                 return
             self.gain_queue.clear()
         if len(self.tricks) == self.game.hand_size:  # a hand just ended: the next one
-            seats, kinds, declared, values, winner = self.tricks[-1]
-            self.prev_round_trick = (tuple(zip(seats, kinds, declared, values, strict=True)), winner)
+            self.prev_round_trick = self.tricks[-1]
             self.round += 1
             self.dealer = (self.dealer + 1) % self.n
-            self._new_hand()
+            self.new_hand()
         else:  # the match's opening Malheur cards
             self.phase = REMOVE
 
@@ -1132,7 +1142,7 @@ class MalinState(State):
         if phase == REMOVE:
             return f"remove {C.card_text(outcome)}"
         if phase == DEAL:
-            return f"deal {self._deal_target()} {C.card_text(outcome)}"
+            return f"deal {self.deal_target()} {C.card_text(outcome)}"
         if phase == GAIN:
             return f"draw {self.gain_queue[0]} {C.MALHEUR_NAMES[outcome - C_DRAW]}"
         if phase == STEAL:
@@ -1141,58 +1151,46 @@ class MalinState(State):
         return f"outcome {outcome}"
 
     def _text_to_chance(self, text: str) -> int:
-        words = text.strip().lower().split()
+        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
+
+    def _chance_event(self) -> ChanceEvent | None:
+        """The chance event this phase waits for, with its reader (None outside the chance phases)."""
         phase = self.phase
-        try:
-            if phase == FIRST_DEALER and len(words) == 2 and words[0] == "dealer":
-                return C_DEALER + int(words[1])
-            if phase == REMOVE and len(words) == 2 and words[0] == "remove":
-                return C.parse_card(words[1])
-            if phase == DEAL and len(words) == 3 and words[0] == "deal":
-                target = self._deal_target()
-                if int(words[1]) != target:
-                    raise NotationError(
-                        f"{text!r}: the next card of hand {self.round} goes to seat {target}, "
-                        f"not seat {words[1]}"
-                    )
-                return C.parse_card(words[2])
-            if phase == GAIN and len(words) == 3 and words[0] == "draw":
-                seat = self.gain_queue[0]
-                if int(words[1]) != seat:
-                    raise NotationError(f"{text!r}: the next Malheur card drawn goes to seat {seat}")
-                return C_DRAW + C.parse_malheur(words[2])
-            if phase == STEAL and len(words) == 3 and words[0] == "steal":
-                victim = int(words[1])
-                if victim not in self.steal_groups[0]:
-                    raise NotationError(
-                        f"{text!r}: Le Malin takes from seat(s) {', '.join(map(str, self.steal_groups[0]))} now"
-                    )
-                return C_STEAL + victim * NUM_MALHEURS + C.parse_malheur(words[2])
-        except ValueError as exc:
-            if isinstance(exc, NotationError):
-                raise
-            raise NotationError(f"{text!r}: {exc}") from None
-        expected = {
-            FIRST_DEALER: "dealer 2",
-            REMOVE: "remove 17",
-            DEAL: f"deal {self._deal_target()} 17",
-            GAIN: "draw 1 fennec",
-            STEAL: "steal 2 belzebuth",
-        }
-        raise NotationError(
-            f"{text!r} is not the chance event expected here "
-            f"({PHASE_NAMES[phase]}: write e.g. {expected.get(phase, '?')!r})"
-        )
+        if phase == FIRST_DEALER:
+            return ChanceEvent("dealer", 1, lambda w: C_DEALER + int(w[0]), "dealer 2")
+        if phase == REMOVE:
+            return ChanceEvent("remove", 1, lambda w: C.parse_card(w[0]), "remove 17")
+        if phase == DEAL:
+            target = self.deal_target()
+            read = deal_reader(target, C.parse_card, f"hand {self.round}")
+            return ChanceEvent("deal", 2, read, f"deal {target} 17")
+        if phase == GAIN:
+            seat = self.gain_queue[0]
+
+            def draw(words: list[str]) -> int:
+                if int(words[0]) != seat:
+                    raise ValueError(f"the next Malheur card drawn goes to seat {seat}")
+                return C_DRAW + C.parse_malheur(words[1])
+
+            return ChanceEvent("draw", 2, draw, "draw 1 fennec")
+        if phase == STEAL:
+            group = self.steal_groups[0]
+
+            def steal(words: list[str]) -> int:
+                victim = int(words[0])
+                if victim not in group:
+                    raise ValueError(f"Le Malin takes from seat(s) {', '.join(map(str, group))} now")
+                return C_STEAL + victim * NUM_MALHEURS + C.parse_malheur(words[1])
+
+            return ChanceEvent("steal", 2, steal, "steal 2 belzebuth")
+        return None
 
     def parse(self, text: str) -> int:
         """As :meth:`State.parse`, reading a bare number by the phase ("3" is a bid while
         bidding) and checking a card named after a target ("on 2:19")."""
         if self.is_chance or not isinstance(text, str):
             return super().parse(text)
-        from .view import parse_in_context
-
-        table = tuple(zip(self.trick_seats, self.trick_kinds, self.trick_decl, self.trick_vals, strict=True))
-        return parse_in_context(self.game, text, PHASE_NAMES[self.phase], table)
+        return parse_in_context(self.game, text, PHASE_NAMES[self.phase], tuple(self.trick))
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:
@@ -1200,66 +1198,24 @@ class MalinState(State):
 
     def view(self, seat: int) -> MalinView:
         check_seat(self.game, seat)
-        from .view import make_view
-
         return make_view(self, seat)
 
     def public_view(self) -> MalinView:
-        from .view import make_view
-
         return make_view(self, 0, public=True)
 
     def redacted_history(self, seat: int) -> list[int | None]:
-        from .view import redact_history
-
         return redact_history(self, seat)
 
     def clone(self) -> MalinState:
-        new = MalinState.__new__(MalinState)
-        new.game = self.game
-        new.seed = self.seed
-        new.start = self.start
-        new.history = self.history.copy()
-        new.n = self.n
-        new.phase = self.phase
-        new.round = self.round
-        new.dealer = self.dealer
-        new.to_act = self.to_act
-        new.hands = self.hands.copy()
-        new.out = self.out
-        new.removed = self.removed
-        new.deal_count = self.deal_count
-        new.bids = self.bids.copy()
-        new.tricks_won = self.tricks_won.copy()
-        new.leader = self.leader
-        new.trick_seats = self.trick_seats.copy()
-        new.trick_kinds = self.trick_kinds.copy()
-        new.trick_decl = self.trick_decl.copy()
-        new.trick_vals = self.trick_vals.copy()
-        new.wish_pos = self.wish_pos
-        new.wish_mod = self.wish_mod
-        new.last_actor = self.last_actor
-        new.tricks = self.tricks.copy()
-        new.prev_round_trick = self.prev_round_trick
-        new.scores_ = self.scores_.copy()
-        new.sheet = self.sheet.copy()
-        new.mal = [m.copy() for m in self.mal]
-        new.pile = self.pile.copy()
-        new.discard = self.discard.copy()
-        new.draws = self.draws
-        new.steals = self.steals
-        new.mlog = self.mlog.copy()
-        new.win_kind = self.win_kind
-        new.passed = self.passed
-        new.p_caster = self.p_caster
-        new.p_type = self.p_type
-        new.p_targets = self.p_targets.copy()
-        new.p_index = self.p_index
-        new.p_redirected = self.p_redirected.copy()
-        new.steal_groups = self.steal_groups.copy()
-        new.gain_queue = self.gain_queue.copy()
-        new._deck = self._deck
-        return new
+        return _clone(self)
+
+    def step(self, action: int) -> None:
+        """Apply ``action``, known to be legal here, without recording it in the history.
+
+        For replays that check legality themselves, or need not (the history's
+        redaction, the sampling's rebuilt hands, a position's last card dealt).
+        """
+        self._do(action)
 
     @property
     def phase_name(self) -> str:
@@ -1280,57 +1236,12 @@ class MalinState(State):
                 f"won {self.tricks_won[seat]} score {self.scores_[seat]}"
                 + (f"  malheur: {mal}" if mal else "")
             )
-        if self.trick_seats:
+        if self.trick:
             lines.append(
                 "  trick: "
-                + " ".join(
-                    f"{s}:{C.card_text(k)}={C.value_text(v)}"
-                    for s, k, v in zip(self.trick_seats, self.trick_kinds, self.trick_vals, strict=True)
-                )
+                + " ".join(f"{p.seat}:{C.card_text(p.kind)}={C.value_text(p.value)}" for p in self.trick)
             )
         return "\n".join(lines)
 
 
-def gains(old: int, new: int, rule: str) -> int:
-    """Malheur cards gained by a score going from ``old`` to ``new``.
-
-    odd_crossed: one per odd value v with new <= v < old (10 -> 7 gains 2: 9 and 7);
-    final_odd: one if the score fell and is now odd; per_point: one per point lost.
-    """
-    if new >= old:
-        return 0
-    if rule == "per_point":
-        return old - new
-    if rule == "final_odd":
-        return 1 if new % 2 else 0
-    return sum(1 for v in range(new, old) if v % 2)
-
-
-def winner_of(
-    seats: list[int] | tuple[int, ...],
-    kinds: list[int] | tuple[int, ...],
-    values: list[Value] | tuple[Value, ...],
-    wish_rule: str,
-    last_trick: bool,
-) -> int:
-    """The trick's winner: the highest effective value, the earlier card on a tie.
-
-    A trick with the Wish and both Twins goes to the Wish when ``wish_rule`` says so
-    (the seed: in the last trick), whatever the values.
-    """
-    if (
-        (wish_rule == "any_trick" or (wish_rule == "last_trick" and last_trick))
-        and WISH in kinds
-        and kinds.count(TWIN) == 2
-    ):
-        return seats[kinds.index(WISH)]
-    best = 0
-    for i in range(1, len(values)):
-        if values[i] > values[best]:
-            best = i
-    return seats[best]
-
-
-from .view import MalinView  # noqa: E402  (the view module imports the state's constants)
-
-__all__ = ["MalinGame", "MalinState", "MalinView"]
+_clone = MalinState.fields.cloner(MalinState)

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING
 from ...core import position as P
 from ...core.errors import PositionError
 from . import cards as C
+from .game import MalinGame, MalinState
+from .rules import DEAL, FIRST_DEALER, GAIN, REMOVE, Played
 
 if TYPE_CHECKING:
     from ...core.game import State
-    from .game import MalinGame, MalinState
 
 FIELDS = (
     "round",
@@ -52,8 +53,6 @@ FIELDS = (
 
 
 def _dealing(state: State) -> bool:
-    from .game import DEAL, FIRST_DEALER, GAIN, REMOVE, MalinState
-
     assert isinstance(state, MalinState)
     return state.phase in (FIRST_DEALER, REMOVE, DEAL) or (state.phase == GAIN and not state.tricks)
 
@@ -68,8 +67,6 @@ def write(state: MalinState) -> dict[str, str]:
 
 
 def _snapshot(state: MalinState) -> dict[str, str]:
-    from .game import DEAL, FIRST_DEALER, GAIN, REMOVE
-
     game = state.game
     out = {
         **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
@@ -123,8 +120,6 @@ def _counts(text: str, field: str) -> list[int]:
 
 def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     """The state ``fields`` describe: the hand as dealt, then its moves replayed."""
-    from .game import DEAL, FIRST_DEALER, GAIN, MalinState
-
     n, size = game.players, game.hand_size
     state = MalinState(game, None)
     last = game.last_round if game.last_round is not None else 10**6
@@ -168,7 +163,7 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     )
     if prev is not None:
         lead, cards, winner = prev
-        state.prev_round_trick = tuple(((lead + i) % n, *card) for i, card in enumerate(cards)), winner
+        state.prev_round_trick = tuple(Played((lead + i) % n, *card) for i, card in enumerate(cards)), winner
     hands = [
         [_card(t, "hands", game) for t in P.items(h)]
         for h in P.per_seat(P.require(fields, "hands"), "hands", n)
@@ -181,7 +176,7 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
         state.phase = FIRST_DEALER
         return _no_moves(state, fields)
     state.dealer = dealer
-    state._new_hand()  # the leader; phase REMOVE
+    state.new_hand()  # the leader; phase REMOVE
     if "queue" in fields:
         queue = [P.integer(t, "queue", 0, n - 1, "a seat") for t in P.items(fields["queue"])]
         if not game.fun or not queue or rnd != game.start_round or any(hands) or removed_text != P.NONE:
@@ -236,7 +231,7 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     state.out ^= last_slot
     state.deal_count = n * size - 1
     state.phase = DEAL
-    state._do(C.kind_of_slot(last_slot.bit_length() - 1))
+    state.step(C.kind_of_slot(last_slot.bit_length() - 1))
     return P.replay_moves(state, fields.get("moves", P.NONE), rnd, "hand")
 
 

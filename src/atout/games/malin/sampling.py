@@ -21,21 +21,41 @@ import random
 from typing import TYPE_CHECKING
 
 from . import cards as C
+from .cards import AVOCAT, MALIN, WISH
+from .game import MalinGame, MalinState
+from .rules import (
+    BID,
+    BID_BASE,
+    DEAL,
+    FIRST_DEALER,
+    NO_WINDOW,
+    PASS,
+    PHASE_NAMES,
+    PLAY,
+    PREBID_WINDOW,
+    REACT,
+    REMOVE,
+    STEAL,
+    WINDOW,
+    WINDOW_NAMES,
+    Pending,
+    Played,
+    malheur_target,
+    malheur_type,
+    malin_targets,
+    play_action,
+)
+from .view import as_trick
 
 if TYPE_CHECKING:
-    from .game import MalinGame, MalinState
     from .view import MalinView
 
 
 def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinState:
-    from .cards import WISH
-    from .game import DEAL, FIRST_DEALER, NO_WINDOW, PHASE_NAMES, REMOVE, WINDOW_NAMES, MalinState
-
     phase = PHASE_NAMES.index(view.phase)
     if phase in (FIRST_DEALER, REMOVE, DEAL):
         raise ValueError(f"nothing to sample during the {view.phase}: sample at a decision")
     n = game.players
-    state = MalinState(game, None)
     hands = [0] * n
     out = 0
     if view.removed is not None:
@@ -98,52 +118,48 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
     if len(unseen) - i != view.malheur_pile:
         raise ValueError("view is inconsistent: the Malheur cards do not add up")
 
-    state.phase = phase
-    state.round = view.round
-    state.dealer = view.dealer
-    state.to_act = view.current_player
-    state.hands = hands
-    state.out = out
-    state.removed = -1 if view.removed is None else view.removed
-    state.deal_count = game.hand_size * n if view.removed is not None else 0
-    state.bids = [-1 if b is None else b for b in view.bids]
-    state.tricks_won = list(view.tricks_won)
-    state.leader = view.leader
-    state.trick_seats = [c[0] for c in view.trick]
-    state.trick_kinds = [c[1] for c in view.trick]
-    state.trick_decl = [c[2] for c in view.trick]
-    state.trick_vals = [c[3] for c in view.trick]
-    state.wish_pos = state.trick_kinds.index(WISH) if WISH in state.trick_kinds else -1
-    state.wish_mod = view.wish_modified
-    state.last_actor = view.last_actor
-    state.tricks = [
-        (
-            tuple(c[0] for c in cards),
-            tuple(c[1] for c in cards),
-            tuple(c[2] for c in cards),
-            tuple(c[3] for c in cards),
-            w,
-        )
-        for cards, w in view.tricks
-    ]
-    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
-    state.scores_ = list(view.scores)
-    state.sheet = list(view.sheet)
-    state.mal = mal
-    state.pile = pile
-    state.discard = list(view.malheur_discard)
-    state.mlog = list(view.malheur_log)
-    state.win_kind = WINDOW_NAMES.index(view.window) if view.window else NO_WINDOW
-    state.passed = sum(1 << s for s in view.passed)
-    if view.pending is not None:
-        caster, mtype, targets, index, redirected = view.pending
-        state.p_caster, state.p_type = caster, mtype
-        state.p_targets = list(targets)
-        state.p_index = index
-        state.p_redirected = list(redirected)
-    state.steal_groups = list(view.steal_groups)
-    state.gain_queue = list(view.gain_queue)
-    return state
+    trick = [Played(*c) for c in view.trick]
+    kinds = [p.kind for p in trick]
+    dealt = view.removed is not None
+    return MalinState.fields.build(
+        MalinState,
+        game=game,
+        seed=None,
+        start=None,
+        history=[],
+        n=n,
+        phase=phase,
+        round=view.round,
+        dealer=view.dealer,
+        to_act=view.current_player,
+        hands=hands,
+        out=out,
+        removed=-1 if view.removed is None else view.removed,
+        deal_count=game.hand_size * n if dealt else 0,
+        bids=[-1 if b is None else b for b in view.bids],
+        tricks_won=list(view.tricks_won),
+        leader=view.leader,
+        trick=trick,
+        wish_pos=kinds.index(WISH) if WISH in kinds else -1,
+        wish_mod=view.wish_modified,
+        last_actor=view.last_actor,
+        tricks=[as_trick(t) for t in view.tricks],
+        prev_round_trick=None if view.prev_round_trick is None else as_trick(view.prev_round_trick),
+        scores_=list(view.scores),
+        sheet=list(view.sheet),
+        mal=mal,
+        pile=pile,
+        discard=list(view.malheur_discard),
+        draws=0,
+        steals=0,
+        mlog=list(view.malheur_log),
+        win_kind=WINDOW_NAMES.index(view.window) if view.window else NO_WINDOW,
+        passed=sum(1 << s for s in view.passed),
+        pending=None if view.pending is None else Pending(*view.pending),
+        steal_groups=list(view.steal_groups),
+        gain_queue=list(view.gain_queue),
+        _deck=None,
+    )
 
 
 def sample_round(game: MalinGame, view: MalinView, rng: random.Random) -> tuple[MalinState, list[int]] | None:
@@ -188,8 +204,6 @@ def sample_round(game: MalinGame, view: MalinView, rng: random.Random) -> tuple[
     may succeed; search bots fall back to plain determinization
     (:func:`sample_world`) when the first one fails.
     """
-    from .game import TWIN_HIGH, TWIN_LOW, WISH_BASE
-
     if view.steal_groups or view.removed is None:
         return None
     world = sample_world(game, view, rng)
@@ -211,12 +225,7 @@ def sample_round(game: MalinGame, view: MalinView, rng: random.Random) -> tuple[
         slot = free & -free
         loose ^= slot
         hands[seat] |= slot
-        if kind == C.TWIN:
-            plays.append((seat, TWIN_LOW if declared == 0 else TWIN_HIGH))
-        elif kind == C.WISH:
-            plays.append((seat, WISH_BASE + declared))
-        else:
-            plays.append((seat, kind))
+        plays.append((seat, play_action(kind, declared)))
 
     if not view.malheur_log:  # no Malheur card played this hand: none changed hands
         opening = ([m.copy() for m in world.mal], list(world.pile), list(world.discard))
@@ -245,14 +254,12 @@ def _round_start(
     opening: tuple[list[list[int]], list[int], list[int]],
 ) -> MalinState:
     """The hand right after its deal, with these hands and Malheur holdings."""
-    from .game import PREBID_WINDOW, MalinState
-
     mal, pile, discard = opening
-    state = MalinState(game, None)
+    state = game.new_state()
     state.round = view.round
     state.dealer = view.dealer
-    state._new_hand()
-    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
+    state.new_hand()
+    state.prev_round_trick = None if view.prev_round_trick is None else as_trick(view.prev_round_trick)
     state.scores_ = list(view.scores)
     state.sheet = list(view.sheet)
     state.hands = list(hands)
@@ -264,7 +271,7 @@ def _round_start(
     state.discard = list(discard)
     state.gain_queue = []
     state.steal_groups = []
-    state._open_window(PREBID_WINDOW, view.dealer)
+    state.open_window(PREBID_WINDOW, view.dealer)
     return state
 
 
@@ -283,9 +290,6 @@ def _opening_malheurs(
     (drawn); the viewer's steals are undone with random types; the rest of the
     unseen cards are dealt at random.  None when the draw does not add up.
     """
-    from .cards import AVOCAT, MALIN
-    from .game import AVOCAT_BASE, EFFECT_BASE, MALIN_BASE, MALIN_TARGETS, MAX_SEATS, malheur_type
-
     n = game.players
     one_total = game.options["malin_steal"] == "one_total"
     count = list(view.malheur_counts)
@@ -322,14 +326,14 @@ def _opening_malheurs(
             if pending is None or seat not in pending[2]:
                 return None
             targets = pending[2]
-            targets[targets.index(seat)] = action - AVOCAT_BASE
+            targets[targets.index(seat)] = malheur_target(action)
             continue
         if pending is not None:
             resolve(*pending)
         if mtype == MALIN:
-            pending = (seat, mtype, list(MALIN_TARGETS[action - MALIN_BASE]))
+            pending = (seat, mtype, list(malin_targets(action)))
         else:
-            pending = (seat, mtype, [(action - EFFECT_BASE) % MAX_SEATS])
+            pending = (seat, mtype, [malheur_target(action)])
     if pending is not None and view.pending is None:
         resolve(*pending)
 
@@ -462,9 +466,6 @@ def _replay(
     position whose view is the target.  Without Malheur cards played nothing
     branches, so this is a single linear replay.
     """
-    from .cards import AVOCAT
-    from .game import BID, BID_BASE, PASS, PHASE_NAMES, PLAY, REACT, STEAL, WINDOW, malheur_type
-
     target = view.to_dict()
     target_phase = PHASE_NAMES.index(view.phase)
     target_passed = sum(1 << s for s in view.passed)
@@ -544,13 +545,11 @@ def _likely_now(replay: MalinState, view: MalinView, action: int) -> bool:
     this trick ends with a value other than the declared one in the view.  The
     search still tries the other order: this only steers it.
     """
-    from .game import EFFECT_BASE, MALIN_BASE, MAX_SEATS
-
-    if action >= MALIN_BASE:
+    if malheur_type(action) == MALIN:
         return True
-    if len(replay.trick_seats) < replay.n:
+    if len(replay.trick) < replay.n:
         return False
-    target = (action - EFFECT_BASE) % MAX_SEATS
+    target = malheur_target(action)
     k = len(replay.tricks)
     cards = view.tricks[k][0] if k < len(view.tricks) else view.trick
     return any(seat == target and declared != value for seat, _, declared, value in cards)
@@ -565,11 +564,7 @@ def _step(replay: MalinState, action: int, view: MalinView) -> bool:
     if replay.current_player >= 0 and replay.illegal_reason(action) is not None:
         return False
     done = len(replay.tricks)
-    replay._do(action)
+    replay.step(action)
     if len(replay.tricks) == done:
         return True
-    if done >= len(view.tricks):
-        return False
-    seats, kinds, declared, values, winner = replay.tricks[-1]
-    cards, won = view.tricks[done]
-    return won == winner and cards == tuple(zip(seats, kinds, declared, values, strict=True))
+    return done < len(view.tricks) and replay.tricks[-1] == view.tricks[done]

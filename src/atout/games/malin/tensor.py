@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ...core.tensor import TensorBuffer
 from . import cards as C
 from .cards import Value
+from .rules import malheur_type
 
 if TYPE_CHECKING:
     from .game import MalinGame
@@ -216,20 +217,9 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
         if game.fun:
             copies = game.copies
             for seat, action in view.malheur_log:
-                mtype = _malheur_type(action)
+                mtype = malheur_type(action)
                 if copies[mtype]:
                     cell = at + rel[seat] * M + mtype
                     tensor[cell] = min(1.0, tensor[cell] + 1.0 / copies[mtype])
             at += n * M
     return tensor
-
-
-def _malheur_type(action: int) -> int:
-    """The Malheur card type an action id plays (see the action table)."""
-    from .game import AVOCAT_BASE, EFFECT_BASE, EFFECT_TYPES, MALIN_BASE, MAX_SEATS
-
-    if action >= MALIN_BASE:
-        return C.MALIN
-    if action >= AVOCAT_BASE:
-        return C.AVOCAT
-    return EFFECT_TYPES[(action - EFFECT_BASE) // MAX_SEATS]

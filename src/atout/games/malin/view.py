@@ -21,6 +21,7 @@ from ...core.tricks import LastTrick
 from ...core.viewdict import Reader, ints, opt_ints, read_head
 from . import cards as C
 from .cards import Value
+from .rules import C_STEAL, DEAL, GAIN, PHASE_NAMES, STEAL, WINDOW_NAMES, Played, Trick
 
 if TYPE_CHECKING:
     from .game import MalinGame, MalinState
@@ -152,7 +153,6 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
     @classmethod
     def read_dict(cls, r: Reader, game: MalinGame) -> MalinView:
         """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
-        from .game import PHASE_NAMES, WINDOW_NAMES
 
         n = game.players
 
@@ -223,6 +223,12 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
         )
 
 
+def as_trick(trick: tuple[tuple[TableCard, ...], int]) -> Trick:
+    """A finished trick as a view shows it (plain tuples, as read from a dict), as the state keeps it."""
+    cards, winner = trick
+    return tuple(Played(*c) for c in cards), winner
+
+
 def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableCard, ...]) -> int:
     """Parse ``text`` where it is typed: a bare number is a bid while bidding, a new
     Wish value while re-declaring, and a card otherwise ("wish 12" plays the Wish
@@ -256,17 +262,6 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
 
 def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    from .game import PHASE_NAMES, WINDOW_NAMES
-
-    pending = None
-    if state.p_caster >= 0:
-        pending = (
-            state.p_caster,
-            state.p_type,
-            tuple(state.p_targets),
-            state.p_index,
-            tuple(state.p_redirected),
-        )
     return MalinView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),
         round=state.round,
@@ -278,11 +273,9 @@ def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
         bids=tuple(None if b < 0 else b for b in state.bids),
         tricks_won=tuple(state.tricks_won),
         leader=state.leader,
-        trick=tuple(
-            zip(state.trick_seats, state.trick_kinds, state.trick_decl, state.trick_vals, strict=True)
-        ),
+        trick=tuple(state.trick),
         wish_modified=state.wish_mod,
-        tricks=tuple((tuple(zip(s, k, d, v, strict=True)), w) for s, k, d, v, w in state.tricks),
+        tricks=tuple(state.tricks),
         prev_round_trick=state.prev_round_trick,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),
@@ -293,7 +286,7 @@ def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
         malheur_log=tuple(state.mlog),
         window=WINDOW_NAMES[state.win_kind],
         passed=tuple(s for s in range(state.n) if state.passed >> s & 1),
-        pending=pending,
+        pending=state.pending,
         steal_groups=tuple(state.steal_groups),
         gain_queue=tuple(state.gain_queue),
         last_actor=state.last_actor,
@@ -307,23 +300,20 @@ def redact_history(state: MalinState, seat: int) -> list[int | None]:
     which card Le Malin took unless ``seat`` is the thief or the victim.  Replays
     the history on a seedless copy to know who was concerned at each step.
     """
-    from .game import C_STEAL, DEAL, GAIN, STEAL, MalinState
-
-    replay = (
-        MalinState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
-    )
+    replay = state.game.new_state(position=state.start)
     out: list[int | None] = []
     for action in state.history:
         hidden = False
         if replay.current_player == CHANCE:
             if replay.phase == DEAL:
-                hidden = replay._deal_target() != seat
+                hidden = replay.deal_target() != seat
             elif replay.phase == GAIN:
                 hidden = replay.gain_queue[0] != seat
             elif replay.phase == STEAL:
                 victim = (action - C_STEAL) // C.NUM_MALHEURS
-                hidden = seat not in (victim, replay.p_caster)
+                assert replay.pending is not None
+                hidden = seat not in (victim, replay.pending.caster)
         out.append(None if hidden else action)
-        replay._do(action)
+        replay.step(action)
         replay.history.append(action)
     return out
