@@ -278,7 +278,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     # state's constants and classes, the game calls the sampling.
     frozenset({"atout.games.wizard.game", "atout.games.wizard.view", "atout.games.wizard.sampling"}),
     frozenset({"atout.games.malin.game", "atout.games.malin.view", "atout.games.malin.sampling"}),
-    frozenset({"atout.games.sticheln.game", "atout.games.sticheln.view", "atout.games.sticheln.sampling"}),
     frozenset(
         {"atout.games.nain_jaune.game", "atout.games.nain_jaune.view", "atout.games.nain_jaune.sampling"}
     ),
