@@ -273,11 +273,7 @@ def _cycles() -> set[frozenset[str]]:
 #: The import cycles of today (issue 19): each set is one group of modules that
 #: import one another, directly or not.  The refactor of issue 19 empties this
 #: list; never add to it.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # Each game: the state builds its views, the views and the sampling read the
-    # state's constants and classes, the game calls the sampling.
-    frozenset({"atout.games.sticheln.game", "atout.games.sticheln.view", "atout.games.sticheln.sampling"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def test_import_cycles_are_exactly_the_known_ones() -> None:

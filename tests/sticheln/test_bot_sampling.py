@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import atout
-from atout.games.sticheln import StichelnGame
+from atout.games.sticheln import StichelnGame, StichelnState
 from atout.games.sticheln.bot import StichelnHeuristicBot
 
 from .helpers import deal, lay, new_state, play, random_step, vd
@@ -111,6 +111,7 @@ class TestSampleState:
         differs = False
         for _ in range(20):
             world = game.sample_state(view, rng)
+            assert isinstance(world, StichelnState)
             assert world.history == [] and world.seed is None
             assert world.view(2) == view
             assert len(world.pains[1]) == 2
@@ -131,6 +132,7 @@ class TestSampleState:
             seat = state.current_player
             view = state.view(seat)
             world = game.sample_state(view, rng)
+            assert isinstance(world, StichelnState)
             assert world.view(seat) == view
             assert sum(h.bit_count() for h in world.hands) == sum(view.hand_sizes)
             while world.round == view.round and not world.is_terminal:

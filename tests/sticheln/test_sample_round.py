@@ -68,7 +68,9 @@ def _view(state: StichelnState, seat: int) -> StichelnView:
 def _round(game: StichelnGame, view: StichelnView, rng: random.Random) -> tuple[StichelnState, list[int]]:
     got = game.sample_round(view, rng)
     assert got is not None
-    return got
+    world, actions = got
+    assert isinstance(world, StichelnState)
+    return world, actions
 
 
 def _play_until(state: StichelnState, rng: random.Random, stop: Any) -> None:
@@ -104,6 +106,7 @@ def _hidden_at_start(world: StichelnState, seat: int) -> tuple[int, ...]:
 
 def test_worlds_vary_in_hidden_hands_and_hidden_handicap_cards() -> None:
     game = _game(4, hidden_pain=True)
+    pain = game.space["pain"]
     state = _state(game, 11)
     rng = random.Random(11)
     _play_until(state, rng, lambda s: s.phase_name == "play" and len(s.tricks) == 2)
@@ -115,12 +118,12 @@ def test_worlds_vary_in_hidden_hands_and_hidden_handicap_cards() -> None:
         world, actions = _round(game, view, rng)
         hands.add(_hidden_at_start(world, seat))
         # The hidden handicap choices are in the actions; each is a card its world dealt to that seat.
-        laid = tuple(a - game.pain_base for a in actions if a >= game.pain_base)
+        laid = tuple(pain.value(a) for a in actions if a in pain)
         pains.add(tuple(k for i, k in enumerate(laid) if (view.dealer + 1 + i) % 4 != seat))
         replay = world.clone()
         for action in actions:
-            if replay.current_player >= 0 and action >= game.pain_base:
-                assert replay.hands[replay.current_player] >> (action - game.pain_base) & 1
+            if replay.current_player >= 0 and action in pain:
+                assert replay.hands[replay.current_player] >> pain.value(action) & 1
             replay.apply(action)
         assert replay.view(seat).to_dict() == view.to_dict()
     assert len(hands) > 1
@@ -135,7 +138,8 @@ def test_revealed_handicap_cards_are_replayed_as_laid() -> None:
     view = _view(state, state.current_player)
     _, actions = _round(game, view, rng)
     dealer_left = (view.dealer + 1) % 3
-    truth = [game.pain_base + state.pains[(dealer_left + i) % 3][0] for i in range(3)]
+    pain = game.space["pain"]
+    truth = [pain(state.pains[(dealer_left + i) % 3][0]) for i in range(3)]
     assert actions[:3] == truth
 
 

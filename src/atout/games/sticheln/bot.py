@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ...core.bot import Bot
 from ...core.game import View
-from .game import trick_winner_index
+from .rules import trick_winner_index
 from .view import StichelnView
 
 
@@ -44,8 +44,8 @@ class StichelnHeuristicBot(Bot):
     def _pain(self, view: StichelnView) -> int:
         game = view.game
         deck = game.deck
-        base = game.pain_base
-        candidates = [a - base for a in view.legal_actions]
+        pain = game.space["pain"]
+        candidates = [pain.value(a) for a in view.legal_actions]
         hand = view.hand
         n = game.players
         top = deck.values - 1
@@ -56,7 +56,7 @@ class StichelnHeuristicBot(Bot):
             mine = sum(deck.value_of[k] for k in hand if deck.colour_of[k] == colour)
             return (total - mine) / n + deck.value_of[kind]
 
-        return base + min(candidates, key=lambda k: (danger(k), k))
+        return pain(min(candidates, key=lambda k: (danger(k), k)))
 
     # -- card play -------------------------------------------------------------------
     def _play(self, view: StichelnView) -> int:

@@ -21,59 +21,29 @@ follow, so a seat's legal plays are simply the bits of its hand.
 
 from __future__ import annotations
 
-import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
-from ...core.errors import NotationError, OptionError
-from ...core.game import CHANCE, TERMINAL, Game, State, View, check_seat, seeded_rng
+from ...core.errors import OptionError
+from ...core.fields import StateFields
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.options import OptionSpec
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
-
-# Phases of a hand.
-FIRST_DEALER, DEAL, PAIN, PLAY, OVER = range(5)
-PHASE_NAMES = ("first-dealer", "deal", "pain", "play", "over")
-
-#: ``winner`` recorded for a trick of zeros that was set aside (all_zero_trick=void).
-VOID_TRICK = -1
-
-
-def trick_winner_index(
-    colour_of: tuple[int, ...],
-    value_of: tuple[int, ...],
-    kinds: list[int] | tuple[int, ...],
-    zero_sets_lead: bool,
-) -> int:
-    """Position in ``kinds`` (play order) of the winning card, or -1 if only zeros were played.
-
-    The lead colour is the colour of the first card (``zero_sets_lead``), or of
-    the first non-zero card.  Every other colour is trump; zeros never trump and
-    never win.  The highest trump wins, the earliest of equal trumps; without a
-    trump, the highest card of the lead colour.  A trick of zeros only has no
-    winner here: the caller applies the all-zero rule.
-    """
-    lead = -1
-    if zero_sets_lead:
-        lead = colour_of[kinds[0]]
-    else:
-        for k in kinds:
-            if value_of[k]:
-                lead = colour_of[k]
-                break
-    best = -1
-    best_value = 0
-    best_trump = False
-    for i, k in enumerate(kinds):
-        v = value_of[k]
-        if v == 0:
-            continue
-        if colour_of[k] != lead:
-            if not best_trump or v > best_value:  # strict: the first of equal trumps stays
-                best, best_value, best_trump = i, v, True
-        elif not best_trump and v > best_value:
-            best, best_value = i, v
-    return best
+from .rules import (
+    DEAL,
+    FIRST_DEALER,
+    OVER,
+    PAIN,
+    PHASE_NAMES,
+    PLAY,
+    VOID_TRICK,
+    action_space,
+    trick_winner_index,
+)
+from .tensor import hand_bound
+from .view import StichelnView, make_view, redact_history
 
 
 class StichelnGame(Game):
@@ -93,6 +63,7 @@ class StichelnGame(Game):
     rules_page = "sticheln"
     tensors = "atout.games.sticheln.tensor"
     positions = "atout.games.sticheln.position"
+    sampler = "atout.games.sticheln.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
@@ -174,6 +145,18 @@ class StichelnGame(Game):
         ),
     )
 
+    def __init__(self, players: int, **options: Any) -> None:
+        super().__init__(players, **options)
+        #: Play a card (ids 0..N-1), lay a handicap card (N..2N-1): :func:`.rules.action_space`.
+        self.space = action_space(self.deck)
+        play, pain = self.space["play"], self.space["pain"]
+        #: The id of "pain" of card kind 0 (the simulators offset handicap cards by it).
+        self.pain_base = pain.start
+        #: The ids of each range, as ``range`` objects: ``action in`` them is the
+        #: engine's fastest test (``illegal_reason`` runs at every move).
+        self.play_ids = range(play.start, play.stop)
+        self.pain_ids = range(pain.start, pain.stop)
+
     @classmethod
     def card_name(cls, text: str) -> CardName:
         return _card_name(text)
@@ -197,38 +180,27 @@ class StichelnGame(Game):
         self.start_round = start
         #: The last hand this match plays (its number, not a count).
         self.num_hands = start + o["hands"] - 1 if o["hands"] is not None else self.players
-        self.pain_base = self.deck.size
         self.zero_sets_lead = o["zero_lead_colour"] == "own"
 
     # -- action space -----------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return 2 * self.deck.size
-
-    @property
     def num_chance_outcomes(self) -> int:
         return self.deck.size + self.players
 
-    def action_to_text(self, action: int) -> str:
-        size = self.deck.size
-        if isinstance(action, int) and 0 <= action < size:
-            return f"play {self.deck.text(action)}"
-        if isinstance(action, int) and size <= action < 2 * size:
-            return f"pain {self.deck.text(action - size)}"
-        raise NotationError(f"{action!r} is not a Sticheln action id (0..{self.num_actions - 1})")
+    def read_action(self, text: str, laying_pain: bool) -> int:
+        """The action ``text`` names while handicap cards are laid (``laying_pain``) or not.
 
-    def text_to_action(self, text: str) -> int:
-        words = text.strip().lower().split()
-        try:
-            if len(words) == 2 and words[0] == "play":
-                return self.deck.parse(words[1])
-            if len(words) == 2 and words[0] in ("pain", "handicap"):
-                return self.pain_base + self.deck.parse(words[1])
-            if len(words) == 1:
-                return self.deck.parse(words[0])
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        raise NotationError(f"{text!r} is not a Sticheln action: write 'play B7' or 'pain B7'")
+        A bare card ("B7") is the play of that card, except while handicap cards
+        are laid, where it is laying it: the state and its views both read texts so.
+        """
+        action = self.space.read(text)
+        if laying_pain and len(text.split()) == 1:
+            return self.space["pain"](action)
+        return action
+
+    def first_leader(self, dealer: int) -> int:
+        """Who leads a hand's first trick when ``dealer`` deals: the dealer's left, or the dealer."""
+        return dealer if self.options["first_lead"] == "dealer" else (dealer + 1) % self.players
 
     # -- scoring ------------------------------------------------------------------
     def hand_score(self, pain_cards: list[int] | tuple[int, ...], captured: int) -> int:
@@ -269,56 +241,36 @@ class StichelnGame(Game):
 
     def score_bounds(self) -> tuple[int, int]:
         """Each hand moves a seat's score by at most :func:`.tensor.hand_bound` either way."""
-        from .tensor import hand_bound
-
         bound = (self.num_hands - self.start_round + 1) * hand_bound(self)
         return -bound, bound
-
-    def sample_round(self, view: View, rng: random.Random) -> tuple[StichelnState, list[int]] | None:
-        """See :func:`.sampling.sample_round`: offered at every decision."""
-        from .sampling import sample_round
-
-        if not isinstance(view, StichelnView) or view.game != self:
-            raise ValueError("sample_round needs a view of this Sticheln game")
-        return sample_round(self, view, rng)
-
-    def sample_state(self, view: View, rng: random.Random) -> StichelnState:
-        from .sampling import sample_world
-
-        if not isinstance(view, StichelnView) or view.game != self:
-            raise ValueError("sample_state needs a view of this Sticheln game")
-        return sample_world(self, view, rng)
 
 
 class StichelnState(State):
     """A Sticheln match in progress.  See the module docstring for the phases."""
 
-    __slots__ = (
-        "_deck",
-        "captured",
-        "deal_count",
-        "dealer",
-        "dealt",
-        "game",
-        "hands",
-        "history",
-        "leader",
-        "n",
-        "pain_turns",
-        "pains",
-        "phase",
-        "prev_round_trick",
-        "revealed",
-        "round",
-        "scores_",
-        "seed",
-        "sheet",
-        "start",
-        "to_act",
-        "trick",
-        "trick_seats",
-        "tricks",
-    )  # fmt: skip
+    fields: ClassVar[StateFields] = StateFields(
+        shared=(
+            "game",
+            "seed",
+            "start",
+            "n",
+            "phase",
+            "round",
+            "dealer",
+            "to_act",
+            "dealt",
+            "deal_count",
+            "pain_turns",
+            "revealed",
+            "leader",
+            "prev_round_trick",
+            "deal_order",
+            "scores_",
+            "sheet",
+        ),
+        copied=("history", "hands", "trick", "trick_seats", "captured", "tricks"),
+        nested=("pains",),
+    )
 
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
         self.game: StichelnGame = game
@@ -332,21 +284,29 @@ class StichelnState(State):
         # first_dealer is hand 1's dealer; the deal moves left each hand.
         self.dealer = 0 if first is None else (first + game.start_round - 1) % n
         self.to_act = CHANCE
-        self.scores_ = [0] * n
+        #: The match scores and the score sheet change once a hand, so they are
+        #: tuples a clone shares rather than lists it copies.
+        self.scores_: tuple[int, ...] = (0,) * n
         #: One line per finished hand: (handicap cards per seat, score deltas).
-        self.sheet: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
-        self._deck: list[int] | None = None
+        self.sheet: tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...] = ()
         #: The previous hand's final trick as views show it, (((seat, kind), ...),
         #: winner), None in hand 1.  A hand's tricks are dropped when it ends, yet
         #: a table still shows the trick that ended it: views show this one as
         #: ``last_trick`` until the new hand finishes a trick.  Built once per
         #: hand, in the view's shape, so that views only pass it on.
         self.prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None = None
-        self._new_hand()
+        self.new_hand()
 
-    def _new_hand(self) -> None:
+    def new_hand(self) -> None:
+        """Clear the hand-level fields for a deal by ``self.dealer``: no card dealt, laid or played.
+
+        The match-level fields (round, scores, sheet, the previous hand's last
+        trick) are left as they are: the caller sets them (the end of a hand, the
+        first-dealer draw, a position being read).
+        """
         n = self.n
         self.hands = [0] * n
+        #: Mask of the cards dealt this hand, and how many.
         self.dealt = 0
         self.deal_count = 0
         #: Handicap cards laid this hand, per seat, in the order laid.
@@ -354,15 +314,16 @@ class StichelnState(State):
         self.pain_turns = 0
         #: Whether this hand's handicap cards are face up.
         self.revealed = False
+        #: The trick in progress: its cards and the seats that played them, in play order.
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
-        lead_dealer = self.game.options["first_lead"] == "dealer"
-        self.leader = self.dealer if lead_dealer else (self.dealer + 1) % n
+        self.leader = self.game.first_leader(self.dealer)
         #: Cards each seat has captured this hand (masks).
         self.captured = [0] * n
         #: Finished tricks of this hand: (seats in play order, kinds, winner or VOID_TRICK).
         self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
-        self._deck = None
+        #: The seeded deal of this hand, card by card (drawn at its first card; None without a seed).
+        self.deal_order: list[int] | None = None
         if self.phase != FIRST_DEALER:
             self.phase = DEAL
 
@@ -376,10 +337,14 @@ class StichelnState(State):
             return TERMINAL
         return CHANCE
 
-    def _deal_target(self) -> int:
+    def deal_target(self) -> int:
+        """The seat the next card of the deal goes to: seat by seat from the dealer's left."""
         return (self.dealer + 1 + self.deal_count // self.game.deck.hand_size) % self.n
 
     # -- legal actions --------------------------------------------------------------
+    # Each phase has one mask of what may be chosen (the hand to play from, the
+    # handicap choices, the cards not dealt yet): ``legal_actions`` lists it and
+    # the phase's refusal explains a card outside it, so both say the same thing.
     def _pain_choices(self, seat: int) -> int:
         """Mask of the cards ``seat`` may lay as its next handicap card."""
         hand = self.hands[seat]
@@ -419,50 +384,74 @@ class StichelnState(State):
         if isinstance(action, bool) or not isinstance(action, int):
             return f"an action is an integer id, not {action!r}"
         phase = self.phase
+        if phase == PLAY:
+            # The common case first, without a call (this runs at every move): a
+            # card of the hand, the very test of _play_refusal (the play range is
+            # the space's first, so its ids are 0 up to the handicap range's start).
+            if 0 <= action < self.game.pain_base and self.hands[self.to_act] >> action & 1:
+                return None
+            return self._play_refusal(action)
+        if phase == PAIN:
+            return self._pain_refusal(action)
+        if phase == DEAL:
+            return self._deal_refusal(action)
+        if phase == FIRST_DEALER:
+            return self._first_dealer_refusal(action)
+        return "the match is over"
+
+    def _not_an_id(self, action: int) -> str:
+        return f"{action!r} is not a Sticheln action id (0..{self.game.num_actions - 1})"
+
+    def _not_held(self, kind: int) -> str:
+        deck = self.game.deck
+        return f"you do not hold {deck.text(kind)} (your cards: {deck.hand_text(self.hands[self.to_act])})"
+
+    def _play_refusal(self, action: int) -> str | None:
+        """Why the seat to play may not do ``action``: any card of its hand may be played."""
+        game = self.game
+        if action in game.play_ids:
+            return None if self.hands[self.to_act] >> action & 1 else self._not_held(action)
+        if action in game.pain_ids:
+            return "the handicap cards are already laid: it is time to play a card ('play B7')"
+        return self._not_an_id(action)
+
+    def _pain_refusal(self, action: int) -> str | None:
+        """Why the seat to lay may not do ``action``: the cards of :meth:`_pain_choices` may be laid."""
         game = self.game
         deck = game.deck
-        size = deck.size
-        if phase == PLAY:
-            if 0 <= action < size:
-                if self.hands[self.to_act] >> action & 1:
-                    return None
-                return f"you do not hold {deck.text(action)} (your cards: {deck.hand_text(self.hands[self.to_act])})"
-            if size <= action < 2 * size:
-                return "the handicap cards are already laid: it is time to play a card ('play B7')"
-            return f"{action!r} is not a Sticheln action id (0..{game.num_actions - 1})"
-        if phase == PAIN:
-            seat = self.to_act
-            if size <= action < 2 * size:
-                kind = action - size
-                if not self.hands[seat] >> kind & 1:
-                    return (
-                        f"you do not hold {deck.text(kind)} (your cards: {deck.hand_text(self.hands[seat])})"
-                    )
-                if not self._pain_choices(seat) >> kind & 1:
-                    first = self.pains[seat][0]
-                    return (
-                        f"Sticheln méchant: your second handicap card must be of another colour than "
-                        f"your first, {deck.text(first)} ({COLOURS[deck.colour_of[first]]})"
-                    )
+        seat = self.to_act
+        if action in game.pain_ids:
+            kind = action - game.pain_base
+            if self._pain_choices(seat) >> kind & 1:
                 return None
-            if 0 <= action < size:
-                return (
-                    f"first choose your handicap card face down (seat {seat}): "
-                    f"write 'pain {deck.text(action)}' to lay that card"
-                )
-            return f"{action!r} is not a Sticheln action id (0..{game.num_actions - 1})"
-        if phase == OVER:
-            return "the match is over"
-        # chance
-        if phase == FIRST_DEALER:
-            if size <= action < size + self.n:
-                return None
-            return "the first dealer must be drawn first"
-        if not 0 <= action < size:
-            return f"{action!r} is not a card: a deal outcome is a card id 0..{size - 1}"
+            if not self.hands[seat] >> kind & 1:
+                return self._not_held(kind)
+            # Held but not a choice: only a second méchant card of the first one's colour is.
+            first = self.pains[seat][0]
+            return (
+                f"Sticheln méchant: your second handicap card must be of another colour than "
+                f"your first, {deck.text(first)} ({COLOURS[deck.colour_of[first]]})"
+            )
+        if action in game.play_ids:
+            return (
+                f"first choose your handicap card face down (seat {seat}): "
+                f"write 'pain {deck.text(action)}' to lay that card"
+            )
+        return self._not_an_id(action)
+
+    def _deal_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not the next card dealt: any card not dealt yet this hand may be."""
+        deck = self.game.deck
+        if not 0 <= action < deck.size:
+            return f"{action!r} is not a card: a deal outcome is a card id 0..{deck.size - 1}"
         if self.dealt >> action & 1:
             return f"{deck.text(action)} cannot be dealt: it is already dealt this hand"
         return None
+
+    def _first_dealer_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not a first-dealer draw (outcomes N + seat)."""
+        size = self.game.deck.size
+        return None if size <= action < size + self.n else "the first dealer must be drawn first"
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -472,7 +461,7 @@ class StichelnState(State):
         elif phase == PAIN:
             self._lay_pain(action - self.game.pain_base)
         elif phase == DEAL:
-            self.hands[self._deal_target()] |= 1 << action
+            self.hands[self.deal_target()] |= 1 << action
             self.dealt |= 1 << action
             self.deal_count += 1
             if self.deal_count == self.game.deck.hand_size * self.n:
@@ -482,7 +471,7 @@ class StichelnState(State):
             # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
             self.dealer = (action - self.game.deck.size + self.round - 1) % self.n
             self.phase = DEAL
-            self._new_hand()
+            self.new_hand()
 
     def _lay_pain(self, kind: int) -> None:
         seat = self.to_act
@@ -528,9 +517,8 @@ class StichelnState(State):
     def _score_hand(self) -> None:
         game = self.game
         deltas = tuple(game.hand_score(self.pains[s], self.captured[s]) for s in range(self.n))
-        for seat, d in enumerate(deltas):
-            self.scores_[seat] += d
-        self.sheet.append((tuple(tuple(p) for p in self.pains), deltas))
+        self.scores_ = tuple(s + d for s, d in zip(self.scores_, deltas, strict=True))
+        self.sheet = (*self.sheet, (tuple(tuple(p) for p in self.pains), deltas))
         self.revealed = True
         if self.round == game.num_hands:
             self.phase = OVER
@@ -541,13 +529,13 @@ class StichelnState(State):
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n
         self.phase = DEAL
-        self._new_hand()
+        self.new_hand()
 
     def _seeded_outcome(self) -> int:
         deck = self.game.deck
         if self.phase == FIRST_DEALER:
             return deck.size + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
-        if self._deck is None:
+        if self.deal_order is None:
             # One shuffle per hand, from the seed and the hand number only; each
             # seat's cards are then dealt in ascending order so that a record
             # (which lists a seat's cards sorted) replays to the same history.
@@ -557,51 +545,42 @@ class StichelnState(State):
             order: list[int] = []
             for i in range(self.n):
                 order.extend(sorted(cards[i * h : (i + 1) * h]))
-            self._deck = order
-        return self._deck[self.deal_count]
+            self.deal_order = order
+        return self.deal_order[self.deal_count]
 
     # -- notation -------------------------------------------------------------------
     def parse(self, text: str) -> int:
         """As :meth:`State.parse`; a bare card ("B7") means "pain B7" while handicap cards are laid."""
-        action = super().parse(text)
-        if self.phase == PAIN and isinstance(text, str) and len(text.split()) == 1:
-            return self.game.pain_base + action
-        return action
+        if not isinstance(text, str) or self.is_chance:
+            return super().parse(text)
+        return self.game.read_action(text, self.phase == PAIN)
 
     def _chance_to_text(self, outcome: int) -> str:
         deck = self.game.deck
         if self.phase == FIRST_DEALER:
             return f"dealer {outcome - deck.size}"
-        return f"deal {self._deal_target()} {deck.text(outcome)}"
+        return f"deal {self.deal_target()} {deck.text(outcome)}"
+
+    def _chance_event(self) -> ChanceEvent | None:
+        """The chance event this phase waits for: the first dealer's draw, or the next card dealt."""
+        deck = self.game.deck
+        if self.phase == FIRST_DEALER:
+            return ChanceEvent("dealer", 1, self._read_dealer, "dealer 2")
+        if self.phase != DEAL:
+            return None
+        target = self.deal_target()
+        held = f"seat {target} has {self.hands[target].bit_count()} of {deck.hand_size} cards"
+        read = deal_reader(target, deck.parse, f"hand {self.round}", held)
+        return ChanceEvent("deal", 2, read, f"deal {target} B7")
+
+    def _read_dealer(self, words: list[str]) -> int:
+        seat = int(words[0])
+        if not 0 <= seat < self.n:
+            raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
+        return self.game.deck.size + seat
 
     def _text_to_chance(self, text: str) -> int:
-        words = text.strip().lower().split()
-        phase = self.phase
-        deck = self.game.deck
-        try:
-            if phase == FIRST_DEALER and len(words) == 2 and words[0] == "dealer":
-                seat = int(words[1])
-                if not 0 <= seat < self.n:
-                    raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
-                return deck.size + seat
-            if phase == DEAL and len(words) == 3 and words[0] == "deal":
-                target = self._deal_target()
-                if int(words[1]) != target:
-                    raise NotationError(
-                        f"{text!r}: the next card of hand {self.round} goes to seat {target}, "
-                        f"not seat {words[1]} (seat {target} has "
-                        f"{self.hands[target].bit_count()} of {deck.hand_size} cards)"
-                    )
-                return deck.parse(words[2])
-        except ValueError as exc:
-            if isinstance(exc, NotationError):
-                raise
-            raise NotationError(f"{text!r}: {exc}") from None
-        expected = {FIRST_DEALER: "dealer 2", DEAL: f"deal {self._deal_target()} B7"}
-        raise NotationError(
-            f"{text!r} is not the chance event expected here "
-            f"({PHASE_NAMES[phase]}: write e.g. {expected.get(phase, '?')!r})"
-        )
+        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:
@@ -609,47 +588,16 @@ class StichelnState(State):
 
     def view(self, seat: int) -> StichelnView:
         check_seat(self.game, seat)
-        from .view import make_view
-
         return make_view(self, seat)
 
     def public_view(self) -> StichelnView:
-        from .view import make_view
-
         return make_view(self, 0, public=True)
 
     def redacted_history(self, seat: int) -> list[int | None]:
-        from .view import redact_history
-
         return redact_history(self, seat)
 
     def clone(self) -> StichelnState:
-        new = StichelnState.__new__(StichelnState)
-        new.game = self.game
-        new.seed = self.seed
-        new.start = self.start
-        new.history = self.history.copy()
-        new.n = self.n
-        new.phase = self.phase
-        new.round = self.round
-        new.dealer = self.dealer
-        new.to_act = self.to_act
-        new.hands = self.hands.copy()
-        new.dealt = self.dealt
-        new.deal_count = self.deal_count
-        new.pains = [p.copy() for p in self.pains]
-        new.pain_turns = self.pain_turns
-        new.revealed = self.revealed
-        new.trick = self.trick.copy()
-        new.trick_seats = self.trick_seats.copy()
-        new.leader = self.leader
-        new.captured = self.captured.copy()
-        new.tricks = self.tricks.copy()
-        new.prev_round_trick = self.prev_round_trick
-        new.scores_ = self.scores_.copy()
-        new.sheet = self.sheet.copy()
-        new._deck = self._deck
-        return new
+        return _clone(self)
 
     @property
     def phase_name(self) -> str:
@@ -675,6 +623,18 @@ class StichelnState(State):
         return "\n".join(lines)
 
 
-from .view import StichelnView  # noqa: E402  (the view module imports the state's constants)
+_clone = StichelnState.fields.cloner(StichelnState)
 
-__all__ = ["StichelnGame", "StichelnState", "StichelnView", "trick_winner_index"]
+__all__ = [
+    "DEAL",
+    "FIRST_DEALER",
+    "OVER",
+    "PAIN",
+    "PHASE_NAMES",
+    "PLAY",
+    "VOID_TRICK",
+    "StichelnGame",
+    "StichelnState",
+    "StichelnView",
+    "trick_winner_index",
+]

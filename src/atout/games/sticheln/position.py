@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 
 from ...core import position as P
 from ...core.errors import PositionError
+from .game import StichelnGame, StichelnState
+from .rules import DEAL, FIRST_DEALER, OVER, PAIN, PLAY
 
 if TYPE_CHECKING:
     from .cards import Deck
-    from .game import StichelnGame, StichelnState
 
 FIELDS = ("round", "dealer", "scores", "hands", "pains", "tricks", "trick", "last", "sheet")
 
@@ -42,8 +43,6 @@ def _texts(deck: Deck, kinds: tuple[int, ...] | list[int]) -> str:
 
 def write(state: StichelnState) -> dict[str, str]:
     """The fields of ``state``, in :data:`FIELDS` order, those at their default left out."""
-    from .game import FIRST_DEALER
-
     deck = state.game.deck
     out = {
         **P.round_fields(state.round, None if state.phase == FIRST_DEALER else state.dealer),
@@ -69,21 +68,19 @@ def write(state: StichelnState) -> dict[str, str]:
 
 def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnState:
     """The state ``fields`` describe (see the module docstring for how it is checked)."""
-    from .game import DEAL, OVER, PAIN, PLAY, StichelnState
-
     n, deck = game.players, game.deck
     size = deck.hand_size
     state = StichelnState(game, None)
     rnd = P.read_round(state, fields, game.start_round, game.num_hands, "this game's hands")
     dealer_text = P.require(fields, "dealer")
     scores = P.integers(P.require(fields, "scores"), "scores", n, what="(a score)")
-    state.scores_ = list(scores)
+    state.scores_ = tuple(scores)
     hands = [
         _cards(deck, h, "hands", f"seat {s}")
         for s, h in enumerate(P.per_seat(P.require(fields, "hands"), "hands", n))
     ]
     sheet = _sheet(game, fields.get("sheet", P.NONE))
-    state.sheet = list(sheet)
+    state.sheet = tuple(sheet)
     last = P.last_trick(
         fields,
         rnd,
@@ -103,7 +100,7 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
         return state
     state.dealer = dealer
     state.phase = DEAL
-    state._new_hand()
+    state.new_hand()
     pains = [
         _cards(deck, p, "pains", f"seat {s}")
         for s, p in enumerate(P.per_seat(fields.get("pains", "/".join([P.NONE] * n)), "pains", n))
@@ -160,7 +157,7 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
                 f"seat {s} lays {len(pains[s])} handicap cards, not {game.pain_count}", "pains"
             )
         for k in pains[s]:
-            reason = state.illegal_reason(game.pain_base + k)
+            reason = state.illegal_reason(game.space["pain"](k))
             if reason is not None:
                 raise PositionError(f"seat {s}, {deck.text(k)}: {reason}", "pains")
             state._lay_pain(k)
@@ -194,8 +191,8 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
         )
     P.check_sheet(len(sheet), rnd, "hand", over=state.phase == OVER)
     if state.phase == OVER:
-        state.scores_ = scores
-        state.sheet = sheet
+        state.scores_ = tuple(scores)
+        state.sheet = tuple(sheet)
     return state
 
 

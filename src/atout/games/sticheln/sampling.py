@@ -15,18 +15,21 @@ so it can be asked about every replayed decision).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from .game import StichelnGame, StichelnState
-    from .view import StichelnView
+from .game import StichelnGame, StichelnState
+from .rules import PAIN, PHASE_NAMES, PLAY
+from .view import StichelnView
 
 _ATTEMPTS = 100
 
 
 def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> StichelnState:
-    from .game import PAIN, PHASE_NAMES, PLAY, StichelnState
+    """A state the view cannot tell from the true one: the unseen cards dealt at random.
 
+    Built field by field from the view (:attr:`StichelnState.fields`): the view
+    holds every public field, the draw gives the hidden hands and handicap cards.
+    """
     phase = PHASE_NAMES.index(view.phase)
     if phase not in (PAIN, PLAY):
         raise ValueError(f"nothing to sample at a {view.phase} node: sample at a decision")
@@ -76,21 +79,9 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
     for k in view.hand:
         hands[me] |= 1 << k
 
-    state = StichelnState(game, None)
-    state.phase = phase
-    state.round = view.round
-    state.dealer = view.dealer
-    state.scores_ = list(view.scores)
-    state.sheet = list(view.sheet)
-    state.hands = hands
-    state.dealt = deck.full
+    dealt = deck.full
     for k in unknown[pos:]:
-        state.dealt &= ~(1 << k)  # left out of the deal (7-8 players)
-    state.deal_count = deck.hand_size * n
-    state.pains = pains
-    state.pain_turns = sum(view.pain_laid)
-    state.revealed = view.revealed
-    state.leader = view.leader
+        dealt &= ~(1 << k)  # left out of the deal (7-8 players)
     captured = [0] * n
     tricks = []
     for trick, winner in view.tricks:
@@ -100,13 +91,23 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
             for k in kinds:
                 captured[winner] |= 1 << k
         tricks.append((seats, kinds, winner))
-    state.captured = captured
-    state.tricks = tricks
-    state.prev_round_trick = view.prev_round_trick  # public: the same in every world
-    state.trick = [k for _, k in view.trick]
-    state.trick_seats = [s for s, _ in view.trick]
-    state.to_act = view.current_player
-    return state
+    return _world(
+        game,
+        view,
+        phase=phase,
+        to_act=view.current_player,
+        hands=hands,
+        dealt=dealt,
+        deal_count=deck.hand_size * n,
+        pains=pains,
+        pain_turns=sum(view.pain_laid),
+        revealed=view.revealed,
+        trick=[k for _, k in view.trick],
+        trick_seats=[s for s, _ in view.trick],
+        leader=view.leader,
+        captured=captured,
+        tricks=tricks,
+    )
 
 
 def sample_round(
@@ -125,36 +126,64 @@ def sample_round(
     seat.  Every view at a decision is offered (never ``None``): Sticheln has
     no clairvoyant round, and play reveals nothing beyond the cards played.
     """
-    from .game import PAIN, StichelnState
-
     world = sample_world(game, view, rng)
     n = game.players
     first = (view.dealer + 1) % n
     hands = list(world.hands)
     actions: list[int] = []
+    pain, play = game.space["pain"], game.space["play"]
     # Handicap cards in the order laid: pain_count per seat, seat by seat from the
     # dealer's left, as far as the view has got (pain_laid counts them publicly).
     for i in range(n):
         seat = (first + i) % n
         for kind in world.pains[seat][: view.pain_laid[seat]]:
             hands[seat] |= 1 << kind
-            actions.append(game.pain_base + kind)
+            actions.append(pain(kind))
     # Played cards are public: every finished trick, then the trick in progress.
     for trick in [t for t, _ in view.tricks] + [view.trick]:
         for seat, kind in trick:
             hands[seat] |= 1 << kind
-            actions.append(kind)
+            actions.append(play(kind))
 
-    state = StichelnState(game, None)
-    state.round = view.round
-    state.dealer = view.dealer
-    state._new_hand()  # leader, empty tricks and handicap cards, from the dealer
-    state.phase = PAIN
-    state.to_act = first
-    state.scores_ = list(view.scores)
-    state.sheet = list(view.sheet)
-    state.prev_round_trick = world.prev_round_trick  # public: the view's, as in every world
-    state.hands = hands
-    state.dealt = world.dealt
-    state.deal_count = world.deal_count
-    return state, actions
+    # The world at its hand's first handicap choice: everything of the hand cleared
+    # but the deal (the view's hand, the drawn hands, the cards played given back).
+    return _world(
+        game,
+        view,
+        phase=PAIN,
+        to_act=first,
+        hands=hands,
+        dealt=world.dealt,
+        deal_count=world.deal_count,
+        pains=[[] for _ in range(n)],
+        pain_turns=0,
+        revealed=False,
+        trick=[],
+        trick_seats=[],
+        leader=game.first_leader(view.dealer),
+        captured=[0] * n,
+        tricks=[],
+    ), actions
+
+
+def _world(game: StichelnGame, view: StichelnView, **hand: Any) -> StichelnState:
+    """A seedless state with the view's match-level fields and the given hand-level ones.
+
+    The score sheet and the previous hand's last trick are public, so every
+    world has the view's; a world has no history (it is searched, not replayed).
+    """
+    return StichelnState.fields.build(
+        StichelnState,
+        game=game,
+        seed=None,
+        start=None,
+        history=[],
+        n=game.players,
+        round=view.round,
+        dealer=view.dealer,
+        scores_=view.scores,
+        sheet=view.sheet,
+        prev_round_trick=view.prev_round_trick,
+        deal_order=None,
+        **hand,
+    )

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.tensor import TensorBuffer
+from .rules import PHASE_NAMES
 
 if TYPE_CHECKING:
     from .game import StichelnGame
     from .view import StichelnView
 
 #: Phase names in the order of the phase one-hot (those of ``view.phase``).
-PHASES = ("first-dealer", "deal", "pain", "play", "over")
+PHASES = PHASE_NAMES
 
 
 def blocks(game: StichelnGame, information_state: bool) -> list[tuple[str, int]]:

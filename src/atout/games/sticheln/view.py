@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.game import View, view_head
 from ...core.tricks import LastTrick
 from ...core.viewdict import CardReader, Reader, ints, read_head
+from .rules import DEAL, OVER, PAIN, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
@@ -58,10 +59,7 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
 
     def parse(self, text: str) -> int:
         """Action id for ``text``; a bare card ("B7") means "pain B7" while handicap cards are laid."""
-        action = self.game.text_to_action(text)
-        if self.phase == "pain" and len(text.split()) == 1:
-            return self.game.pain_base + action
-        return action
+        return self.game.read_action(text, self.phase == PHASE_NAMES[PAIN])
 
     def pain_colours(self, seat: int) -> int:
         """Bitmask of ``seat``'s known handicap colours (0 while they are hidden)."""
@@ -108,8 +106,6 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     @classmethod
     def read_dict(cls, r: Reader, game: StichelnGame) -> StichelnView:
         """The fields of :meth:`to_dict`'s output (``View.from_dict`` checks the rest)."""
-        from .game import PHASE_NAMES
-
         n = game.players
         kit = CardReader(n, game.deck.parse, void=True)
 
@@ -137,8 +133,6 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
 
 def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    from .game import PHASE_NAMES
-
     deck = state.game.deck
     return StichelnView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),
@@ -157,8 +151,8 @@ def make_view(state: StichelnState, seat: int, public: bool = False) -> Sticheln
         trick=tuple(zip(state.trick_seats, state.trick, strict=True)),
         tricks=tuple((tuple(zip(seats, kinds, strict=True)), w) for seats, kinds, w in state.tricks),
         prev_round_trick=state.prev_round_trick,
-        scores=tuple(state.scores_),
-        sheet=tuple(state.sheet),
+        scores=state.scores_,
+        sheet=state.sheet,
     )
 
 
@@ -168,18 +162,15 @@ def redact_history(state: StichelnState, seat: int) -> list[int | None]:
     Hidden: the cards dealt to other seats, and the other seats' handicap
     choices of a hand whose handicap cards are not face up yet at ``state``.
     Replays the history on a seedless copy of the game to know, at each step,
-    who acted and in which hand.
+    who acted and in which hand (the actions are those the state applied, so the
+    replay applies them unchecked, as the state did).
     """
-    from .game import DEAL, OVER, PAIN, StichelnState
-
-    replay = (
-        StichelnState(state.game, None) if state.start is None else state.game.new_state(position=state.start)
-    )
+    replay = state.game.new_state(position=state.start)
     out: list[int | None] = []
     for action in state.history:
         hidden = False
         if replay.phase == DEAL:
-            hidden = replay._deal_target() != seat
+            hidden = replay.deal_target() != seat
         elif replay.phase == PAIN and replay.to_act != seat:
             face_up = state.phase == OVER or replay.round < state.round or state.revealed
             hidden = not face_up
