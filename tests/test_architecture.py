@@ -10,12 +10,12 @@ never run.  Two kinds of checks:
   rich only in ``render.py`` modules and the CLI, numpy only in the batch
   simulators, the research adapters and the statistics, ...).  A breach names the
   module, the line and the import.
-* **Cycles**: the strongly connected components of the module graph.  The game
-  packages have cycles today (``game`` ↔ ``view`` ↔ ``sampling`` ...); they are
-  listed in :data:`KNOWN_CYCLES`, an explicit allow-list of issue 19, and the
-  test asserts the components found are **exactly** those: a new cycle fails,
-  and so does a cycle that is gone until it is struck off the list, so the list
-  only shrinks as the refactor of issue 19 goes (its goal is an empty list).
+* **Cycles**: the strongly connected components of the module graph must be
+  single modules: no import cycle anywhere in atout, inside the game packages,
+  bots and cli included.  Each game reads bottom-up (``cards`` -> ``rules`` ->
+  ``view`` -> ``game`` -> ``sampling``, ``position``, ``tensor``, ``bot``), and a
+  module the game needs but which imports it back is named by path
+  (``Game.sampler``) rather than imported.
 """
 
 from __future__ import annotations
@@ -270,15 +270,6 @@ def _cycles() -> set[frozenset[str]]:
     return out
 
 
-#: The import cycles of today (issue 19): each set is one group of modules that
-#: import one another, directly or not.  The refactor of issue 19 empties this
-#: list; never add to it.
-KNOWN_CYCLES: set[frozenset[str]] = set()
-
-
-def test_import_cycles_are_exactly_the_known_ones() -> None:
-    found = _cycles()
-    new = [sorted(c) for c in found - KNOWN_CYCLES]
-    gone = [sorted(c) for c in KNOWN_CYCLES - found]
-    assert not new, f"new import cycles (break them; never add to KNOWN_CYCLES): {new}"
-    assert not gone, f"these cycles changed or are gone: update KNOWN_CYCLES to what is left: {gone}"
+def test_no_import_cycle() -> None:
+    found = sorted(sorted(c) for c in _cycles())
+    assert not found, f"import cycles (break them: bottom-up modules, or a module named by path): {found}"

@@ -593,19 +593,23 @@ class State(ABC):
 
     # -- information ----------------------------------------------------------------
     @abstractmethod
-    def view(self, seat: int) -> View:
-        """What ``seat`` may know now."""
+    def view(self, seat: int, public: bool = False) -> View:
+        """What ``seat`` may know now.
+
+        ``public``: what a spectator may know, oriented as ``seat`` (see
+        :meth:`public_view`).  A seat not at the table raises ValueError.
+        """
 
     def public_view(self) -> View:
         """What a spectator may know: what every seat knows, nothing more.
 
         Oriented as seat 0 (its ``seat`` field) but with no hand, no legal
         actions and no seat's own secrets (a bid still hidden, a handicap not yet
-        revealed): the web table sends it to people watching.  A game that cannot
-        say what is public raises :class:`NotImplementedError` (its tables cannot
-        be watched); the four shipped games all implement it.
+        revealed): the web table sends it to people watching.  A game whose
+        :meth:`view` cannot say what is public raises :class:`NotImplementedError`
+        (its tables cannot be watched); the four shipped games all implement it.
         """
-        raise NotImplementedError(f"{self.game.name} has no public view")
+        return self.view(0, public=True)
 
     @abstractmethod
     def redacted_history(self, seat: int) -> list[int | None]:

@@ -33,7 +33,7 @@ from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader, 
 from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
@@ -449,6 +449,7 @@ class MalinGame(Game):
 class MalinState(State):
     """A Le Malin match in progress.  See the module docstring for the phases."""
 
+    phase_names = PHASE_NAMES
     fields: ClassVar[StateFields] = StateFields(
         shared=(
             "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "out", "removed",
@@ -1196,18 +1197,8 @@ class MalinState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    def view(self, seat: int) -> MalinView:
-        check_seat(self.game, seat)
-        return make_view(self, seat)
-
-    def public_view(self) -> MalinView:
-        return make_view(self, 0, public=True)
-
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
-
-    def clone(self) -> MalinState:
-        return _clone(self)
+    view = make_view
+    redacted_history = redact_history
 
     def step(self, action: int) -> None:
         """Apply ``action``, known to be legal here, without recording it in the history.
@@ -1216,10 +1207,6 @@ class MalinState(State):
         redaction, the sampling's rebuilt hands, a position's last card dealt).
         """
         self._do(action)
-
-    @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
@@ -1242,6 +1229,3 @@ class MalinState(State):
                 + " ".join(f"{p.seat}:{C.card_text(p.kind)}={C.value_text(p.value)}" for p in self.trick)
             )
         return "\n".join(lines)
-
-
-_clone = MalinState.fields.cloner(MalinState)

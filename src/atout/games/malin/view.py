@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.game import CHANCE, View, view_head
+from ...core.game import CHANCE, View, check_seat, view_head
 from ...core.tricks import LastTrick
 from ...core.viewdict import Reader, ints, opt_ints, read_head
 from . import cards as C
@@ -262,6 +262,7 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
 
 def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
+    check_seat(state.game, seat)
     return MalinView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),
         round=state.round,

@@ -28,7 +28,7 @@ from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
@@ -681,15 +681,8 @@ class NainJauneState(State):
         """Each seat's tokens (what the player has in front of him, stakes excluded)."""
         return list(self.tokens)
 
-    def view(self, seat: int) -> NainJauneView:
-        check_seat(self.game, seat)
-        return make_view(self, seat)
-
-    def public_view(self) -> NainJauneView:
-        return make_view(self, 0, public=True)
-
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
+    view = make_view
+    redacted_history = redact_history
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View, view_head
+from ...core.game import View, check_seat, view_head
 from ...core.viewdict import CardReader, Reader, ints, read_head
 from . import cards as C
 from .rules import DEAL, PHASE_NAMES, DealResult
@@ -162,6 +162,7 @@ class NainJauneView(View):
 
 def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
+    check_seat(state.game, seat)
     return NainJauneView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),
         deal=state.round,

@@ -27,7 +27,7 @@ from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
 from ...core.options import OptionSpec
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
@@ -248,6 +248,7 @@ class StichelnGame(Game):
 class StichelnState(State):
     """A Sticheln match in progress.  See the module docstring for the phases."""
 
+    phase_names = PHASE_NAMES
     fields: ClassVar[StateFields] = StateFields(
         shared=(
             "game",
@@ -586,22 +587,8 @@ class StichelnState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    def view(self, seat: int) -> StichelnView:
-        check_seat(self.game, seat)
-        return make_view(self, seat)
-
-    def public_view(self) -> StichelnView:
-        return make_view(self, 0, public=True)
-
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
-
-    def clone(self) -> StichelnState:
-        return _clone(self)
-
-    @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
+    view = make_view
+    redacted_history = redact_history
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
@@ -622,8 +609,6 @@ class StichelnState(State):
             lines.append("  trick: " + " ".join(f"{s}:{deck.text(k)}" for s, k in played))
         return "\n".join(lines)
 
-
-_clone = StichelnState.fields.cloner(StichelnState)
 
 __all__ = [
     "DEAL",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View, view_head
+from ...core.game import View, check_seat, view_head
 from ...core.tricks import LastTrick
 from ...core.viewdict import CardReader, Reader, ints, read_head
 from .rules import DEAL, OVER, PAIN, PHASE_NAMES
@@ -133,6 +133,7 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
 
 def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
+    check_seat(state.game, seat)
     deck = state.game.deck
     return StichelnView(
         **view_head(state, seat, PHASE_NAMES[state.phase], public),

@@ -24,7 +24,7 @@ from ...core.actions import ChanceEvent, deal_reader, read_chance
 from ...core.cardname import CardName
 from ...core.errors import NotationError, OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
 from ...core.options import OptionSpec
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
@@ -639,15 +639,8 @@ class WizardState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    def view(self, seat: int) -> WizardView:
-        check_seat(self.game, seat)
-        return make_view(self, seat)
-
-    def public_view(self) -> WizardView:
-        return make_view(self, 0, public=True)
-
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
+    view = make_view
+    redacted_history = redact_history
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import CHANCE, View, view_head
+from ...core.game import CHANCE, View, check_seat, view_head
 from ...core.tricks import LastTrick
 from ...core.viewdict import CardReader, Reader, ints, opt_ints, read_head
 from . import cards as C
@@ -140,6 +140,7 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
 
 def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
+    check_seat(state.game, seat)
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
     own = () if public else tuple(C.cards_in(state.hands[seat]))
