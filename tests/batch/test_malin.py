@@ -39,7 +39,7 @@ def assert_same(batch: MalinBatch, mask: np.ndarray[Any, Any], g: int, state: Ma
     assert int(batch.leader[g]) == state.leader
     assert int(batch.last_actor[g]) == state.last_actor
     assert int(batch.tricks_done[g]) == len(state.tricks)
-    assert batch.trick(g) == list(zip(state.trick_seats, state.trick_kinds, state.trick_vals, strict=True))
+    assert batch.trick(g) == [(p.seat, p.kind, p.value) for p in state.trick]
     for seat in range(state.n):
         assert batch.hand_kinds(g, seat) == C.cards_in(state.hands[seat])
 
@@ -132,7 +132,7 @@ def collisions_play(players: int, seeds: list[int], **options: Any) -> None:
             if state.is_terminal:
                 continue
             redeclared += state.phase_name == "redeclare"
-            wish = [v for k, v in zip(state.trick_kinds, state.trick_vals, strict=True) if k == C.WISH]
+            wish = [p.value for p in state.trick if p.kind == C.WISH]
             if wish and state.phase_name == "play":
                 same = [a for a in state.legal_actions() if a < 36 and game_value(a, game) == wish[0]]
                 if same:
@@ -214,7 +214,7 @@ def test_vectorised_and_python_deals_agree(words: int, monkeypatch: pytest.Monke
         # Hand starts[i] + 1 of the engine, reached by replaying nothing: its deal is keyed by the hand only.
         state.round = int(starts[i]) + 1
         state.dealer = (int(together.first_dealer[i]) + state.round - 1) % 5
-        state._new_hand()
+        state.new_hand()
         state._resolve_chance()
         assert int(removed[i, 1]) == state.removed
         for seat in range(5):

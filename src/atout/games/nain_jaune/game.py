@@ -269,6 +269,7 @@ class NainJauneState(State):
         ),
         copied=("history", "tokens", "boxes", "sheet", "hands", "lacks", "played"),
     )
+    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
 
     game: NainJauneGame
     #: Per seat, the 52-bit mask of the cards it holds.

@@ -272,6 +272,7 @@ class StichelnState(State):
         copied=("history", "hands", "trick", "trick_seats", "captured", "tricks"),
         nested=("pains",),
     )
+    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
 
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
         self.game: StichelnGame = game

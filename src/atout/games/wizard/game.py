@@ -204,6 +204,7 @@ class WizardState(State):
         ),
         copied=("history", "hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
+    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
 
     def __init__(self, game: WizardGame, seed: int | None) -> None:
         self.game: WizardGame = game
