@@ -5,44 +5,14 @@
 >>> state = game.new_state(seed=7)
 >>> state.round
 1
+
+The public names are :mod:`atout.core`'s (listed once, in ``core/__init__.py``).
 """
 
-from .core import (
-    CHANCE,
-    TERMINAL,
-    AtoutError,
-    Game,
-    IllegalAction,
-    NotationError,
-    OptionError,
-    RecordError,
-    State,
-    UnknownGame,
-    View,
-    load,
-    names,
-    register,
-)
-from .core.bot import Bot
-from .core.errors import ViewError
+from . import core
+from .core import *  # noqa: F403  (the names of core.__all__, below)
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CHANCE",
-    "TERMINAL",
-    "AtoutError",
-    "Bot",
-    "Game",
-    "IllegalAction",
-    "NotationError",
-    "OptionError",
-    "RecordError",
-    "State",
-    "UnknownGame",
-    "View",
-    "ViewError",
-    "load",
-    "names",
-    "register",
-]
+__all__: list[str] = []
+__all__ += core.__all__

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+import atout.server
 from atout.core.registry import game_class
 
 from .conftest import create_table, game_names
@@ -26,6 +28,16 @@ def test_home_and_static_pages(client: TestClient) -> None:
         "/static/app.css",
     ):
         assert client.get(path).status_code == 200, path
+
+
+def test_pages_carry_the_shared_head(client: TestClient) -> None:
+    """static/head.html fills each page's ``{{head}}``; no placeholder reaches the browser."""
+    head = (Path(atout.server.__file__).parent / "static" / "head.html").read_text(encoding="utf-8")
+    for path in ("/", "/table/abc"):
+        text = client.get(path).text
+        assert "{{" not in text, path
+        assert f"<head>\n{head}" in text, path
+        assert '<meta name="referrer" content="no-referrer">' in text, path
 
 
 @pytest.mark.parametrize(

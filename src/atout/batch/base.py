@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.game import TERMINAL, Game
-from .common import Arrays, IllegalActions, SeedQueue, Step
+from .common import Arrays, IllegalActions, SeedQueue, Step, TensorFrame
 
 __all__ = ["BatchBase"]
 
@@ -136,7 +136,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         """Start new matches in the entries ``g`` from their deals (one row each)."""
 
     def _start_round(self, g: IntArray) -> None:
-        """Deal and open the round ``round[g]`` of the matches ``g`` (used by :meth:`_end_rounds`)."""
+        """Deal and open the round ``round[g]`` of the matches ``g`` (used by :meth:`_first_round`, :meth:`_end_rounds`)."""
         raise NotImplementedError(f"{type(self).__name__} starts its rounds itself")
 
     @abstractmethod
@@ -144,10 +144,13 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         """(N, num_actions) booleans: the engine's ``legal_actions()`` of each match, as a mask."""
 
     #: The game's batch tensor encoder and heuristic policy, as modules of this package:
-    #: ``encode(batch, seats, information_state, dtype)`` and ``heuristic_actions(batch)``.
-    #: Imported on first use (they read the batch's own module).
+    #: ``blocks(game, information_state)`` (the engine's layout, from the game's tensor module)
+    #: with ``encode(batch, frame, information_state)`` (fills a :class:`.common.TensorFrame`),
+    #: and ``heuristic_actions(batch)``.  Imported on first use (they read the batch's own module).
     _tensor_module: ClassVar[str]
     _heuristic_module: ClassVar[str]
+    #: The direction of play (1, or -1 for counterclockwise play): the tensors number the seats so.
+    _direction: int = 1
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -214,6 +217,12 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         if terminal is not None:
             terminal[done] = True
         self.matches_done += int(done.size)
+
+    def _first_round(self, g: IntArray, first_dealer: IntArray) -> None:
+        """The new matches ``g`` open their round 1, dealt by ``first_dealer`` (:meth:`_start_round` deals it)."""
+        self.dealer[g] = first_dealer
+        self.round[g] = 1
+        self._start_round(g)
 
     def _end_rounds(self, g: IntArray, last: BoolArray, terminal: BoolArray) -> None:
         """After the matches ``g`` scored a round: those at their ``last`` end, the others deal the next.
@@ -292,10 +301,11 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             seat_array = np.maximum(self.current_player, 0)
         else:
             seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
-        encoded: NDArray[np.floating[Any]] = importlib.import_module(self._tensor_module, __package__).encode(
-            self, seat_array, information_state, dtype
-        )
-        return encoded
+        encoder = importlib.import_module(self._tensor_module, __package__)
+        layout = encoder.blocks(self.game, information_state)
+        frame = TensorFrame(layout, seat_array, self.num_games, self.players, dtype, self._direction)
+        encoder.encode(self, frame, information_state)
+        return frame.out
 
     def information_state_tensor(
         self,

@@ -91,6 +91,24 @@ def seeded_shuffles(
     return decks, draws
 
 
+def shuffles_and_first_dealers(
+    shuffle_texts: Sequence[bytes], seeds: Sequence[int], size: int, game: Game
+) -> tuple[NDArray[np.int8], NDArray[np.intp]]:
+    """The decks of ``shuffle_texts`` (as :func:`seeded_shuffles`) and the first dealer of each match ``seeds``.
+
+    The first dealer is the ``first_dealer`` option when it is set, else the
+    engine's draw ``seeded_rng(seed, "first-dealer").randrange(players)``,
+    drawn in the same vectorised pass as the shuffles (each column gets
+    enough generator outputs for a shuffle of ``size``).
+    """
+    fixed = game.options["first_dealer"]
+    draws = [b"%d:first-dealer" % s for s in seeds] if fixed is None else []
+    decks, first = seeded_shuffles(shuffle_texts, draws, size, game.players)
+    if fixed is not None:
+        first = np.full(len(seeds), fixed, dtype=np.intp)
+    return decks, first
+
+
 Arrays = tuple[NDArray[Any], ...]
 
 
@@ -139,42 +157,74 @@ class SeedQueue:
         return out
 
 
-def tensor_frame(
-    layout: Iterable[tuple[str, int]], rows: int, dtype: type[np.floating[Any]]
-) -> tuple[dict[str, int], NDArray[np.floating[Any]]]:
-    """Where each block of an engine tensor layout (its ``blocks()``: (name, size) in order) starts, and (rows, size) zeros.
+class TensorFrame:
+    """A batch's tensors in the making, in the engine's layout: what each game's encoder fills.
 
-    Why read from the engine's layout: the batch encoders then cannot drift
-    apart from the engine's in where a block lies, only in its values (which
-    the tests compare).
-    """
-    start: dict[str, int] = {}
-    at = 0
-    for name, size in layout:
-        start[name] = at
-        at += size
-    return start, np.zeros((rows, at), dtype=dtype)
+    Why one frame for every game: the block starts are read from the engine's
+    layout (its ``blocks()``: (name, size) in order), so the batch encoders
+    cannot drift apart from the engine's in where a block lies, only in its
+    values (which the tests compare); the viewer seats are checked once; the
+    seats are numbered from each match's viewer in the direction of play, as
+    the engine's tensors number them.
 
-
-def viewer_seats(seats: NDArray[np.intp], count: int, players: int) -> NDArray[np.intp]:
-    """``seats`` as the (count,) viewer seats of a batch's tensors, refused unless one seat 0..players - 1 per match."""
-    checked = np.asarray(seats, dtype=np.intp)
-    if checked.shape != (count,) or ((checked < 0) | (checked >= players)).any():
-        raise ValueError(f"seats must be one seat 0..{players - 1} per match")
-    return checked
-
-
-def relative(
-    seat: NDArray[np.intp], viewers: NDArray[np.intp], players: int, step: int = 1
-) -> NDArray[np.intp]:
-    """Seat numbers as each match's viewer sees them: 0 the viewer, then the seats in the direction of play.
-
-    ``seat``: (N,) one seat per match, or (N, k) several; ``viewers``: (N,);
+    ``start[name]``: where block ``name`` starts; ``out``: the (N, size) zeros
+    the encoder fills; ``rows``: ``arange(N)``; ``seats``: the (N,) viewers;
     ``step``: the direction of play (1, or -1 for counterclockwise play).
     """
-    base = viewers if seat.ndim == 1 else viewers[:, None]
-    result: NDArray[np.intp] = (seat - base) % players if step == 1 else ((seat - base) * step) % players
-    return result
+
+    def __init__(
+        self,
+        layout: Iterable[tuple[str, int]],
+        seats: NDArray[np.intp],
+        count: int,
+        players: int,
+        dtype: type[np.floating[Any]],
+        step: int = 1,
+    ) -> None:
+        """``seats``: the viewer of each of the ``count`` matches (refused unless one seat 0..players - 1 each)."""
+        checked = np.asarray(seats, dtype=np.intp)
+        if checked.shape != (count,) or ((checked < 0) | (checked >= players)).any():
+            raise ValueError(f"seats must be one seat 0..{players - 1} per match")
+        self.start: dict[str, int] = {}
+        at = 0
+        for name, size in layout:
+            self.start[name] = at
+            at += size
+        self.out: NDArray[np.floating[Any]] = np.zeros((count, at), dtype=dtype)
+        self.rows = np.arange(count)
+        self.seats = checked
+        self.players = players
+        self.step = step
+
+    def rel(self, seat: NDArray[np.intp]) -> NDArray[np.intp]:
+        """Seat numbers as each match's viewer sees them: 0 the viewer, then the seats in the direction of play.
+
+        ``seat``: (N,) one seat per match, or (N, k) several.
+        """
+        base = self.seats if seat.ndim == 1 else self.seats[:, None]
+        if self.step == 1:
+            result: NDArray[np.intp] = (seat - base) % self.players
+        else:
+            result = ((seat - base) * self.step) % self.players
+        return result
+
+    def seat_blocks(self, **seats: NDArray[np.intp]) -> None:
+        """Block ``name`` gets, per match, the one-hot of the seat ``seats[name]`` as its viewer numbers it.
+
+        Nothing where that seat is negative (nobody: no one to act once a match is over, no card yet).
+        """
+        for name, seat in seats.items():
+            at = self.start[name] + self.rel(seat)
+            present = seat >= 0
+            if present.all():
+                self.out[self.rows, at] = 1.0
+            else:
+                self.out[self.rows[present], at[present]] = 1.0
+
+    def block(self, name: str, size: int) -> NDArray[np.floating[Any]]:
+        """The (N, size) columns of block ``name`` (a view: writing it fills the tensor)."""
+        at = self.start[name]
+        return self.out[:, at : at + size]
 
 
 class Batch(Protocol):

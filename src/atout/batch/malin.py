@@ -361,10 +361,8 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
         self._deal_removed[g] = deals.removed
         self._deal_from[g] = 1
         self.first_dealer[g] = deals.first_dealer
-        self.dealer[g] = deals.first_dealer
-        self.round[g] = 1
         self.scores[g] = self._start_score
-        self._start_round(g)
+        self._first_round(g, deals.first_dealer)
 
     def _start_round(self, g: IntArray) -> None:
         n = self.players

@@ -23,40 +23,30 @@ from ..games.malin import cards as C
 from ..games.malin.game import BID, OVER, PLAY, REDECLARE
 from ..games.malin.tensor import PHASES, TABLE, VALUE_SCALE, blocks, max_hands
 from .bits import popcount, unpack
-from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
+    from .common import TensorFrame
     from .malin import MalinBatch
+
+__all__ = ["blocks", "encode"]
 
 K = C.NUM_KINDS
 
 
-def encode(
-    batch: MalinBatch,
-    seats: NDArray[np.intp],
-    information_state: bool,
-    dtype: type[np.floating[Any]],
-) -> NDArray[np.floating[Any]]:
-    """(N, size): each match's tensor as seen by ``seats[g]``."""
+def encode(batch: MalinBatch, frame: TensorFrame, information_state: bool) -> None:
+    """Each match's tensor as seen by its viewer ``frame.seats[g]``, into ``frame.out``."""
     game = batch.game
     N, n, H = batch.num_games, game.players, game.hand_size
     bid_width = max(H, 8) + 1
-    start, out = tensor_frame(blocks(game, information_state), N, dtype)
-    g = np.arange(N)
-    seats = viewer_seats(seats, N, n)
-
-    def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
-        """Seat numbers relative to each match's viewer (0 = the viewer)."""
-        return relative(seat, seats, n)
-
+    start, out, g, seats, rel = frame.start, frame.out, frame.rows, frame.seats, frame.rel
     # The engine's phase ids are the indices of PHASES.
     assert PHASES[BID] == "bid" and PHASES[PLAY] == "play" and PHASES[REDECLARE] == "redeclare"
     assert PHASES[OVER] == "over"
     out[g, start["phase"] + batch.phase] = 1.0
     out[:, start["hand_number"]] = np.minimum(1.0, batch.round / max_hands(game))
-    out[g, start["dealer"] + rel(batch.dealer)] = 1.0
-    acting = batch.current_player >= 0
-    out[g[acting], start["to_act"] + rel(batch.current_player)[acting]] = 1.0
+    frame.seat_blocks(
+        dealer=batch.dealer, to_act=batch.current_player, leader=batch.leader, last_actor=batch.last_actor
+    )
     at = start["hand"]
     out[:, at : at + C.NUM_SLOTS] = unpack(batch.hands[g, seats], C.NUM_SLOTS)
     # The card set aside: a Twin shows in the first Twin's entry (34), as its slot mask does.
@@ -71,9 +61,6 @@ def encode(
     out[gg, start["tricks_won"] + rel_seats * (H + 1) + batch.tricks_won] = 1.0
     row = np.minimum(batch.tricks_done, H)  # row H (a finished hand) holds no card
     _table(out, start["trick"], batch.card_kind[g, row], batch.card_value[g, row], rel_seats, gg)
-    out[g, start["leader"] + rel(batch.leader)] = 1.0
-    played = batch.last_actor >= 0
-    out[g[played], start["last_actor"] + rel(batch.last_actor)[played]] = 1.0
     low, high = game.score_bounds()
     scale = float(max(-low, high))
     out[gg, start["scores"] + rel_seats] = np.clip(batch.scores / scale, -1.0, 1.0)
@@ -94,7 +81,6 @@ def encode(
                 match,
             )
             out[done, base + t * width + n * TABLE + rel(batch.trick_winner[:, t])[done]] = 1.0
-    return out
 
 
 def _table(

@@ -53,7 +53,7 @@ engine's bot): :mod:`.nain_jaune_heuristic`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -64,7 +64,7 @@ from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame
 from . import common
 from .base import BatchBase
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
-from .common import in_chunks, seeded_shuffles
+from .common import in_chunks, seeded_shuffles, shuffles_and_first_dealers
 
 __all__ = ["NainJauneBatch", "Starts", "deal_hands", "deal_starts"]
 
@@ -152,15 +152,9 @@ def deal_starts(seeds: Sequence[int], game: NainJauneGame, ahead: int) -> Starts
 
 
 def _deal_starts(seeds: Sequence[int], game: NainJauneGame, ahead: int) -> tuple[IntArray, Masks]:
-    n = game.players
-    fixed = game.options["first_dealer"]
     texts = [b"%d:deal:%d" % (s, r) for s in seeds for r in range(1, ahead + 1)]
-    # The draws go with the shuffles (as Wizard's): each column gets enough generator outputs.
-    draws = [b"%d:first-dealer" % s for s in seeds] if fixed is None else []
-    decks, first = seeded_shuffles(texts, draws, K, n)
-    if fixed is not None:
-        first = np.full(len(seeds), fixed, dtype=np.intp)
-    return first, _hands_of(decks, game).reshape(len(seeds), ahead, n)
+    decks, first = shuffles_and_first_dealers(texts, seeds, K, game)
+    return first, _hands_of(decks, game).reshape(len(seeds), ahead, game.players)
 
 
 def _seat_tables(n: int, step: int) -> tuple[IntArray, IntArray]:
@@ -217,16 +211,12 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         players: int,
         seeds: Sequence[int] | NDArray[np.integer[Any]],
         *,
-        auto_reset: bool = False,
-        reset_seeds: Iterable[int] | None = None,
-        check: bool = True,
         ahead: int | None = None,
-        **options: Any,
+        **kwargs: Any,
     ) -> None:
+        """:class:`.BatchBase`'s arguments (``auto_reset``, ``reset_seeds``, ``check``, the options), and ``ahead``."""
         self._ahead_asked = ahead
-        super().__init__(
-            players, seeds, auto_reset=auto_reset, reset_seeds=reset_seeds, check=check, **options
-        )
+        super().__init__(players, seeds, **kwargs)
 
     def _init_state(self) -> None:
         game, ahead = self.game, self._ahead_asked
@@ -236,7 +226,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         if ahead is not None and ahead < 1:
             raise ValueError("ahead must be at least 1")
         N, n = self.num_games, self.players
-        self._dir = game.step
+        self._direction = game.step
         self._voluntary = game.voluntary
         self._manual = game.manual_claim
         #: Neither variant: every decision is a card (no pass, no claim window).
@@ -260,7 +250,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self._positions = np.arange(n, dtype=np.intp)
         self._zeros = np.zeros(N, dtype=np.intp)
         self._all_seats = (1 << n) - 1
-        self._to_pos, self._to_seat = _seat_tables(n, self._dir)
+        self._to_pos, self._to_seat = _seat_tables(n, self._direction)
         #: ``_from_pos[a]``: the positions ``a .. n - 1`` as a mask (``a`` up to ``n``).
         self._from_pos = np.array([self._all_seats & ~((1 << a) - 1) for a in range(n + 1)], dtype=np.intp)
         #: Lowest set position of a mask (``n`` for none).
@@ -321,7 +311,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         if (self.round[g] > self._dealt_to[g]).any():
             self._top_up(g)
         dealer = self.dealer[g]
-        opener = (dealer + self._dir) % n
+        opener = (dealer + self._direction) % n
         self.opener[g] = opener
         self.current_player[g] = opener
         self.last[g] = opener
@@ -337,7 +327,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self.tokens[g] -= self._stake
         self.boxes[g] += self._box_add
         dealt = self._ring[g, (self.round[g] - 1) % self.ahead]  # (S, n), deal order
-        seats = (dealer[:, None] + self._dir * (self._positions + 1)) % n
+        seats = (dealer[:, None] + self._direction * (self._positions + 1)) % n
         hands = np.empty_like(dealt)
         hands[np.arange(g.size)[:, None], seats] = dealt
         self.hands[g] = hands
@@ -605,7 +595,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         If none (stuck): the stuck rule, then — skipping ranks nobody holds,
         which every seat lacks — the lowest higher rank somebody holds.
         """
-        n, step = self.players, self._dir
+        n, step = self.players, self._direction
         sel: IntArray | slice = slice(None) if g is self._games else g
         need = self.need[sel]
         last = self.last[sel]
@@ -726,7 +716,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         if self._winner_deals:
             self.dealer[g] = winner
         else:
-            self.dealer[g] = (self.dealer[g] + self._dir) % n
+            self.dealer[g] = (self.dealer[g] + self._direction) % n
         self.round[g] += 1
         self._start_deals(g, terminal)
         # The engine numbers a deal when it starts: a match that ended keeps its last number.

@@ -14,7 +14,7 @@ compare the two value for value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,10 +23,12 @@ from ..games.nain_jaune import cards as C
 from ..games.nain_jaune.game import CLAIM, OVER, PASS
 from ..games.nain_jaune.tensor import PHASES, blocks
 from .bits import U64, popcount
-from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
+    from .common import TensorFrame
     from .nain_jaune import NainJauneBatch
+
+__all__ = ["blocks", "encode"]
 
 K = C.NUM_CARDS
 R = C.RANKS
@@ -39,38 +41,21 @@ def _bits(x: NDArray[np.uint64], width: int) -> NDArray[np.uint8]:
     return result
 
 
-def encode(
-    batch: NainJauneBatch,
-    seats: NDArray[np.intp],
-    information_state: bool,
-    dtype: type[np.floating[Any]],
-) -> NDArray[np.floating[Any]]:
-    """(N, size): each match's tensor as seen by ``seats[g]``."""
+def encode(batch: NainJauneBatch, frame: TensorFrame, information_state: bool) -> None:
+    """Each match's tensor as seen by its viewer ``frame.seats[g]``, into ``frame.out``."""
     game = batch.game
     N, n, step = batch.num_games, game.players, game.step
-    start, out = tensor_frame(blocks(game, information_state), N, dtype)
-    g = np.arange(N)
-    me = viewer_seats(seats, N, n)
+    start, out, g, me, block = frame.start, frame.out, frame.rows, frame.seats, frame.block
     # order[g, r]: the seat ``r`` places after the viewer in the direction of play (block entry r).
     order = (me[:, None] + step * np.arange(n)) % n
     rows = g[:, None]
-
-    def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
-        return relative(seat, me, n, step)
-
-    def block(name: str, size: int) -> NDArray[np.floating[Any]]:
-        return out[:, start[name] : start[name] + size]
-
     over = batch.phase == OVER
     out[g, start["phase"] + np.where(over, PHASES.index("over"), PHASES.index("play"))] = 1.0
     out[:, start["deal"]] = 1.0 - 1.0 / batch.round.astype(np.float64)
     limit = game.options["max_deals"]
     if limit is not None:
         out[:, start["deal"] + 1] = np.minimum(batch.round, limit) / limit
-    out[g, start["dealer"] + rel(batch.dealer)] = 1.0
-    out[g, start["opener"] + rel(batch.opener)] = 1.0
-    acting = batch.current_player >= 0
-    out[g[acting], start["to_act"] + rel(batch.current_player)[acting]] = 1.0
+    frame.seat_blocks(dealer=batch.dealer, opener=batch.opener, to_act=batch.current_player, last=batch.last)
     hands = batch.hands
     block("hand", K)[:] = _bits(hands[g, me], K)
     block("hand_sizes", n)[:] = (popcount(hands) / game.hand_size)[rows, order]
@@ -78,7 +63,6 @@ def encode(
     needing = need > 0
     out[g[needing], start["need"] + need[needing] - 1] = 1.0
     out[g[~needing & ~over], start["need"] + R] = 1.0  # the next card starts a new run
-    out[g, start["last"] + rel(batch.last)] = 1.0
     out[g, start["asked"] + batch.asked] = 1.0
     block("pile", K)[:] = _bits(batch.pile, K)
     # batch._lacking (N, R): per rank, the seats lacking it; the block is per relative seat, then rank.
@@ -97,4 +81,3 @@ def encode(
     if information_state:
         block("played_by", n * K)[:] = _bits(batch.played_by[rows, order], K).reshape(N, n * K)
         block("pile_order", K)[:] = batch.pile_order / K
-    return out

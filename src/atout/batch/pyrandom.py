@@ -121,9 +121,9 @@ def _init_by_array(groups: list[tuple[int, NDArray[np.uint32]]]) -> NDArray[np.u
     key_row = np.empty(rows, dtype=np.uint32)
     t = np.empty(rows, dtype=np.uint32)
     mul1, mul2 = _U32(1664525), _U32(1566083941)
-    prev = mt[0]
     i = 1
     for k in range(N):
+        prev = mt[i - 1]
         np.right_shift(prev, 30, out=t)
         np.bitwise_xor(t, prev, out=t)
         np.multiply(t, mul1, out=t)
@@ -136,26 +136,28 @@ def _init_by_array(groups: list[tuple[int, NDArray[np.uint32]]]) -> NDArray[np.u
                 key_row[lo:hi] = keyj[k % length]
             key = key_row
         np.add(t, key, out=mt[i])
-        prev = mt[i]
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            prev = mt[0]
-            i = 1
+        i = _next_index(mt, i)
     for _ in range(N - 1):
+        prev = mt[i - 1]
         np.right_shift(prev, 30, out=t)
         np.bitwise_xor(t, prev, out=t)
         np.multiply(t, mul2, out=t)
         np.bitwise_xor(t, mt[i], out=t)
         np.subtract(t, _U32(i), out=mt[i])
-        prev = mt[i]
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            prev = mt[0]
-            i = 1
+        i = _next_index(mt, i)
     mt[0] = 0x80000000
     return mt
+
+
+def _next_index(mt: NDArray[np.uint32], i: int) -> int:
+    """``init_by_array``'s ``i++`` (both loops): past the last word it wraps to 1, ``mt[0]`` taking ``mt[N - 1]``.
+
+    The word a step reads as ``mt[i - 1]`` is then always the one the step before wrote.
+    """
+    if i + 1 < N:
+        return i + 1
+    mt[0] = mt[N - 1]
+    return 1
 
 
 def _outputs(mt: NDArray[np.uint32], count: int) -> NDArray[np.uint32]:

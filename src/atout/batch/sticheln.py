@@ -27,7 +27,7 @@ from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
 from . import common
 from .base import BatchBase
 from .bits import U64, popcount, select_bit, unpack
-from .common import in_chunks, seeded_shuffles
+from .common import in_chunks, shuffles_and_first_dealers
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 
@@ -66,12 +66,8 @@ def deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
 def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
     n, hands_per_match, deck = game.players, game.num_hands, game.deck
     count, size = len(seeds), deck.hand_size
-    fixed = game.options["first_dealer"]
     texts = [b"%d:hand:%d" % (s, h) for s in seeds for h in range(1, hands_per_match + 1)]
-    draws = [b"%d:first-dealer" % s for s in seeds] if fixed is None else []
-    decks, first = seeded_shuffles(texts, draws, deck.size, n)
-    if fixed is not None:
-        first = np.full(count, fixed, dtype=np.intp)
+    decks, first = shuffles_and_first_dealers(texts, seeds, deck.size, game)
     hands = np.zeros((count, hands_per_match, n, 2), dtype=np.uint64)
     games = np.arange(count)
     for h in range(1, hands_per_match + 1):
@@ -155,10 +151,8 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
     # -- match and hand starts --------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
         self._deal_hands[g] = deals.hands
-        self.dealer[g] = deals.first_dealer
-        self.round[g] = 1
         self.scores[g] = 0
-        self._start_round(g)
+        self._first_round(g, deals.first_dealer)
 
     def _start_round(self, g: IntArray) -> None:
         n = self.players

@@ -15,17 +15,19 @@ values agree to the last bit; the tests compare the two value for value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..games.sticheln.game import OVER, PAIN, PLAY
 from ..games.sticheln.tensor import PHASES, blocks, hand_bound
-from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
+    from .common import TensorFrame
     from .sticheln import StichelnBatch
+
+__all__ = ["blocks", "encode", "hand_points"]
 
 IntArray = NDArray[np.intp]
 
@@ -62,38 +64,24 @@ def hand_points(batch: StichelnBatch, counts: IntArray, values: IntArray) -> Int
     return result
 
 
-def encode(
-    batch: StichelnBatch,
-    seats: IntArray,
-    information_state: bool,
-    dtype: type[np.floating[Any]],
-) -> NDArray[np.floating[Any]]:
-    """(N, size): each match's tensor as seen by ``seats[g]``."""
+def encode(batch: StichelnBatch, frame: TensorFrame, information_state: bool) -> None:
+    """Each match's tensor as seen by its viewer ``frame.seats[g]``, into ``frame.out``."""
     game = batch.game
     deck = game.deck
     N, n = batch.num_games, game.players
     d, c, v = deck.size, deck.colours, deck.values
     pain_count = game.pain_count
     # float64 values, rounded once on assignment (as astype would)
-    start, out = tensor_frame(blocks(game, information_state), N, dtype)
-    g = np.arange(N)
-    seats = viewer_seats(seats, N, n)
+    start, out, g, seats = frame.start, frame.out, frame.rows, frame.seats
     all_seats = np.broadcast_to(np.arange(n, dtype=np.intp), (N, n))
-    rel = relative(all_seats, seats, n)  # (N, n): seat -> relative seat
+    rel = frame.rel(all_seats)  # (N, n): seat -> relative seat
     gg = np.broadcast_to(g[:, None], (N, n))
-
-    def rel1(seat: IntArray) -> IntArray:
-        return relative(seat, seats, n)
-
     phase = batch.phase
     # The engine's phase ids are the indices of PHASES.
     assert PHASES[PAIN] == "pain" and PHASES[PLAY] == "play" and PHASES[OVER] == "over"
     out[g, start["phase"] + phase] = 1.0
     out[g, start["hand_no"] + batch.round - 1] = 1.0
-    out[g, start["dealer"] + rel1(batch.dealer)] = 1.0
-    acting = batch.current_player >= 0
-    out[g[acting], start["to_act"] + rel1(batch.current_player)[acting]] = 1.0
-    out[g, start["leader"] + rel1(batch.leader)] = 1.0
+    frame.seat_blocks(dealer=batch.dealer, to_act=batch.current_player, leader=batch.leader)
     at = start["hand"]
     out[:, at : at + d] = _kinds(batch.hands[g, seats], d)
     # Handicap cards: how many each seat laid (a thermometer), which ones once known.
@@ -135,4 +123,3 @@ def encode(
         won = (np.arange(t)[None, :] < batch.tricks_done[:, None]) & (winners >= 0)
         wg, wt = np.nonzero(won)
         out[wg, start["past_winners"] + wt * n + rel[wg, winners[wg, wt]]] = 1.0
-    return out

@@ -40,7 +40,7 @@ from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame
 from . import common
 from .base import BatchBase
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, Step, in_chunks, seeded_shuffles
+from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
@@ -118,13 +118,9 @@ def deal(seeds: Sequence[int], game: WizardGame) -> Deals:
 def _deal(seeds: Sequence[int], game: WizardGame) -> Deals:
     n, rounds = game.players, game.num_rounds
     count = len(seeds)
-    fixed = game.options["first_dealer"]
     # The engine's seeded_rng(seed, "round", r) seeds with the text f"{seed}:round:{r}".
     texts = [b"%d:round:%d" % (s, r) for s in seeds for r in range(1, rounds + 1)]
-    draws = [b"%d:first-dealer" % s for s in seeds] if fixed is None else []
-    decks, first = seeded_shuffles(texts, draws, C.NUM_SLOTS, n)
-    if fixed is not None:
-        first = np.full(count, fixed, dtype=np.intp)
+    decks, first = shuffles_and_first_dealers(texts, seeds, C.NUM_SLOTS, game)
     hands = np.zeros((count, rounds, n), dtype=np.uint64)
     turned = np.full((count, rounds), -1, dtype=np.intp)
     games = np.arange(count)
@@ -210,10 +206,8 @@ class WizardBatch(BatchBase[WizardGame, Deals]):
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
         self._deal_hands[g] = deals.hands
         self._deal_turned[g] = deals.turned
-        self.dealer[g] = deals.first_dealer
-        self.round[g] = 1
         self.scores[g] = 0
-        self._start_round(g)
+        self._first_round(g, deals.first_dealer)
 
     def _start_round(self, g: IntArray) -> None:
         n = self.players

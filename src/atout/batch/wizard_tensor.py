@@ -12,7 +12,7 @@ compare the two value for value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,10 +21,12 @@ from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY
 from ..games.wizard.tensor import PHASES, blocks
 from .bits import U64, popcount, unpack
-from .common import relative, tensor_frame, viewer_seats
 
 if TYPE_CHECKING:
+    from .common import TensorFrame
     from .wizard import WizardBatch
+
+__all__ = ["blocks", "encode"]
 
 K = C.NUM_KINDS
 _WIZ_MASK = U64(C.WIZARD_MASK)
@@ -40,31 +42,17 @@ def _hand_values(hands: NDArray[np.uint64]) -> NDArray[np.float64]:
     return out
 
 
-def encode(
-    batch: WizardBatch,
-    seats: NDArray[np.intp],
-    information_state: bool,
-    dtype: type[np.floating[Any]],
-) -> NDArray[np.floating[Any]]:
-    """(N, size): each match's tensor as seen by ``seats[g]``."""
+def encode(batch: WizardBatch, frame: TensorFrame, information_state: bool) -> None:
+    """Each match's tensor as seen by its viewer ``frame.seats[g]``, into ``frame.out``."""
     game = batch.game
     N, n, r = batch.num_games, game.players, game.full_rounds
-    start, out = tensor_frame(blocks(game, information_state), N, dtype)
-    g = np.arange(N)
-    seats = viewer_seats(seats, N, n)
-
-    def rel(seat: NDArray[np.intp]) -> NDArray[np.intp]:
-        """Seat numbers relative to each match's viewer (0 = the viewer)."""
-        return relative(seat, seats, n)
-
+    start, out, g, seats, rel = frame.start, frame.out, frame.rows, frame.seats, frame.rel
     phase = batch.phase
     # The engine's phase ids are the indices of PHASES.
     assert PHASES[PLAY] == "play" and PHASES[OVER] == "over"
     out[g, start["phase"] + phase] = 1.0
     out[g, start["round"] + batch.round - 1] = 1.0
-    out[g, start["dealer"] + rel(batch.dealer)] = 1.0
-    acting = batch.current_player >= 0
-    out[g[acting], start["to_act"] + rel(batch.current_player)[acting]] = 1.0
+    frame.seat_blocks(dealer=batch.dealer, to_act=batch.current_player, leader=batch.leader)
     clairvoyant = (batch.round == 1) if game.options["clairvoyance"] else np.zeros(N, dtype=bool)
     own = batch.hands[g, seats]
     own = np.where(clairvoyant, U64(0), own)  # round 1 of clairvoyance: one's own card is unseen
@@ -112,7 +100,6 @@ def encode(
     live = (trick >= 0) & (batch.trick_size > 0)[:, None]
     value = np.where(trick < C.WIZARD, 1.0, 0.25)
     out[gg[live], (start["trick"] + rel_seats * K + trick)[live]] = value[live]
-    out[g, start["leader"] + rel(batch.leader)] = 1.0
     low, high = game.score_bounds()
     scale = float(max(-low, high))
     out[gg.reshape(-1), (start["scores"] + rel_seats).reshape(-1)] = (batch.scores / scale).reshape(-1)
@@ -123,4 +110,3 @@ def encode(
         kinds = past[pg, pt, ps]
         cols = start["past_tricks"] + (pt * n + rel_seats[pg, ps]) * K + kinds
         out[pg, cols] = np.where(kinds < C.WIZARD, 1.0, 0.25)
-    return out

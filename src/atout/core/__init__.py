@@ -1,4 +1,4 @@
-"""Game-agnostic machinery: the interface, options, errors, the registry."""
+"""Game-agnostic machinery: the interface, options, errors, the registry; its names are ``atout``'s public ones."""
 
 from .bot import Bot
 from .errors import (
@@ -9,6 +9,7 @@ from .errors import (
     PositionError,
     RecordError,
     UnknownGame,
+    ViewError,
 )
 from .game import CHANCE, TERMINAL, Game, State, View, sample_chance, seeded_rng
 from .options import OptionSpec
@@ -29,6 +30,7 @@ __all__ = [
     "State",
     "UnknownGame",
     "View",
+    "ViewError",
     "game_class",
     "load",
     "names",

@@ -7,7 +7,6 @@ atout`` stays fast and a fifth game is one more line here (or one call to
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from .errors import UnknownGame
@@ -37,9 +36,10 @@ def game_class(name: str) -> type[Game]:
     path = _PATHS.get(key)
     if path is None:
         raise UnknownGame(f"unknown game {name!r}; atout knows: {', '.join(names())}")
-    module, _, attr = path.partition(":")
+    import pkgutil  # here, not on top: ``import atout`` imports no more than it must
+
     try:
-        cls: type[Game] = getattr(importlib.import_module(module), attr)
+        cls: type[Game] = pkgutil.resolve_name(path)
     except (ImportError, AttributeError) as exc:
         raise UnknownGame(f"game {name!r} is not available in this installation ({exc})") from None
     _CLASSES[key] = cls

@@ -47,9 +47,9 @@ Generic: any batch class with the :class:`.common.Batch` API works
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import itertools
+import pkgutil
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,9 +93,8 @@ def batch_class(name: str) -> type[Batch]:
     where = BATCH_CLASSES.get(key)
     if where is None:
         raise ValueError(f"{key} has no batch simulator (batches exist for {', '.join(BATCH_CLASSES)})")
-    module, _, cls = where.partition(":")
     try:
-        found: type[Batch] = getattr(importlib.import_module(module), cls)
+        found: type[Batch] = pkgutil.resolve_name(where)
     except (ImportError, AttributeError):
         raise ValueError(
             f"{key} has no batch simulator yet ({where} is missing): use "

@@ -272,8 +272,10 @@ def create_app(
         living.now = lambda: time.monotonic() * scale
 
     def page(name: str, request: Request) -> HTMLResponse:
+        """A page of static/, its ``{{head}}`` the pages' shared head (static/head.html), in the reader's language."""
         lang = pick_language(request)
-        html = (STATIC / name).read_text(encoding="utf-8").replace("{{lang}}", lang)
+        head = (STATIC / "head.html").read_text(encoding="utf-8")
+        html = (STATIC / name).read_text(encoding="utf-8").replace("{{head}}", head).replace("{{lang}}", lang)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"})
 
     async def home(request: Request) -> Response:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..core.errors import IllegalAction, NotationError
 from ..core.game import CHANCE, TERMINAL, Game, State, View
@@ -26,6 +26,30 @@ def _snapshot(state: State) -> tuple[object, ...]:
 
 def _where(game: Game, seed: int, step: int) -> str:
     return f"{game!r}, seed {seed}, step {step}"
+
+
+def _random_play(
+    game: Game, seed: int, rng: random.Random, every: int, *, end: bool = False
+) -> Iterator[tuple[int, State]]:
+    """Match ``seed`` played with random legal actions from ``rng``: ``(step, state)`` every ``every`` steps.
+
+    With ``end``, the finished state too.  The caller may draw from ``rng``
+    before asking for the next position (the checks sample worlds with it).
+    """
+    state = game.new_state(seed)
+    step = 0
+    while not state.is_terminal:
+        if step % every == 0:
+            yield step, state
+        state.apply(rng.choice(state.legal_actions()))
+        step += 1
+    if end:
+        yield step, state
+
+
+def _both(view: View, other: View) -> str:
+    """Two views' dicts, a line each: what a message shows when they should be equal."""
+    return f"{json.dumps(view.to_dict(), sort_keys=True)}\n{json.dumps(other.to_dict(), sort_keys=True)}"
 
 
 def check_random_play(game: Game, seed: int, probe_every: int = 7) -> State:
@@ -204,25 +228,20 @@ def check_no_leak(game: Game, seed: int, samples: int = 3, every: int = 5) -> No
     checked to be playable states with the same seat to act.
     """
     rng = random.Random(seed)
-    state = game.new_state(seed)
-    step = 0
-    while not state.is_terminal:
+    for step, state in _random_play(game, seed, rng, every):
         actor = state.current_player
-        if step % every == 0:
-            view = state.view(actor)
-            for _ in range(samples):
-                world = game.sample_state(view, rng)
-                assert world.current_player == actor, f"{_where(game, seed, step)}: sample changes who acts"
-                other = world.view(actor)
-                assert other.to_dict() == view.to_dict(), (
-                    f"{_where(game, seed, step)}: seat {actor}'s view differs in a world consistent with it:\n"
-                    f"{json.dumps(view.to_dict(), sort_keys=True)}\n{json.dumps(other.to_dict(), sort_keys=True)}"
-                )
-                # The sample is a real state: it can be played on.
-                probe = world.clone()
-                probe.apply(rng.choice(probe.legal_actions()))
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
+        view = state.view(actor)
+        for _ in range(samples):
+            world = game.sample_state(view, rng)
+            assert world.current_player == actor, f"{_where(game, seed, step)}: sample changes who acts"
+            other = world.view(actor)
+            assert other.to_dict() == view.to_dict(), (
+                f"{_where(game, seed, step)}: seat {actor}'s view differs in a world consistent with it:\n"
+                f"{_both(view, other)}"
+            )
+            # The sample is a real state: it can be played on.
+            probe = world.clone()
+            probe.apply(rng.choice(probe.legal_actions()))
 
 
 def check_sample_round(game: Game, seed: int, samples: int = 2, every: int = 3) -> int:
@@ -234,33 +253,29 @@ def check_sample_round(game: Game, seed: int, samples: int = 2, every: int = 3) 
     step.  Returns how many worlds were checked.
     """
     rng = random.Random(seed)
-    state = game.new_state(seed)
-    step = checked = 0
-    while not state.is_terminal:
+    checked = 0
+    for step, state in _random_play(game, seed, rng, every):
         actor = state.current_player
-        if step % every == 0:
-            view = state.view(actor)
-            for _ in range(samples):
-                got = game.sample_round(view, rng)
-                if got is None:
-                    break
-                world, actions = got
-                assert not world.is_terminal, f"{_where(game, seed, step)}: a round world is over"
-                for i, action in enumerate(actions):
-                    reason = world.illegal_reason(action) if world.current_player >= 0 else None
-                    assert reason is None, (
-                        f"{_where(game, seed, step)}: replaying round action {i} "
-                        f"({world.action_to_text(action)}) is refused: {reason}"
-                    )
-                    world.apply(action)
-                other = world.view(actor)
-                assert other.to_dict() == view.to_dict(), (
-                    f"{_where(game, seed, step)}: a replayed round world gives seat {actor} another view:\n"
-                    f"{json.dumps(view.to_dict(), sort_keys=True)}\n{json.dumps(other.to_dict(), sort_keys=True)}"
+        view = state.view(actor)
+        for _ in range(samples):
+            got = game.sample_round(view, rng)
+            if got is None:
+                break
+            world, actions = got
+            assert not world.is_terminal, f"{_where(game, seed, step)}: a round world is over"
+            for i, action in enumerate(actions):
+                reason = world.illegal_reason(action) if world.current_player >= 0 else None
+                assert reason is None, (
+                    f"{_where(game, seed, step)}: replaying round action {i} "
+                    f"({world.action_to_text(action)}) is refused: {reason}"
                 )
-                checked += 1
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
+                world.apply(action)
+            other = world.view(actor)
+            assert other.to_dict() == view.to_dict(), (
+                f"{_where(game, seed, step)}: a replayed round world gives seat {actor} another view:\n"
+                f"{_both(view, other)}"
+            )
+            checked += 1
     return checked
 
 
@@ -277,30 +292,22 @@ def check_view_dict(game: Game, seed: int, every: int = 5) -> int:
 
     if getattr(view_class(game), "read_dict", None) is None:
         return 0
-    rng = random.Random(seed)
-    state = game.new_state(seed)
-    step = checked = 0
-    while True:
-        if step % every == 0 or state.is_terminal:
-            for seat in range(game.players):
-                view = state.view(seat)
-                data = json.loads(json.dumps(view.to_dict()))
-                rebuilt = View.from_dict(data, game)
-                where = f"{_where(game, seed, step)}, seat {seat}"
-                assert rebuilt.to_dict() == view.to_dict(), f"{where}: from_dict gives another view"
-                assert rebuilt.legal_actions == view.legal_actions, (
-                    f"{where}: from_dict changes legal actions"
-                )
-                if dataclasses.is_dataclass(view):
-                    for f in dataclasses.fields(view):
-                        assert getattr(rebuilt, f.name) == getattr(view, f.name), (
-                            f"{where}: from_dict changes the field {f.name}"
-                        )
-                checked += 1
-        if state.is_terminal:
-            return checked
-        state.apply(rng.choice(state.legal_actions()))
-        step += 1
+    checked = 0
+    for step, state in _random_play(game, seed, random.Random(seed), every, end=True):
+        for seat in range(game.players):
+            view = state.view(seat)
+            data = json.loads(json.dumps(view.to_dict()))
+            rebuilt = View.from_dict(data, game)
+            where = f"{_where(game, seed, step)}, seat {seat}"
+            assert rebuilt.to_dict() == view.to_dict(), f"{where}: from_dict gives another view"
+            assert rebuilt.legal_actions == view.legal_actions, f"{where}: from_dict changes legal actions"
+            if dataclasses.is_dataclass(view):
+                for f in dataclasses.fields(view):
+                    assert getattr(rebuilt, f.name) == getattr(view, f.name), (
+                        f"{where}: from_dict changes the field {f.name}"
+                    )
+            checked += 1
+    return checked
 
 
 def check_clone_independence(game: Game, seed: int) -> None:

@@ -23,6 +23,18 @@
 import { el, t, reducedMotion } from "./lib/dom.js";
 import { cardSvg, backSvg } from "./cards.js";
 
+/** A view's trick as `[seat, card]` pairs (Wizard's, Sticheln's) → the model's plays. */
+export function pairPlays(pairs) {
+  return pairs.map(([seat, card]) => ({ seat, card }));
+}
+
+/** The model's `lastTrick` of a trick game's view: its `last_trick`, else this round's last finished trick.
+    `toPlays` reads a trick's cards as the model's plays (the view's own form differs by game). */
+export function lastTrickModel(v, toPlays) {
+  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
+  return last ? { cards: toPlays(last.cards), winner: last.winner, round: last.round } : null;
+}
+
 /** Where seat `seat` sits, in % of the felt, with the viewer at the bottom and play going clockwise. */
 export function seatPlace(seat, viewer, n) {
   const r = (seat - viewer + n) % n;

@@ -9,7 +9,7 @@
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
 import { el, t, i18n } from "../lib/dom.js";
-import { cardElement } from "../felt.js";
+import { cardElement, lastTrickModel } from "../felt.js";
 
 export const deck = "malin";
 export const css = true;
@@ -243,7 +243,6 @@ export function model(msg, ctx) {
   for (const a of others) moves.push({ action: a, label: actionLabel(a, msg, names), group: "other" });
 
   const isLast = v.tricks.length === v.hand_size - 1;
-  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
   const panels = [];
   if (mine && v.phase === "redeclare") panels.push(redeclarePanel(msg, redeclare, ctx));
   if (fun) panels.push(malheurPanel(msg, ctx, o));
@@ -259,7 +258,7 @@ export function model(msg, ctx) {
     })),
     trick: plays(v.trick),
     winning: v.phase === "redeclare" ? null : winningSeat(v.trick, isLast, o.wish_beats_both_twins),
-    lastTrick: last ? { cards: plays(last.cards), winner: last.winner, round: last.round } : null,
+    lastTrick: lastTrickModel(v, plays),
     hand,
     moves,
     prompt: prompt(msg, ctx, o, { bids, twin, high, malheur }),

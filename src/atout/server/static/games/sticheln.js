@@ -10,7 +10,7 @@
    trick of zeros set aside), last_trick {cards, winner, round}; sheet [{pains, deltas}]. */
 
 import { el, t } from "../lib/dom.js";
-import { cardElement } from "../felt.js";
+import { cardElement, lastTrickModel, pairPlays } from "../felt.js";
 
 export const deck = "sticheln";
 export const css = true;
@@ -244,7 +244,6 @@ export function model(msg, ctx) {
   const vs = variants(o);
   if (vs.length) info.push({ label: t(vs.length > 1 ? "st_variants" : "st_variant"), value: vs.map(([key]) => t(key)).join(" · "), title: vs.map(([, title]) => t(title)).join(". ") });
 
-  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
   return {
     heading: t("st_hand_of", { round: v.round, rounds: v.rounds }),
     info,
@@ -255,9 +254,9 @@ export function model(msg, ctx) {
       badges: seatBadges(got[s], msg),
       extra: painsNode(msg, s, ctx, perSeat, got[s], justRevealed && s !== me),
     })),
-    trick: v.trick.map(([seat, card]) => ({ seat, card })),
+    trick: pairPlays(v.trick),
     winning: winningSeat(v.trick, firstNonzero, zerosVoid),
-    lastTrick: last ? { cards: last.cards.map(([seat, card]) => ({ seat, card })), winner: last.winner, round: last.round } : null,
+    lastTrick: lastTrickModel(v, pairPlays),
     hand,
     moves,
     prompt,

@@ -3,6 +3,7 @@
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
 import { t, i18n } from "../lib/dom.js";
+import { lastTrickModel, pairPlays } from "../felt.js";
 
 export const deck = "wizard";
 const LETTERS = "BGRY";
@@ -91,7 +92,6 @@ export function model(msg, ctx) {
   const seen = v.seen_hands;
   const hand = v.hand.map((c) => ({ card: c, action: cardAction[c] || null }));
   if (msg.legal.includes("play blind")) moves.unshift({ action: "play blind", label: t("wiz_play_blind"), group: "play" });
-  const last = v.last_trick || (v.tricks.length ? { ...v.tricks[v.tricks.length - 1], round: v.round } : null);
   return {
     heading: t("round_of", { round: v.round, rounds: v.rounds }),
     info,
@@ -102,9 +102,9 @@ export function model(msg, ctx) {
       badges: [bidBadge(v, s), { label: t("won"), value: String(v.tricks_won[s]), tone: v.bids[s] !== null && v.tricks_won[s] > v.bids[s] ? "over" : null }],
       extra: seen && seen[s] ? seenHand(seen[s], ctx) : null,
     })),
-    trick: v.trick.map(([seat, card]) => ({ seat, card })),
+    trick: pairPlays(v.trick),
     winning: winningSeat(v.trick, trumpLetter),
-    lastTrick: last ? { cards: last.cards.map(([seat, card]) => ({ seat, card })), winner: last.winner, round: last.round } : null,
+    lastTrick: lastTrickModel(v, pairPlays),
     hand,
     moves,
     prompt,
