@@ -197,6 +197,8 @@ def test_a_bot_plays_for_a_human_who_closed_the_tab_until_they_come_back(
     watcher.wait_for_function(
         "() => document.getElementById('chat-log').textContent.includes('Alice is back')"
     )
+    # Alice's own page learns it from its own socket, maybe after the watcher: wait for it there.
+    alice.wait_for_selector("#away-banner[hidden]", state="attached", timeout=10_000)
     assert alice.locator("#away-banner[hidden]").count() == 1
     alice.wait_for_function(
         "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === '0'; }",
