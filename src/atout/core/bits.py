@@ -6,6 +6,8 @@ slots they fill, were written once per game.
 
 >>> bits_of(0b101001)
 [0, 3, 5]
+>>> mask_of_bits([0, 3, 5])
+41
 >>> fill_slots([7, 7], lambda kind: 0b11 << kind, str)
 384
 """
@@ -23,6 +25,14 @@ def bits_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def mask_of_bits(indices: Iterable[int]) -> int:
+    """The mask with the bits ``indices`` set: :func:`bits_of` undone (a repeated index sets its bit once)."""
+    mask = 0
+    for i in indices:
+        mask |= 1 << i
+    return mask
 
 
 def fill_slots(kinds: Iterable[int], slots_of_kind: Callable[[int], int], text: Callable[[int], str]) -> int:

@@ -8,10 +8,13 @@ and derives the rest here, once for every game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 #: A finished trick as a game's view shapes it: (cards, winner).
 T = TypeVar("T")
+#: The cards of a finished trick, as a game's view shapes them.
+Cards = TypeVar("Cards")
 
 
 class LastTrick(Generic[T]):
@@ -48,3 +51,23 @@ class LastTrick(Generic[T]):
         if self.last_trick_round == self.round:
             return "Last trick"
         return f"Last trick of {round_word} {self.last_trick_round}"
+
+
+def last_trick_line(
+    view: LastTrick[tuple[Cards, int]],
+    round_word: str,
+    played: Callable[[Cards], str],
+    taker: Callable[[int], str],
+) -> str | None:
+    """The terminal's line for ``view.last_trick``: "Last trick of hand 2: <cards> → <taker>"; None before the first.
+
+    The line is console markup (its title dimmed) but a plain string: core
+    imports no renderer.  Each game's ``render.py`` says how its cards
+    (``played``) and the taker (``taker``: a seat, or what the game's rules
+    make of a trick nobody took) are drawn, and wraps the line for the screen.
+    """
+    trick = view.last_trick
+    if trick is None:
+        return None
+    cards, winner = trick
+    return f"[dim]{view.last_trick_title(round_word)}:[/] {played(cards)} → {taker(winner)}"

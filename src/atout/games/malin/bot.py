@@ -26,8 +26,7 @@ Heuristics (documented in src/atout/rules/le-malin.md, "The heuristic bot"):
 
 from __future__ import annotations
 
-from ...core.bot import Bot
-from ...core.game import View
+from ...core.bot import RuleBot
 from . import cards as C
 from .cards import AVOCAT, BELZ, FENNEC, MALIN, SIX, TWIN, WISH, Value
 from .game import MalinGame
@@ -79,16 +78,13 @@ def effect_value(game: MalinGame, mtype: int, value: Value) -> Value:
     return 0
 
 
-class MalinHeuristicBot(Bot):
+class MalinHeuristicBot(RuleBot[MalinView]):
     """Bids from hand strength; plays to make its contract exactly; uses Malheur cards to save it."""
 
-    name = "heuristic"
+    view_type = MalinView
 
-    def choose(self, view: View) -> int:
-        assert isinstance(view, MalinView)
+    def decide(self, view: MalinView) -> int:
         legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
         if view.phase == "bid":
             want = round(expected_tricks(view))
             return min(legal, key=lambda a: (abs(a - BID_BASE - want), a))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...core.bits import bits_of, fill_slots
 from ...core.cardname import CardName
 
 NUM_NUMBERS = 34
@@ -110,26 +111,22 @@ def parse_card(text: str) -> int:
     raise ValueError(f"{text!r} is not a Le Malin card (write 1..34, TWIN or WISH)")
 
 
+#: The numbered cards' slots (each the card's kind).
+NUMBERS_MASK = (1 << NUM_NUMBERS) - 1
+#: ``SPECIALS_HELD[mask >> 34]``: the kinds of the Twin and Wish slots set in ``mask``, ascending.
+SPECIALS_HELD = tuple(tuple(kind_of_slot(TWIN + i) for i in range(3) if m >> i & 1) for m in range(8))
+
+
 def cards_in(mask: int) -> list[int]:
     """Card kinds of a slot mask, ascending, with multiplicity (two Twins give TWIN twice)."""
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(kind_of_slot(low.bit_length() - 1))
-        m ^= low
+    out = bits_of(mask & NUMBERS_MASK)
+    out.extend(SPECIALS_HELD[mask >> TWIN])
     return out
 
 
 def mask_of(kinds: list[int] | tuple[int, ...]) -> int:
     """Slot mask for a multiset of card kinds (the Twins fill slots 34 then 35)."""
-    mask = 0
-    for k in kinds:
-        free = slots_of_kind(k) & ~mask
-        if not free:
-            raise ValueError(f"too many copies of {card_text(k)}")
-        mask |= free & -free
-    return mask
+    return fill_slots(kinds, slots_of_kind, card_text)
 
 
 def hand_text(mask: int) -> str:

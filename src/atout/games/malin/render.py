@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.tricks import last_trick_line
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -40,21 +41,15 @@ def _table(cards: tuple[TableCard, ...], names: list[str]) -> str:
 
 
 def render_last_trick(view: MalinView, names: list[str]) -> Any:
-    """The latest finished trick: who played each card, and who took it (None before the first).
+    """The latest finished trick, this hand's or the last hand's: who played each card, and who took it.
 
-    It stays the previous hand's last trick until this hand finishes one: the
-    next hand is dealt the moment a hand ends, and that trick decided contracts.
+    None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
     from rich.markup import escape
     from rich.text import Text
 
-    if view.last_trick is None:
-        return None
-    cards, winner = view.last_trick
-    label = (
-        "Last trick" if view.last_trick_round == view.round else f"Last trick of hand {view.last_trick_round}"
-    )
-    return Text.from_markup(f"[dim]{label}:[/] {_table(cards, names)} → {escape(names[winner])}")
+    line = last_trick_line(view, "hand", lambda cards: _table(cards, names), lambda seat: escape(names[seat]))
+    return None if line is None else Text.from_markup(line)
 
 
 def render_view(view: MalinView, names: list[str]) -> Any:

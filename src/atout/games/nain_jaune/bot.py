@@ -23,8 +23,7 @@ by points alone, without the per-card weight, gains almost nothing.
 
 from __future__ import annotations
 
-from ...core.bot import Bot
-from ...core.game import View
+from ...core.bot import RuleBot
 from . import cards as C
 from .rules import CLAIM, PASS
 from .view import NainJauneView
@@ -64,16 +63,13 @@ def run_value(
     return total + KING_BONUS
 
 
-class NainJauneHeuristicBot(Bot):
+class NainJauneHeuristicBot(RuleBot[NainJauneView]):
     """Cashes board cards early, keeps its runs going, dumps high points."""
 
-    name = "heuristic"
+    view_type = NainJauneView
 
-    def choose(self, view: View) -> int:
-        assert isinstance(view, NainJauneView)
+    def decide(self, view: NainJauneView) -> int:
         legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
         if CLAIM in legal:
             return CLAIM
         cards = [a for a in legal if a != PASS]

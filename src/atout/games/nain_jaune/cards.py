@@ -16,6 +16,7 @@ deal): 10♦, J♣, Q♠, K♥ and the Nain Jaune itself, 7♦.
 
 from __future__ import annotations
 
+from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -101,26 +102,16 @@ def parse_card(text: str) -> int:
     raise ValueError(f"{text!r} is not a card (write rank then suit: 7D, 10D, JC, QS, KH, AS or 7♦)")
 
 
-def cards_in(mask: int) -> list[int]:
-    """Card ids present in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: Card ids present in a mask, ascending.  One bit per card id, so the core
+#: loops serve as they are (bound, not wrapped: views and samplers call them).
+cards_in = bits_of
+#: The mask of some card ids.
+mask_of = mask_of_bits
 
 
 def by_rank(cards: list[int] | tuple[int, ...]) -> list[int]:
     """Cards sorted by rank, then suit (how a player holds them)."""
     return sorted(cards, key=lambda c: (c % RANKS, c // RANKS))
-
-
-def mask_of(cards: list[int] | tuple[int, ...]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
 
 
 def hand_points(mask: int) -> int:

@@ -20,22 +20,17 @@ Heuristics (also described in src/atout/rules/sticheln.md):
 
 from __future__ import annotations
 
-from ...core.bot import Bot
-from ...core.game import View
+from ...core.bot import RuleBot
 from .rules import trick_winner_index
 from .view import StichelnView
 
 
-class StichelnHeuristicBot(Bot):
+class StichelnHeuristicBot(RuleBot[StichelnView]):
     """Chooses a safe handicap colour; plays to dump it on others and avoid taking it."""
 
-    name = "heuristic"
+    view_type = StichelnView
 
-    def choose(self, view: View) -> int:
-        assert isinstance(view, StichelnView)
-        legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, view: StichelnView) -> int:
         if view.phase == "pain":
             return self._pain(view)
         return self._play(view)

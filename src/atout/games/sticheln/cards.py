@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
 
 COLOURS = ("blue", "green", "red", "yellow", "orange", "violet")
@@ -89,23 +90,14 @@ class Deck:
             f"write e.g. B7)"
         )
 
-    def kinds_in(self, mask: int) -> list[int]:
-        """Card kinds present in a mask, ascending."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+    #: Card kinds present in a mask, ascending.  Kinds are the bits (every card is
+    #: unique), so the core loops serve as they are.
+    kinds_in = staticmethod(bits_of)
+    #: The mask of some card kinds.
+    mask_of = staticmethod(mask_of_bits)
 
     def hand_text(self, mask: int) -> str:
         return " ".join(self.texts[k] for k in self.kinds_in(mask))
-
-    def mask_of(self, kinds: list[int] | tuple[int, ...]) -> int:
-        mask = 0
-        for k in kinds:
-            mask |= 1 << k
-        return mask
 
 
 def card_name(text: str) -> CardName:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.tricks import last_trick_line
 from .cards import COLOURS, Deck
 
 if TYPE_CHECKING:
@@ -43,22 +44,20 @@ def played_markup(deck: Deck, cards: tuple[tuple[int, int], ...], names: list[st
 
 
 def render_last_trick(view: StichelnView, names: list[str]) -> Any:
-    """The latest finished trick: who played each card, and who took it (None before the first).
+    """The latest finished trick, this hand's or the last hand's: who played each card, and who took it.
 
-    It stays the previous hand's last trick until this hand finishes one: the
-    next hand is dealt the moment a hand ends, and that trick decided points.
+    A trick of zeros only is taken by nobody (winner -1).  None before the first
+    trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
     from rich.markup import escape
     from rich.text import Text
 
-    if view.last_trick is None:
-        return None
-    cards, winner = view.last_trick
-    label = (
-        "Last trick" if view.last_trick_round == view.round else f"Last trick of hand {view.last_trick_round}"
-    )
-    taker = escape(names[winner]) if winner >= 0 else "nobody (zeros only, set aside)"
-    return Text.from_markup(f"[dim]{label}:[/] {played_markup(view.game.deck, cards, names)} → {taker}")
+    def taker(seat: int) -> str:
+        return escape(names[seat]) if seat >= 0 else "nobody (zeros only, set aside)"
+
+    deck = view.game.deck
+    line = last_trick_line(view, "hand", lambda cards: played_markup(deck, cards, names), taker)
+    return None if line is None else Text.from_markup(line)
 
 
 def render_view(view: StichelnView, names: list[str]) -> Any:

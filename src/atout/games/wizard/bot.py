@@ -18,8 +18,7 @@ Heuristics (documented in docs/bots.md):
 
 from __future__ import annotations
 
-from ...core.bot import Bot
-from ...core.game import View
+from ...core.bot import RuleBot
 from . import cards as C
 from .view import WizardView
 
@@ -72,17 +71,14 @@ def expected_tricks(hand: tuple[int, ...], trump: int | None, players: int) -> f
     return total
 
 
-class WizardHeuristicBot(Bot):
+class WizardHeuristicBot(RuleBot[WizardView]):
     """Bids from hand strength; plays to make exactly its bid."""
 
-    name = "heuristic"
+    view_type = WizardView
 
-    def choose(self, view: View) -> int:
-        assert isinstance(view, WizardView)
+    def decide(self, view: WizardView) -> int:
         legal = view.legal_actions
         game = view.game
-        if len(legal) == 1:
-            return legal[0]
         if view.phase == "trump":
             return game.trump_base + self._best_suit(view.hand)
         if view.phase == "bid":

@@ -17,6 +17,7 @@ Notation: ``B7`` (blue 7), ``G13``, ``R1``, ``Y12``, ``Z`` (Wizard), ``N`` (Jest
 
 from __future__ import annotations
 
+from ...core.bits import fill_slots
 from ...core.cardname import CardName
 
 SUITS = ("blue", "green", "red", "yellow")
@@ -128,13 +129,7 @@ def cards_in(mask: int) -> list[int]:
 
 def mask_of(kinds: list[int] | tuple[int, ...]) -> int:
     """Slot mask for a multiset of card kinds (Wizards/Jesters fill slots in order)."""
-    mask = 0
-    for k in kinds:
-        free = slots_of_kind(k) & ~mask
-        if not free:
-            raise ValueError(f"too many copies of {card_text(k)}")
-        mask |= free & -free
-    return mask
+    return fill_slots(kinds, slots_of_kind, card_text)
 
 
 def hand_text(mask: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.tricks import last_trick_line
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -34,23 +35,17 @@ def played_markup(cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
 
 
 def render_last_trick(view: WizardView, names: list[str]) -> Any:
-    """The latest finished trick: who played each card, and who took it (None before the first).
+    """The latest finished trick, this round's or the last round's: who played each card, and who took it.
 
-    It stays the previous round's last trick until this round finishes one: the
-    next round is dealt the moment a round ends, and that trick decided bids.
+    None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
     from rich.markup import escape
     from rich.text import Text
 
-    if view.last_trick is None:
-        return None
-    cards, winner = view.last_trick
-    label = (
-        "Last trick"
-        if view.last_trick_round == view.round
-        else f"Last trick of round {view.last_trick_round}"
+    line = last_trick_line(
+        view, "round", lambda cards: played_markup(cards, names), lambda seat: escape(names[seat])
     )
-    return Text.from_markup(f"[dim]{label}:[/] {played_markup(cards, names)} → {escape(names[winner])}")
+    return None if line is None else Text.from_markup(line)
 
 
 def render_view(view: WizardView, names: list[str]) -> Any:
