@@ -30,9 +30,9 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self, TypedDict
+from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
 from .actions import ActionSpace
 from .cardname import CardName
@@ -400,7 +400,10 @@ class BaseView(View):
 
     A game's view adds its own fields after these (``phase`` is the phase's
     name, "bid", "play"...) and narrows ``game`` to its own class by declaring
-    it again; :func:`view_head` fills the head from a state.
+    it again (``game: WizardGame = field(repr=False)``: the field keeps its
+    place, first).  :func:`view_head` fills the head from a state,
+    :meth:`head_dict` writes it and :func:`atout.core.viewdict.read_head` reads
+    it back, so that every game sends and reads it alike.
     """
 
     game: Game = field(repr=False)
@@ -408,6 +411,17 @@ class BaseView(View):
     current_player: int
     legal_actions: tuple[int, ...]
     phase: str
+
+    def head_dict(self) -> dict[str, Any]:
+        """The head of :meth:`to_dict`: ``{**self.head_dict(), "round": ...}`` (the keys come first, in this order)."""
+        game = self.game
+        return {
+            "game": game.name,
+            "seat": self.seat,
+            "current_player": self.current_player,
+            "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
+            "phase": self.phase,
+        }
 
 
 class ViewHead(TypedDict):
@@ -424,20 +438,46 @@ class ViewHead(TypedDict):
     phase: str
 
 
-def view_head(state: State, seat: int, phase: str, public: bool = False) -> ViewHead:
-    """:class:`ViewHead` of ``seat``'s view of ``state``, whose phase is named ``phase``.
+def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
+    """:class:`ViewHead` of ``seat``'s view of ``state``; a seat not at the table raises ValueError.
 
-    The legal actions are only for the seat to act, and never in a public
+    Called first in a game's ``make_view``, so that the seat is checked before
+    anything is read for it.  The phase is named by ``state.phase_name``.  The
+    legal actions are only for the seat to act, and never in a public
     (spectator's) view, which holds no seat's choices.
     """
+    check_seat(state.game, seat)
     to_act = state.current_player
     return {
         "game": state.game,
         "seat": seat,
         "current_player": to_act,
         "legal_actions": tuple(state.legal_actions()) if to_act == seat and not public else (),
-        "phase": phase,
+        "phase": state.phase_name,
     }
+
+
+#: A game's own state class: what :func:`redact_by_replay` hands its ``hidden``.
+S = TypeVar("S", bound="State")
+
+
+def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | None]:
+    """``state.history`` with None for each action for which ``hidden(replay, action)`` is true.
+
+    What a game's ``redacted_history`` shares: it replays the history on a
+    seedless copy of the game from ``state.start`` (its chance nodes wait), so
+    that ``hidden`` sees, before each action, who acted and in which round;
+    what the reader may know *at* ``state`` it reads from ``state`` itself.
+    The actions are those ``state`` applied, so the replay applies them
+    unchecked, as :meth:`State.apply` does once it has checked them.
+    """
+    replay = cast(S, state.game.new_state(position=state.start))
+    out: list[int | None] = []
+    for action in state.history:
+        out.append(None if hidden(replay, action) else action)
+        replay._do(action)
+        replay.history.append(action)
+    return out
 
 
 class State(ABC):

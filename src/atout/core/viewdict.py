@@ -12,9 +12,9 @@ rebuilt view can never silently differ from the one that was sent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
 
 from .errors import ViewError
 
@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from .game import Game, View, ViewHead
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+#: A card played, as a trick game's view keeps it: (seat, card).
+Play = tuple[int, int]
+#: A finished trick, as a trick game's view keeps it: (plays in order, winner).
+PastTrick = tuple[tuple[Play, ...], int]
 
 
 class Reader:
@@ -135,10 +141,96 @@ class CardReader:
         seat, kind = r.items(2)
         return seat.seat(self.players), self.card(kind)
 
-    def trick(self, r: Reader) -> tuple[tuple[tuple[int, int], ...], int]:
+    def trick(self, r: Reader) -> PastTrick:
         cards = r["cards"].each(self.played)
         winner = r["winner"]
         return cards, winner.integer(-1, self.players - 1) if self._void else winner.seat(self.players)
+
+    def trick_fields(self, r: Reader) -> TrickFields:
+        """The fields :meth:`CardWriter.trick_fields` wrote (``last_trick`` is derived, not read)."""
+        return {
+            "trick": r["trick"].each(self.played),
+            "tricks": r["tricks"].each(self.trick),
+            "prev_round_trick": r["prev_round_trick"].optional(self.trick),
+        }
+
+
+class TrickFields(TypedDict):
+    """The trick fields of a view whose plays are :data:`Play`: ``XView(..., **kit.trick_fields(r))``."""
+
+    trick: tuple[Play, ...]
+    tricks: tuple[PastTrick, ...]
+    prev_round_trick: PastTrick | None
+
+
+class PastTricks(Protocol[T_co]):
+    """What :func:`past_tricks` reads: a view with :class:`~atout.core.tricks.LastTrick`, its tricks shaped ``T_co``."""
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def prev_round_trick(self) -> T_co | None: ...
+
+    @property
+    def last_trick(self) -> T_co | None: ...
+
+    @property
+    def last_trick_round(self) -> int | None: ...
+
+
+class TrickTable(PastTricks[PastTrick], Protocol):
+    """What :meth:`CardWriter.trick_fields` reads: also the trick in progress and this round's tricks, as :data:`Play`."""
+
+    @property
+    def trick(self) -> tuple[Play, ...]: ...
+
+    @property
+    def tricks(self) -> tuple[PastTrick, ...]: ...
+
+
+class CardWriter:
+    """Writes one game's cards in a view dict, in the shapes :class:`CardReader` reads back."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Callable[[int], str]) -> None:
+        """``text``: the game's card notation."""
+        self.text = text
+
+    def plays(self, plays: Iterable[Play]) -> list[list[Any]]:
+        """``[[seat, card], ...]``: a trick in progress, a pile."""
+        text = self.text
+        return [[s, text(k)] for s, k in plays]
+
+    def trick(self, trick: PastTrick) -> dict[str, Any]:
+        """``{"cards": [[seat, card], ...], "winner": seat}``."""
+        return {"cards": self.plays(trick[0]), "winner": trick[1]}
+
+    def trick_fields(self, view: TrickTable) -> dict[str, Any]:
+        """ "trick", "tricks", "last_trick", "prev_round_trick", in this order (:meth:`CardReader.trick_fields`)."""
+        return {
+            "trick": self.plays(view.trick),
+            "tricks": [self.trick(t) for t in view.tricks],
+            **past_tricks(view, self.trick),
+        }
+
+
+def past_tricks(view: PastTricks[T], write: Callable[[T], dict[str, Any]]) -> dict[str, Any]:
+    """ "last_trick" and "prev_round_trick" of a trick game's view dict, each with the round it was played in.
+
+    ``write`` gives a finished trick's dict as in ``tricks``; ``None`` stays
+    ``None``.  Neither is read back as such: ``last_trick`` is derived, and
+    ``prev_round_trick``'s round is ``round - 1``.
+    """
+
+    def past(trick: T | None, round_: int | None) -> dict[str, Any] | None:
+        return None if trick is None else {**write(trick), "round": round_}
+
+    return {
+        "last_trick": past(view.last_trick, view.last_trick_round),
+        "prev_round_trick": past(view.prev_round_trick, view.round - 1),
+    }
 
 
 def ints(r: Reader) -> int:
@@ -206,4 +298,19 @@ def view_from_dict(cls: type[View], data: Any, game: Game) -> View:
     return view
 
 
-__all__ = ["CardReader", "Reader", "ints", "opt_ints", "read_head", "view_class", "view_from_dict"]
+__all__ = [
+    "CardReader",
+    "CardWriter",
+    "PastTrick",
+    "PastTricks",
+    "Play",
+    "Reader",
+    "TrickFields",
+    "TrickTable",
+    "ints",
+    "opt_ints",
+    "past_tricks",
+    "read_head",
+    "view_class",
+    "view_from_dict",
+]

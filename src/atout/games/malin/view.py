@@ -16,9 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.game import CHANCE, View, check_seat, view_head
+from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import Reader, ints, opt_ints, read_head
+from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
 from . import cards as C
 from .cards import Value
 from .rules import C_STEAL, DEAL, GAIN, PHASE_NAMES, STEAL, WINDOW_NAMES, Played, Trick
@@ -31,14 +31,10 @@ TableCard = tuple[int, int, int, Value]
 
 
 @dataclass(frozen=True, eq=False)
-class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
+class MalinView(BaseView, LastTrick["tuple[tuple[TableCard, ...], int]"]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`); Malheur cards are counted by type."""
 
     game: MalinGame = field(repr=False)
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-    phase: str
     round: int
     dealer: int
     #: Cards dealt to each seat this hand (= tricks in the hand).
@@ -102,17 +98,12 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
                 for s, k, d, v in cards
             ]
 
-        def past(t: tuple[tuple[TableCard, ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
-            """A finished trick as in ``tricks``, with the hand it was played in."""
-            return None if t is None else {"cards": table(t[0]), "winner": t[1], "round": rnd}
+        def finished(t: tuple[tuple[TableCard, ...], int]) -> dict[str, Any]:
+            return {"cards": table(t[0]), "winner": t[1]}
 
         game = self.game
         return {
-            "game": game.name,
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
-            "phase": self.phase,
+            **self.head_dict(),
             "round": self.round,
             "dealer": self.dealer,
             "hand_size": self.hand_size,
@@ -124,9 +115,8 @@ class MalinView(View, LastTrick["tuple[tuple[TableCard, ...], int]"]):
             "leader": self.leader,
             "trick": table(self.trick),
             "wish_modified": self.wish_modified,
-            "tricks": [{"cards": table(t), "winner": w} for t, w in self.tricks],
-            "last_trick": past(self.last_trick, self.last_trick_round),
-            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
+            "tricks": [finished(t) for t in self.tricks],
+            **past_tricks(self, finished),
             "scores": list(self.scores),
             "sheet": [{"bids": list(b), "tricks": list(t), "penalties": list(p)} for b, t, p in self.sheet],
             "malheur": dict(zip(C.MALHEUR_NAMES, self.malheur, strict=True)),
@@ -262,9 +252,8 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
 
 def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    check_seat(state.game, seat)
     return MalinView(
-        **view_head(state, seat, PHASE_NAMES[state.phase], public),
+        **view_head(state, seat, public),
         round=state.round,
         dealer=state.dealer,
         hand_size=state.game.hand_size,
@@ -298,23 +287,22 @@ def redact_history(state: MalinState, seat: int) -> list[int | None]:
     """``state.history`` with what ``seat`` may not know replaced by None.
 
     Hidden: cards dealt to other seats, Malheur cards drawn by other seats, and
-    which card Le Malin took unless ``seat`` is the thief or the victim.  Replays
-    the history on a seedless copy to know who was concerned at each step.
+    which card Le Malin took unless ``seat`` is the thief or the victim.  The
+    replay (:func:`~atout.core.game.redact_by_replay`) says who was concerned
+    at each step.
     """
-    replay = state.game.new_state(position=state.start)
-    out: list[int | None] = []
-    for action in state.history:
-        hidden = False
-        if replay.current_player == CHANCE:
-            if replay.phase == DEAL:
-                hidden = replay.deal_target() != seat
-            elif replay.phase == GAIN:
-                hidden = replay.gain_queue[0] != seat
-            elif replay.phase == STEAL:
-                victim = (action - C_STEAL) // C.NUM_MALHEURS
-                assert replay.pending is not None
-                hidden = seat not in (victim, replay.pending.caster)
-        out.append(None if hidden else action)
-        replay.step(action)
-        replay.history.append(action)
-    return out
+
+    def hidden(replay: MalinState, action: int) -> bool:
+        if replay.current_player != CHANCE:
+            return False
+        if replay.phase == DEAL:
+            return replay.deal_target() != seat
+        if replay.phase == GAIN:
+            return replay.gain_queue[0] != seat
+        if replay.phase == STEAL:
+            victim = (action - C_STEAL) // C.NUM_MALHEURS
+            assert replay.pending is not None
+            return seat not in (victim, replay.pending.caster)
+        return False
+
+    return redact_by_replay(state, hidden)

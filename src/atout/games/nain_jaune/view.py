@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View, check_seat, view_head
-from ...core.viewdict import CardReader, Reader, ints, read_head
+from ...core.game import BaseView, redact_by_replay, view_head
+from ...core.viewdict import CardReader, CardWriter, Play, Reader, ints, read_head
 from . import cards as C
 from .rules import DEAL, PHASE_NAMES, DealResult
 
@@ -22,14 +22,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
-class NainJauneView(View):
+class NainJauneView(BaseView):
     """A seat's knowledge.  Cards are card ids (see :mod:`.cards`)."""
 
     game: NainJauneGame = field(repr=False)
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-    phase: str
     deal: int
     dealer: int
     #: The seat that opened this deal (the dealer's left, or right counterclockwise).
@@ -46,7 +42,7 @@ class NainJauneView(View):
     #: Per seat, a 13-bit mask of the ranks play has shown it lacks (bit r - 1).
     lacks: tuple[int, ...]
     #: The face-up pile of this deal: (seat, card) in play order.
-    played: tuple[tuple[int, int], ...]
+    played: tuple[Play, ...]
     #: Box waiting to be claimed by ``last`` (manual_claim), or None.
     claim_box: int | None
     #: Tokens on each of the five boxes (10♦, J♣, Q♠, K♥, 7♦).
@@ -63,11 +59,7 @@ class NainJauneView(View):
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game.name,
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "legal_actions": [self.game.action_to_text(a) for a in self.legal_actions],
-            "phase": self.phase,
+            **self.head_dict(),
             "deal": self.deal,
             "dealer": self.dealer,
             "opener": self.opener,
@@ -77,7 +69,7 @@ class NainJauneView(View):
             "last": self.last,
             "asked": self.asked,
             "lacks": [C.ranks_text(m).split() for m in self.lacks],
-            "played": [[s, C.card_text(c)] for s, c in self.played],
+            "played": CardWriter(C.card_text).plays(self.played),
             "claim_box": None if self.claim_box is None else C.card_text(C.BOARD[self.claim_box]),
             "boxes": {C.card_text(C.BOARD[b]): t for b, t in enumerate(self.boxes)},
             "tokens": list(self.tokens),
@@ -162,9 +154,8 @@ class NainJauneView(View):
 
 def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    check_seat(state.game, seat)
     return NainJauneView(
-        **view_head(state, seat, PHASE_NAMES[state.phase], public),
+        **view_head(state, seat, public),
         deal=state.round,
         dealer=state.dealer,
         opener=state.opener,
@@ -186,14 +177,8 @@ def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJau
 def redact_history(state: NainJauneState, seat: int) -> list[int | None]:
     """``state.history`` with the cards dealt to other seats set to None.
 
-    Replays the history on a seedless copy of the game to know, at each step,
-    to whom a card was dealt.  Everything else (the first dealer, every card
-    played) is public.
+    Everything else (the first dealer, every card played) is public; the
+    replay (:func:`~atout.core.game.redact_by_replay`) says to whom each card
+    was dealt.
     """
-    replay = state.game.new_state(position=state.start)  # seedless: its chance nodes wait
-    out: list[int | None] = []
-    for action in state.history:
-        hidden = replay.phase == DEAL and replay.deal_target() != seat
-        out.append(None if hidden else action)
-        replay.apply(action)
-    return out
+    return redact_by_replay(state, lambda replay, _: replay.phase == DEAL and replay.deal_target() != seat)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import View, check_seat, view_head
+from ...core.game import BaseView, redact_by_replay, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import CardReader, Reader, ints, read_head
+from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, read_head
 from .rules import DEAL, OVER, PAIN, PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -22,14 +22,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
-class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
+class StichelnView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`)."""
 
     game: StichelnGame = field(repr=False)
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-    phase: str
     #: Hand number, from 1, and the number of hands in the match.
     round: int
     rounds: int
@@ -45,14 +41,14 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     revealed: bool
     leader: int
     #: The trick in progress: (seat, card kind) in play order.
-    trick: tuple[tuple[int, int], ...]
+    trick: tuple[Play, ...]
     #: Finished tricks of this hand: (((seat, kind), ...), winner); winner -1 for a void trick.
-    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    tricks: tuple[PastTrick, ...]
     #: The previous hand's final trick (hand ``round - 1``), shaped as an element
     #: of ``tricks``; None in hand 1.  Public, and what ``last_trick`` shows until
     #: this hand finishes a trick: a world rewound to this hand's start
     #: (``sample_round``) needs it to show the viewer the same ``last_trick``.
-    prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None
+    prev_round_trick: PastTrick | None
     scores: tuple[int, ...]
     #: Score sheet: one (handicap cards per seat, deltas) line per finished hand.
     sheet: tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
@@ -74,18 +70,8 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
         def cards(ks: tuple[int, ...] | None) -> list[str] | None:
             return None if ks is None else [text(k) for k in ks]
 
-        def past(t: tuple[tuple[tuple[int, int], ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
-            """A finished trick as in ``tricks``, with the hand it was played in."""
-            if t is None:
-                return None
-            return {"cards": [[s, text(k)] for s, k in t[0]], "winner": t[1], "round": rnd}
-
         return {
-            "game": self.game.name,
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "legal_actions": [self.game.action_to_text(a) for a in self.legal_actions],
-            "phase": self.phase,
+            **self.head_dict(),
             "round": self.round,
             "rounds": self.rounds,
             "dealer": self.dealer,
@@ -95,10 +81,7 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             "pains": [cards(p) for p in self.pains],
             "revealed": self.revealed,
             "leader": self.leader,
-            "trick": [[s, text(k)] for s, k in self.trick],
-            "tricks": [{"cards": [[s, text(k)] for s, k in t], "winner": w} for t, w in self.tricks],
-            "last_trick": past(self.last_trick, self.last_trick_round),
-            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
+            **CardWriter(text).trick_fields(self),
             "scores": list(self.scores),
             "sheet": [{"pains": [cards(p) for p in pains], "deltas": list(d)} for pains, d in self.sheet],
         }
@@ -123,9 +106,7 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             pains=r["pains"].each(lambda p: p.optional(kit.cards), n),
             revealed=r["revealed"].boolean(),
             leader=r["leader"].seat(n),
-            trick=r["trick"].each(kit.played),
-            tricks=r["tricks"].each(kit.trick),
-            prev_round_trick=r["prev_round_trick"].optional(kit.trick),
+            **kit.trick_fields(r),
             scores=r["scores"].each(ints, n),
             sheet=r["sheet"].each(line),
         )
@@ -133,10 +114,9 @@ class StichelnView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
 
 def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    check_seat(state.game, seat)
     deck = state.game.deck
     return StichelnView(
-        **view_head(state, seat, PHASE_NAMES[state.phase], public),
+        **view_head(state, seat, public),
         round=state.round,
         rounds=state.game.num_hands,
         dealer=state.dealer,
@@ -162,22 +142,19 @@ def redact_history(state: StichelnState, seat: int) -> list[int | None]:
 
     Hidden: the cards dealt to other seats, and the other seats' handicap
     choices of a hand whose handicap cards are not face up yet at ``state``.
-    Replays the history on a seedless copy of the game to know, at each step,
-    who acted and in which hand (the actions are those the state applied, so the
-    replay applies them unchecked, as the state did).
+    The replay (:func:`~atout.core.game.redact_by_replay`) says, at each step,
+    who acted and in which hand.
     """
-    replay = state.game.new_state(position=state.start)
-    out: list[int | None] = []
-    for action in state.history:
-        hidden = False
+    face_up_now = state.phase == OVER or state.revealed
+
+    def hidden(replay: StichelnState, action: int) -> bool:
         if replay.phase == DEAL:
-            hidden = replay.deal_target() != seat
-        elif replay.phase == PAIN and replay.to_act != seat:
-            face_up = state.phase == OVER or replay.round < state.round or state.revealed
-            hidden = not face_up
-        out.append(None if hidden else action)
-        replay._do(action)
-    return out
+            return replay.deal_target() != seat
+        if replay.phase == PAIN and replay.to_act != seat:
+            return not (face_up_now or replay.round < state.round)
+        return False
+
+    return redact_by_replay(state, hidden)
 
 
 __all__ = ["StichelnView", "make_view", "redact_history"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import CHANCE, View, check_seat, view_head
+from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
 from ...core.tricks import LastTrick
-from ...core.viewdict import CardReader, Reader, ints, opt_ints, read_head
+from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, opt_ints, read_head
 from . import cards as C
 from .rules import BID, DEAL, PHASE_NAMES, SEATS_FROM
 
@@ -22,14 +22,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
-class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
+class WizardView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
 
     game: WizardGame = field(repr=False)
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-    phase: str
     round: int
     rounds: int
     dealer: int
@@ -47,14 +43,14 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
     tricks_won: tuple[int, ...]
     leader: int
     #: The trick in progress: (seat, card kind) in play order.
-    trick: tuple[tuple[int, int], ...]
+    trick: tuple[Play, ...]
     #: Finished tricks of this round: (((seat, kind), ...), winner).
-    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    tricks: tuple[PastTrick, ...]
     #: The previous round's final trick (round ``round - 1``), shaped as an element
     #: of ``tricks``; None in round 1.  Public, and what ``last_trick`` shows until
     #: this round finishes a trick: a world rewound to this round's start
     #: (``sample_round``) needs it to show the viewer the same ``last_trick``.
-    prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None
+    prev_round_trick: PastTrick | None
     scores: tuple[int, ...]
     #: Score sheet: one (bids, tricks, deltas) line per finished round.
     sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
@@ -63,18 +59,8 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
         def card(k: int | None) -> str | None:
             return None if k is None else C.card_text(k)
 
-        def past(t: tuple[tuple[tuple[int, int], ...], int] | None, rnd: int | None) -> dict[str, Any] | None:
-            """A finished trick as in ``tricks``, with the round it was played in."""
-            if t is None:
-                return None
-            return {"cards": [[s, card(k)] for s, k in t[0]], "winner": t[1], "round": rnd}
-
         return {
-            "game": self.game.name,
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "legal_actions": [self.game.action_to_text(a) for a in self.legal_actions],
-            "phase": self.phase,
+            **self.head_dict(),
             "round": self.round,
             "rounds": self.rounds,
             "dealer": self.dealer,
@@ -89,10 +75,7 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             "has_bid": list(self.has_bid),
             "tricks_won": list(self.tricks_won),
             "leader": self.leader,
-            "trick": [[s, card(k)] for s, k in self.trick],
-            "tricks": [{"cards": [[s, card(k)] for s, k in t], "winner": w} for t, w in self.tricks],
-            "last_trick": past(self.last_trick, self.last_trick_round),
-            "prev_round_trick": past(self.prev_round_trick, self.round - 1),
+            **CardWriter(C.card_text).trick_fields(self),
             "scores": list(self.scores),
             "sheet": [{"bids": list(b), "tricks": list(t), "deltas": list(d)} for b, t, d in self.sheet],
         }
@@ -120,9 +103,7 @@ class WizardView(View, LastTrick[tuple[tuple[tuple[int, int], ...], int]]):
             has_bid=r["has_bid"].each(lambda b: b.boolean(), n),
             tricks_won=r["tricks_won"].each(ints, n),
             leader=r["leader"].seat(n),
-            trick=r["trick"].each(kit.played),
-            tricks=r["tricks"].each(kit.trick),
-            prev_round_trick=r["prev_round_trick"].optional(kit.trick),
+            **kit.trick_fields(r),
             scores=r["scores"].each(ints, n),
             sheet=r["sheet"].each(line),
         )
@@ -140,7 +121,7 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
 
 def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    check_seat(state.game, seat)
+    head = view_head(state, seat, public)
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
     own = () if public else tuple(C.cards_in(state.hands[seat]))
@@ -159,7 +140,7 @@ def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView
         lead, kinds, w = state.prev_round_trick
         prev = state.prev_round_trick_shown = (tuple(zip(seats[lead], kinds, strict=True)), w)
     return WizardView(
-        **view_head(state, seat, PHASE_NAMES[state.phase], public),
+        **head,
         round=state.round,
         rounds=state.game.num_rounds,
         dealer=state.dealer,
@@ -183,27 +164,19 @@ def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView
 def redact_history(state: WizardState, seat: int) -> list[int | None]:
     """``state.history`` with what ``seat`` may not know (at ``state``) set to None.
 
-    Replays the history on a seedless copy of the game to know, at each step,
-    who acted and in which round.
+    Hidden: the cards dealt to other seats (with clairvoyance, in round 1, the
+    seat's own instead), and the other seats' bids of the round in play at
+    ``state`` while its bids are secret (a round's bids are public once it is
+    scored).  The replay (:func:`~atout.core.game.redact_by_replay`) says, at
+    each step, who acted and in which round.
     """
-    replay = state.game.new_state(position=state.start)
     clairvoyance = state.game.blind_action >= 0
-    out: list[int | None] = []
-    # Bids are hidden while their round's bids are secret at the time of export.
-    pending_bids: list[int] = []
-    for action in state.history:
-        hidden = False
+    bids_secret = not state.is_terminal and not bids_visible(state, False)
+
+    def hidden(replay: WizardState, action: int) -> bool:
         if replay.current_player == CHANCE and replay.phase == DEAL:
             target = replay.deal_target()
-            hidden = target == seat if clairvoyance and replay.round == 1 else target != seat
-        elif replay.phase == BID and replay.to_act != seat:
-            pending_bids.append(len(out))
-        round_before = replay.round
-        out.append(None if hidden else action)
-        replay.apply(action)
-        if replay.round != round_before or replay.is_terminal:
-            pending_bids.clear()  # the round was scored: its bids are public
-    if pending_bids and not bids_visible(state, False):
-        for i in pending_bids:
-            out[i] = None
-    return out
+            return target == seat if clairvoyance and replay.round == 1 else target != seat
+        return bids_secret and replay.phase == BID and replay.to_act != seat and replay.round == state.round
+
+    return redact_by_replay(state, hidden)
