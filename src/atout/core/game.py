@@ -32,9 +32,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
-from .actions import ActionSpace
+from .actions import ActionSpace, ChanceEvent, read_chance
 from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
 from .fields import StateFields
@@ -45,8 +46,14 @@ from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 CHANCE = -1
 #: ``current_player`` once the match is over (OpenSpiel's value too).
 TERMINAL = -4
+#: A game's own state class (:meth:`Game._new_state` returns one, :func:`redact_by_replay` takes one).
+S = TypeVar("S", bound="State")
 #: A cache slot not filled yet (None is a value: "no layout").
 _UNSET: Any = object()
+#: The modules of a game package (:attr:`Game.package`), by the attribute naming each.
+PACKAGE_MODULES: Mapping[str, str] = MappingProxyType(
+    {"renderer": "render", "tensors": "tensor", "positions": "position", "sampler": "sampling"}
+)
 
 
 def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
@@ -76,6 +83,13 @@ class Game(ABC):
     #: the policy search bots may play their playouts with instead of the
     #: heuristic, because the heuristic is a poor model of strong opponents.
     playout_model: ClassVar[str | None] = None
+    #: The package of this game's own modules (``"atout.games.wizard"``), laid out
+    #: as docs/architecture.md says: when set, :attr:`renderer`, :attr:`tensors`,
+    #: :attr:`positions` and :attr:`sampler` default to its modules that
+    #: :data:`PACKAGE_MODULES` names (``render``, ``tensor``, ``position``,
+    #: ``sampling``).  A game without one of them sets that attribute to ``""``;
+    #: a module elsewhere is named by the attribute.  Empty: every path is given.
+    package: ClassVar[str] = ""
     #: Import path of the module drawing a view on a terminal (``render_view``,
     #: ``render_sheet``, and optionally ``render_last_trick``, drawn at a round's
     #: end before the sheet); the rules never import it.
@@ -97,6 +111,14 @@ class Game(ABC):
     #: module importing it back would be an import cycle.  Empty: not offered.
     sampler: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Name the modules of a declared :attr:`package` the class does not name itself."""
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("package"):
+            for attribute, module in PACKAGE_MODULES.items():
+                if attribute not in cls.__dict__:
+                    setattr(cls, attribute, f"{cls.package}.{module}")
+
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(f"players must be an integer, not {players!r}")
@@ -106,6 +128,13 @@ class Game(ABC):
             )
         self.players = players
         self.options: Mapping[str, Any] = validate_options(self.option_specs, options, self.name)
+        #: The first round (hand, deal) this match plays: the ``start_round`` option
+        #: (:func:`~atout.core.options.start_round_option`), 1 for a game without it.
+        self.start_round: int = self.options.get("start_round", 1)
+        for spec in self.option_specs:
+            seat = self.options[spec.name]
+            if spec.seat and seat is not None and seat >= players:
+                raise OptionError(f"{spec.name} must be a seat 0..{players - 1}")
         self._check_options()
 
     def _check_options(self) -> None:
@@ -187,6 +216,23 @@ class Game(ABC):
         A ``position`` (the game's notation, src/atout/rules/<game>.md) is read by
         :meth:`state_from_position`.
         """
+
+    def _new_state(self, state_class: type[S], seed: int | None, position: str | None) -> S:
+        """What :meth:`new_state` does, for a game whose states are ``state_class``.
+
+        Each game's ``new_state`` calls it and so keeps its own return type
+        (``WizardGame.new_state`` gives a ``WizardState``): the state a ``position``
+        describes, or ``state_class(self, seed)`` with its first chance events
+        resolved when seeded.
+        """
+        if position is not None:
+            from_position = self.state_from_position(position, seed)
+            assert isinstance(from_position, state_class)
+            return from_position
+        state = state_class(self, seed)
+        if seed is not None:
+            state._resolve_chance()
+        return state
 
     def read_position(self, position: str) -> State:
         """The state a seedless ``position`` describes, as read, without its ``start``.
@@ -457,10 +503,6 @@ def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
     }
 
 
-#: A game's own state class: what :func:`redact_by_replay` hands its ``hidden``.
-S = TypeVar("S", bound="State")
-
-
 def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | None]:
     """``state.history`` with None for each action for which ``hidden(replay, action)`` is true.
 
@@ -502,6 +544,24 @@ class State(ABC):
     #: without its seed), or ``None`` for a state from the start of a match:
     #: ``history`` counts from there.
     start: str | None = None
+
+    #: The number of seats (``game.players``), kept on the state for the hot loops.
+    n: int
+
+    def __init__(self, game: Game, seed: int | None) -> None:
+        """The start of a match of ``game``, before its first chance event.
+
+        ``seed`` draws the chance events (``None``: the caller applies them);
+        :meth:`Game.new_state` builds states so and resolves the first ones.
+        Sets what every game's state starts with; each game's ``__init__``
+        calls it, then sets its own fields.
+        """
+        self.game = game
+        self.seed = seed
+        self.start = None
+        self.history = []
+        self.n = game.players
+        self.round = game.start_round
 
     # -- whose turn -------------------------------------------------------------
     @property
@@ -597,8 +657,20 @@ class State(ABC):
     @abstractmethod
     def _chance_to_text(self, outcome: int) -> str: ...
 
-    @abstractmethod
-    def _text_to_chance(self, text: str) -> int: ...
+    def _chance_event(self) -> ChanceEvent | None:
+        """The chance event this state waits for, with its reader; None at a decision (hook)."""
+        return None
+
+    def _text_to_chance(self, text: str) -> int:
+        """The chance outcome ``text`` names here, read by :meth:`_chance_event`'s reader."""
+        return read_chance(text, self.phase_name, self._chance_event())
+
+    def _verb(self, action: int) -> str:
+        """What player action ``action`` would do, for a refusal ("play B7"), even with no notation."""
+        try:
+            return self.game.action_to_text(action)
+        except NotationError:
+            return f"play action {action}"
 
     def position(self) -> str:
         """This state in the game's position notation (src/atout/rules/<game>.md).
@@ -699,6 +771,16 @@ def sample_chance(state: State, rng: random.Random) -> int:
     actions = [a for a, _ in outcomes]
     weights = [p for _, p in outcomes]
     return rng.choices(actions, weights)[0]
+
+
+def uniform_outcomes(outcomes: Sequence[int]) -> list[tuple[int, float]]:
+    """:meth:`State.chance_outcomes` of equally likely ``outcomes``: a seat drawn, a card of a shuffled deck.
+
+    >>> uniform_outcomes(range(4, 8))
+    [(4, 0.25), (5, 0.25), (6, 0.25), (7, 0.25)]
+    """
+    p = 1.0 / len(outcomes)
+    return [(outcome, p) for outcome in outcomes]
 
 
 def legal_texts(state: State, actions: Sequence[int] | None = None) -> list[str]:

@@ -26,7 +26,10 @@ class OptionSpec:
 
     ``kind`` is ``bool``, ``int`` or ``str``.  ``choices`` (for str/int) restricts
     the values; ``minimum``/``maximum`` bound ints.  ``none_ok`` allows ``None``
-    (written ``none``), used e.g. for "no limit".
+    (written ``none``), used e.g. for "no limit".  ``seat`` marks a seat number:
+    its ``maximum`` is the last seat of the largest table, and the game refuses
+    a seat past its own table's (:class:`~atout.core.game.Game` knows the
+    number of players, the spec does not).
     """
 
     name: str
@@ -37,6 +40,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     none_ok: bool = False
+    seat: bool = False
 
     def allowed(self) -> str:
         """Human description of the allowed values, used in error messages."""
@@ -94,6 +98,36 @@ class OptionSpec:
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
+
+
+def first_dealer_option(max_players: int) -> OptionSpec:
+    """The ``first_dealer`` option every game offers: a seat, or none to draw it.
+
+    One spec for all games so that the option reads, checks and translates
+    alike everywhere (the web table's French help is keyed by its text).  The
+    draw is a chance event of the match's start; a seat past the table's is
+    refused by the game (a :attr:`OptionSpec.seat` option).
+    """
+    return OptionSpec(
+        "first_dealer",
+        int,
+        None,
+        "Seat of the first dealer; none draws it at random (a chance event).",
+        minimum=0,
+        maximum=max_players - 1,
+        none_ok=True,
+        seat=True,
+    )
+
+
+def start_round_option(help: str, maximum: int) -> OptionSpec:
+    """The ``start_round`` option every game offers: the round (hand, deal) a match starts at.
+
+    Always 1 by default, at least 1, and the round is dealt and rotated as that
+    round of a whole match; each game says in ``help`` what its round is and
+    bounds it by ``maximum``.
+    """
+    return OptionSpec("start_round", int, 1, help, minimum=1, maximum=maximum)
 
 
 def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any], game: str) -> Mapping[str, Any]:

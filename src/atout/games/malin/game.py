@@ -29,12 +29,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader, read_chance
-from ...core.cardname import CardName
-from ...core.errors import NotationError, OptionError
+from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
-from ...core.options import OptionSpec
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
 from .cards import card_name as _card_name
@@ -131,11 +129,8 @@ class MalinGame(Game):
     min_players = 3
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.malin.bot:MalinHeuristicBot"}
-    renderer = "atout.games.malin.render"
+    package = "atout.games.malin"
     rules_page = "le-malin"
-    tensors = "atout.games.malin.tensor"
-    positions = "atout.games.malin.position"
-    sampler = "atout.games.malin.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "start_score",
@@ -193,15 +188,7 @@ class MalinGame(Game):
             False,
             "Scores stop at 0 instead of going negative.",
         ),
-        OptionSpec(
-            "first_dealer",
-            int,
-            None,
-            "Seat of the first dealer; none draws it at random (a chance event).",
-            minimum=0,
-            maximum=5,
-            none_ok=True,
-        ),
+        first_dealer_option(max_players),
         OptionSpec(
             "rounds",
             int,
@@ -211,13 +198,9 @@ class MalinGame(Game):
             maximum=200,
             none_ok=True,
         ),
-        OptionSpec(
-            "start_round",
-            int,
-            1,
+        start_round_option(
             "Start the match at this hand number, dealt (from the seed) and rotated as that hand "
             "of a whole match, every seat on start_score; with rounds=1, a single-hand game.",
-            minimum=1,
             maximum=200,
         ),
         OptionSpec(
@@ -273,14 +256,10 @@ class MalinGame(Game):
         ),
     )
 
-    @classmethod
-    def card_name(cls, text: str) -> CardName:
-        return _card_name(text)
+    card_name = staticmethod(_card_name)
 
     def _check_options(self) -> None:
         o = self.options
-        if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
-            raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
         #: Cards dealt to each seat = tricks per hand.
         self.hand_size = C.cards_per_player(self.players)
         self.top = C.top_number(self.players)
@@ -301,8 +280,7 @@ class MalinGame(Game):
         )
         self.pad_to_two = o["reverse_single_digit"] == "pad_to_two"
         self.halve_floor = o["halve_rounding"] == "floor"
-        #: The first hand this match plays, and the last one it may (None: until a score reaches 0).
-        self.start_round: int = o["start_round"]
+        #: The last hand this match may play (None: until a score reaches 0).
         self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
     def __init__(self, players: int, **options: object) -> None:
@@ -436,14 +414,7 @@ class MalinGame(Game):
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None, position: str | None = None) -> MalinState:
-        if position is not None:
-            from_position = self.state_from_position(position, seed)
-            assert isinstance(from_position, MalinState)
-            return from_position
-        state = MalinState(self, seed)
-        if seed is not None:
-            state._resolve_chance()
-        return state
+        return self._new_state(MalinState, seed, position)
 
 
 class MalinState(State):
@@ -463,15 +434,12 @@ class MalinState(State):
         nested=("mal",),
     )  # fmt: skip
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
+    game: MalinGame
 
     def __init__(self, game: MalinGame, seed: int | None) -> None:
-        self.game: MalinGame = game
-        self.seed = seed
-        self.start = None
-        self.history: list[int] = []
-        self.n = n = game.players
+        super().__init__(game, seed)
+        n = self.n
         first = game.options["first_dealer"]
-        self.round = game.start_round
         # first_dealer is hand 1's dealer; the deal moves left each hand.
         self.dealer = 0 if first is None else (first + game.start_round - 1) % n
         self.to_act = CHANCE
@@ -759,8 +727,7 @@ class MalinState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            p = 1.0 / self.n
-            return [(C_DEALER + seat, p) for seat in range(self.n)]
+            return uniform_outcomes(range(C_DEALER, C_DEALER + self.n))
         if phase in (REMOVE, DEAL):
             remaining = self.game.deck & ~self.out
             if phase == REMOVE:
@@ -808,12 +775,6 @@ class MalinState(State):
         if action in {a for a, _ in self.chance_outcomes()}:
             return None
         return f"{action!r} is not a possible chance outcome here ({PHASE_NAMES[phase]})"
-
-    def _verb(self, action: int) -> str:
-        try:
-            return self.game.action_to_text(action)
-        except NotationError:
-            return f"play action {action}"
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -1136,9 +1097,6 @@ class MalinState(State):
             victim, mtype = divmod(outcome - C_STEAL, NUM_MALHEURS)
             return f"steal {victim} {C.MALHEUR_NAMES[mtype]}"
         return f"outcome {outcome}"
-
-    def _text_to_chance(self, text: str) -> int:
-        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
 
     def _chance_event(self) -> ChanceEvent | None:
         """The chance event this phase waits for, with its reader (None outside the chance phases)."""

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader, read_chance
-from ...core.cardname import CardName
+from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
-from ...core.options import OptionSpec
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
 from .cards import card_name as _card_name
@@ -74,11 +73,8 @@ class NainJauneGame(Game):
     min_players = 2
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.nain_jaune.bot:NainJauneHeuristicBot"}
-    renderer = "atout.games.nain_jaune.render"
+    package = "atout.games.nain_jaune"
     rules_page = "nain-jaune"
-    tensors = "atout.games.nain_jaune.tensor"
-    positions = "atout.games.nain_jaune.position"
-    sampler = "atout.games.nain_jaune.sampling"
     #: The same 54 ids in every configuration (:mod:`.rules`).
     space = ACTIONS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -144,13 +140,9 @@ class NainJauneGame(Game):
             maximum=MAX_DEALS,
             none_ok=True,
         ),
-        OptionSpec(
-            "start_round",
-            int,
-            1,
+        start_round_option(
             "Start the match at this deal number, dealt (from the seed) and rotated as that deal of "
             "a whole match, every seat on start_tokens; with max_deals=1, a single-deal game.",
-            minimum=1,
             maximum=10_000,
         ),
         OptionSpec(
@@ -178,15 +170,7 @@ class NainJauneGame(Game):
             "House rule (Board Game Arena): ending a run (a King, or nobody can go on) earns "
             "1 token from each other player.",
         ),
-        OptionSpec(
-            "first_dealer",
-            int,
-            None,
-            "Seat of the first dealer; none draws it at random (a chance event).",
-            minimum=0,
-            maximum=7,
-            none_ok=True,
-        ),
+        first_dealer_option(max_players),
         OptionSpec(
             "next_dealer",
             str,
@@ -196,14 +180,10 @@ class NainJauneGame(Game):
         ),
     )
 
-    @classmethod
-    def card_name(cls, text: str) -> CardName:
-        return _card_name(text)
+    card_name = staticmethod(_card_name)
 
     def _check_options(self) -> None:
         o = self.options
-        if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
-            raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
         #: Tokens a player needs to stake one deal.
         self.stake = STAKE_TOTAL * o["stake_unit"]
         if o["start_tokens"] < self.stake:
@@ -212,8 +192,6 @@ class NainJauneGame(Game):
         self.step = 1 if o["direction"] == "clockwise" else -1
         self.voluntary = bool(o["voluntary_stop"])
         self.manual_claim = bool(o["manual_claim"])
-        #: The first deal this match plays.
-        self.start_round: int = o["start_round"]
 
     # -- action space -----------------------------------------------------------
     @property
@@ -222,14 +200,7 @@ class NainJauneGame(Game):
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None, position: str | None = None) -> NainJauneState:
-        if position is not None:
-            from_position = self.state_from_position(position, seed)
-            assert isinstance(from_position, NainJauneState)
-            return from_position
-        state = NainJauneState(self, seed)
-        if seed is not None:
-            state._resolve_chance()
-        return state
+        return self._new_state(NainJauneState, seed, position)
 
     def score_bounds(self) -> tuple[int, int]:
         """Tokens are conserved and a player pays at most what he holds: a seat ends
@@ -289,12 +260,8 @@ class NainJauneState(State):
     deal_order: list[int] | None
 
     def __init__(self, game: NainJauneGame, seed: int | None) -> None:
-        self.game: NainJauneGame = game
-        self.seed = seed
-        self.start = None
-        self.history: list[int] = []
-        self.n = n = game.players
-        self.round = game.start_round
+        super().__init__(game, seed)
+        n = self.n
         self.tokens = [game.options["start_tokens"]] * n
         self.boxes = [0] * 5
         #: One line per finished deal.
@@ -387,13 +354,10 @@ class NainJauneState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            p = 1.0 / self.n
-            return [(DEALER_BASE + seat, p) for seat in range(self.n)]
+            return uniform_outcomes(range(DEALER_BASE, DEALER_BASE + self.n))
         if phase != DEAL:
             return []
-        remaining = C.cards_in(C.FULL_MASK & ~self.dealt)
-        p = 1.0 / len(remaining)
-        return [(c, p) for c in remaining]
+        return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
 
     def illegal_reason(self, action: int) -> str | None:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -656,9 +620,6 @@ class NainJauneState(State):
         if self.phase == FIRST_DEALER:
             return f"dealer {outcome - DEALER_BASE}"
         return f"deal {self.deal_target()} {C.card_text(outcome)}"
-
-    def _text_to_chance(self, text: str) -> int:
-        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
 
     def _chance_event(self) -> ChanceEvent | None:
         """The chance event this phase waits for, with its reader (None outside the chance phases)."""

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader, read_chance
-from ...core.cardname import CardName
+from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
-from ...core.options import OptionSpec
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
 from .rules import (
@@ -59,11 +58,8 @@ class StichelnGame(Game):
     min_players = 3
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.sticheln.bot:StichelnHeuristicBot"}
-    renderer = "atout.games.sticheln.render"
+    package = "atout.games.sticheln"
     rules_page = "sticheln"
-    tensors = "atout.games.sticheln.tensor"
-    positions = "atout.games.sticheln.position"
-    sampler = "atout.games.sticheln.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
@@ -75,24 +71,12 @@ class StichelnGame(Game):
             maximum=64,
             none_ok=True,
         ),
-        OptionSpec(
-            "start_round",
-            int,
-            1,
+        start_round_option(
             "Start the match at this hand number, dealt (from the seed) and rotated as that hand "
             "of a whole match; with hands=1, a single-hand game.",
-            minimum=1,
             maximum=64,
         ),
-        OptionSpec(
-            "first_dealer",
-            int,
-            None,
-            "Seat of the first dealer; none draws it at random (a chance event).",
-            minimum=0,
-            maximum=7,
-            none_ok=True,
-        ),
+        first_dealer_option(max_players),
         OptionSpec(
             "first_lead",
             str,
@@ -157,14 +141,10 @@ class StichelnGame(Game):
         self.play_ids = range(play.start, play.stop)
         self.pain_ids = range(pain.start, pain.stop)
 
-    @classmethod
-    def card_name(cls, text: str) -> CardName:
-        return _card_name(text)
+    card_name = staticmethod(_card_name)
 
     def _check_options(self) -> None:
         o = self.options
-        if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
-            raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
         #: The deck of this player count (see :data:`.cards.DECKS`).
         self.deck = Deck(self.players)
         #: Handicap cards each player lays per hand.
@@ -176,8 +156,6 @@ class StichelnGame(Game):
             raise OptionError(f"start_round={start} is after the last hand ({self.players}): give hands= too")
         if o["hands"] is not None and start + o["hands"] - 1 > 64:
             raise OptionError("start_round + hands - 1 must be at most 64")
-        #: The first hand this match plays.
-        self.start_round = start
         #: The last hand this match plays (its number, not a count).
         self.num_hands = start + o["hands"] - 1 if o["hands"] is not None else self.players
         self.zero_sets_lead = o["zero_lead_colour"] == "own"
@@ -230,14 +208,7 @@ class StichelnGame(Game):
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None, position: str | None = None) -> StichelnState:
-        if position is not None:
-            from_position = self.state_from_position(position, seed)
-            assert isinstance(from_position, StichelnState)
-            return from_position
-        state = StichelnState(self, seed)
-        if seed is not None:
-            state._resolve_chance()
-        return state
+        return self._new_state(StichelnState, seed, position)
 
     def score_bounds(self) -> tuple[int, int]:
         """Each hand moves a seat's score by at most :func:`.tensor.hand_bound` either way."""
@@ -273,16 +244,13 @@ class StichelnState(State):
         nested=("pains",),
     )
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
+    game: StichelnGame
 
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
-        self.game: StichelnGame = game
-        self.seed = seed
-        self.start = None
-        self.history: list[int] = []
-        self.n = n = game.players
+        super().__init__(game, seed)
+        n = self.n
         first = game.options["first_dealer"]
         self.phase = FIRST_DEALER if first is None else DEAL
-        self.round = game.start_round
         # first_dealer is hand 1's dealer; the deal moves left each hand.
         self.dealer = 0 if first is None else (first + game.start_round - 1) % n
         self.to_act = CHANCE
@@ -374,13 +342,10 @@ class StichelnState(State):
         phase = self.phase
         deck = self.game.deck
         if phase == FIRST_DEALER:
-            p = 1.0 / self.n
-            return [(deck.size + seat, p) for seat in range(self.n)]
+            return uniform_outcomes(range(deck.size, deck.size + self.n))
         if phase != DEAL:
             return []
-        remaining = deck.kinds_in(deck.full & ~self.dealt)
-        p = 1.0 / len(remaining)
-        return [(k, p) for k in remaining]
+        return uniform_outcomes(deck.kinds_in(deck.full & ~self.dealt))
 
     def illegal_reason(self, action: int) -> str | None:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -580,9 +545,6 @@ class StichelnState(State):
         if not 0 <= seat < self.n:
             raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
         return self.game.deck.size + seat
-
-    def _text_to_chance(self, text: str) -> int:
-        return read_chance(text, PHASE_NAMES[self.phase], self._chance_event())
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader, read_chance
-from ...core.cardname import CardName
-from ...core.errors import NotationError, OptionError
+from ...core.actions import ChanceEvent, deal_reader
+from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
-from ...core.options import OptionSpec
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
 from .cards import card_name as _card_name
@@ -64,11 +63,8 @@ class WizardGame(Game):
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
     playout_model = "atout.games.wizard.playout:WizardPlayoutBot"
-    renderer = "atout.games.wizard.render"
+    package = "atout.games.wizard"
     rules_page = "wizard"
-    tensors = "atout.games.wizard.tensor"
-    positions = "atout.games.wizard.position"
-    sampler = "atout.games.wizard.sampling"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -92,15 +88,7 @@ class WizardGame(Game):
             False,
             "Clairvoyance (Hellsehen): in round 1 you see every card but your own, and play yours blind.",
         ),
-        OptionSpec(
-            "first_dealer",
-            int,
-            None,
-            "Seat of the first dealer; none draws it at random (a chance event).",
-            minimum=0,
-            maximum=5,
-            none_ok=True,
-        ),
+        first_dealer_option(max_players),
         OptionSpec(
             "rounds",
             int,
@@ -110,13 +98,9 @@ class WizardGame(Game):
             maximum=20,
             none_ok=True,
         ),
-        OptionSpec(
-            "start_round",
-            int,
-            1,
+        start_round_option(
             "Start the match at this round (its hand size), dealt and scored as that round of a "
             "whole match; with rounds=1, a single-round game.",
-            minimum=1,
             maximum=20,
         ),
     )
@@ -128,8 +112,6 @@ class WizardGame(Game):
                 "plus_minus_one needs open bids: with hidden bids the dealer cannot know "
                 "which bid is forbidden"
             )
-        if o["first_dealer"] is not None and o["first_dealer"] >= self.players:
-            raise OptionError(f"first_dealer must be a seat 0..{self.players - 1}")
         full = 60 // self.players
         start = o["start_round"]
         if start > full:
@@ -141,8 +123,6 @@ class WizardGame(Game):
             )
         #: Rounds in a full game (the hand size of the last one).
         self.full_rounds = full
-        #: The first round this match plays.
-        self.start_round = start
         #: The last round this match plays (its number, not a count).
         self.num_rounds = start + o["rounds"] - 1 if o["rounds"] is not None else full
 
@@ -163,9 +143,7 @@ class WizardGame(Game):
     def num_chance_outcomes(self) -> int:
         return NUM_KINDS + self.players
 
-    @classmethod
-    def card_name(cls, text: str) -> CardName:
-        return _card_name(text)
+    card_name = staticmethod(_card_name)
 
     def max_history_length(self) -> int:
         # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
@@ -179,14 +157,7 @@ class WizardGame(Game):
 
     # -- states -----------------------------------------------------------------
     def new_state(self, seed: int | None = None, position: str | None = None) -> WizardState:
-        if position is not None:
-            from_position = self.state_from_position(position, seed)
-            assert isinstance(from_position, WizardState)
-            return from_position
-        state = WizardState(self, seed)
-        if seed is not None:
-            state._resolve_chance()
-        return state
+        return self._new_state(WizardState, seed, position)
 
 
 class WizardState(State):
@@ -205,16 +176,13 @@ class WizardState(State):
         copied=("history", "hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
+    game: WizardGame
 
     def __init__(self, game: WizardGame, seed: int | None) -> None:
-        self.game: WizardGame = game
-        self.seed = seed
-        self.start = None
-        self.history: list[int] = []
-        self.n = n = game.players
+        super().__init__(game, seed)
+        n = self.n
         first = game.options["first_dealer"]
         self.phase = FIRST_DEALER if first is None else DEAL
-        self.round = game.start_round
         # first_dealer is round 1's dealer; the deal moves left each round.
         self.dealer = -1 if first is None else (first + game.start_round - 1) % n  # -1: not drawn yet
         self.to_act = CHANCE
@@ -335,8 +303,7 @@ class WizardState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            p = 1.0 / self.n
-            return [(NUM_KINDS + seat, p) for seat in range(self.n)]
+            return uniform_outcomes(range(NUM_KINDS, NUM_KINDS + self.n))
         if phase != DEAL and phase != TURN_UP:
             return []
         remaining = C.FULL_MASK & ~self.dealt
@@ -389,12 +356,6 @@ class WizardState(State):
         if not (C.FULL_MASK & ~self.dealt) & SLOTS_OF_KIND[action]:
             return f"{C.card_text(action)} cannot be dealt: every copy is already dealt this round"
         return None
-
-    def _verb(self, action: int) -> str:
-        try:
-            return self.game.action_to_text(action)
-        except NotationError:
-            return f"play action {action}"
 
     def _play_refusal(self, action: int) -> str:
         seat = self.to_act
@@ -619,7 +580,7 @@ class WizardState(State):
             return f"turn {C.card_text(outcome)}"
         return f"deal {self.deal_target()} {C.card_text(outcome)}"
 
-    def chance_event(self) -> ChanceEvent | None:
+    def _chance_event(self) -> ChanceEvent | None:
         """The chance event this state waits for, with its notation, or None at a decision."""
         phase = self.phase
         if phase == FIRST_DEALER:
@@ -632,9 +593,6 @@ class WizardState(State):
             read = deal_reader(target, C.parse_card, f"round {self.round}", held)
             return ChanceEvent("deal", 2, read, f"deal {target} B7")
         return None
-
-    def _text_to_chance(self, text: str) -> int:
-        return read_chance(text, PHASE_NAMES[self.phase], self.chance_event())
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:
