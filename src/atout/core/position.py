@@ -192,6 +192,52 @@ def read_round(state: State, fields: dict[str, str], first: int, last: int | Non
     return state.round
 
 
+def read_hands(fields: dict[str, str], players: int, cards: Callable[[str, int], list[T]]) -> list[list[T]]:
+    """The mandatory ``hands=`` field: per seat, seat 0 first, the cards ``cards(text, seat)`` reads."""
+    return [
+        cards(text, seat) for seat, text in enumerate(per_seat(require(fields, "hands"), "hands", players))
+    ]
+
+
+def read_head(
+    state: State,
+    fields: dict[str, str],
+    first: int,
+    last: int | None,
+    what: str,
+    cards: Callable[[str, int], list[T]],
+) -> tuple[int, str, list[int], list[list[T]]]:
+    """The fields a position written as a table (Wizard, Sticheln) starts with, read in this order.
+
+    ``round=`` (:func:`read_round`: ``what`` names the rounds ``first..last``),
+    ``dealer=`` (its text: :func:`read_dealer` reads it once the caller knows
+    whether the match is :func:`at_start`), ``scores=`` (one integer per seat)
+    and ``hands=`` (:func:`read_hands`).  Each is refused in that order, so the
+    first field at fault is the one named.
+    """
+    round_ = read_round(state, fields, first, last, what)
+    dealer = require(fields, "dealer")
+    scores = integers(require(fields, "scores"), "scores", state.game.players, what="(a score)")
+    return round_, dealer, scores, read_hands(fields, state.game.players, cards)
+
+
+def at_start(
+    fields: dict[str, str],
+    round_: int,
+    first: int,
+    hands: Sequence[Sequence[object]],
+    sheet: Sequence[object],
+    later: Sequence[str] = (),
+) -> bool:
+    """Whether a position is the match's very start, where ``dealer=-`` may stand (:func:`read_dealer`).
+
+    Its first round (``round_`` is the game's ``first``), no card in any hand,
+    no line on the score sheet, and none of ``later``, the fields only a round
+    under way writes.
+    """
+    return round_ == first and not any(hands) and not sheet and not any(name in fields for name in later)
+
+
 def read_dealer(text: str, game: Game, unit: str, at_start: bool) -> int | None:
     """The ``dealer=`` field: a seat, or ``None`` for ``-`` (the first dealer still to be drawn).
 
@@ -292,6 +338,32 @@ def players_of(state: S, plays: Sequence[T], play: Callable[[S, T], None]) -> li
         seats.append(scratch.current_player)
         play(scratch, p)
     return seats
+
+
+def give_back(
+    hands: list[int],
+    seats: Sequence[int],
+    cards: Sequence[int],
+    held: Sequence[int],
+    size: int,
+    wrong: Callable[[int, int], str],
+) -> None:
+    """Give each card played back to the hand of the seat that played it, and check every hand's size.
+
+    A position written as a table is replayed from its round's deal, so each
+    seat is dealt what it holds and what it has played: ``hands`` are the hand
+    masks, ``cards[i]`` the bit of the card ``seats[i]`` played
+    (:func:`players_of`), ``held[s]`` how many cards seat ``s`` is dealt besides
+    its plays.  A seat then dealt other than ``size`` cards is refused, with
+    ``wrong(seat, count)`` saying why (its count dealt).
+    """
+    count = list(held)
+    for seat, card in zip(seats, cards, strict=True):
+        hands[seat] |= card
+        count[seat] += 1
+    for seat, dealt in enumerate(count):
+        if dealt != size:
+            raise PositionError(wrong(seat, dealt), "hands")
 
 
 def move_text(text: str) -> str:

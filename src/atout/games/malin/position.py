@@ -164,10 +164,7 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     if prev is not None:
         lead, cards, winner = prev
         state.prev_round_trick = tuple(Played((lead + i) % n, *card) for i, card in enumerate(cards)), winner
-    hands = [
-        [_card(t, "hands", game) for t in P.items(h)]
-        for h in P.per_seat(P.require(fields, "hands"), "hands", n)
-    ]
+    hands = P.read_hands(fields, n, lambda h, _: [_card(t, "hands", game) for t in P.items(h)])
     removed_text = P.require(fields, "removed")
     state.gain_queue = []
     at_start = rnd == game.start_round and not any(hands) and removed_text == P.NONE

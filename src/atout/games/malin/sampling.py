@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from ...core.deal import frame
 from . import cards as C
 from .cards import AVOCAT, MALIN, WISH
 from .game import MalinGame, MalinState
@@ -123,14 +124,8 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
     dealt = view.removed is not None
     return MalinState.fields.build(
         MalinState,
-        game=game,
-        seed=None,
-        start=None,
-        history=[],
-        n=n,
+        **frame(game, view.round, view.dealer),
         phase=phase,
-        round=view.round,
-        dealer=view.dealer,
         to_act=view.current_player,
         hands=hands,
         out=out,

@@ -87,12 +87,10 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
             f"and the table has {total} ({n} x start_tokens)",
             "tokens",
         )
-    hands = [
-        [_card(t, "hands") for t in P.items(h)] for h in P.per_seat(P.require(fields, "hands"), "hands", n)
-    ]
+    hands = P.read_hands(fields, n, lambda h, _: [_card(t, "hands") for t in P.items(h)])
     dealer_text = P.require(fields, "dealer")
     dealer = P.read_dealer(
-        dealer_text, game, "deal", rnd == game.start_round and not any(hands) and not state.sheet
+        dealer_text, game, "deal", P.at_start(fields, rnd, game.start_round, hands, state.sheet)
     )
     if dealer is None:
         state.tokens, state.boxes = tokens, boxes
@@ -125,13 +123,15 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
             shown = P.join([C.card_text(c) for c in talon])
             raise PositionError(f"the cards left undealt are {shown}, not {fields['talon']}", "talon")
     # Deal the last card (the dealer's) through the engine: what follows a deal follows.
+    # ``apply`` checks it like any deal outcome; the history it records is cleared by
+    # ``replay_moves`` (a position has none).
     dealer_hand = state.hands[state.dealer]
     low = dealer_hand & -dealer_hand
     state.hands[state.dealer] ^= low
     state.dealt ^= low
     state.deal_count = n * size - 1
     state.phase = DEAL
-    state._do(low.bit_length() - 1)
+    state.apply(low.bit_length() - 1)
     return P.replay_moves(state, fields.get("moves", P.NONE), rnd, "deal")
 
 

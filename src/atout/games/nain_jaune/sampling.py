@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...core.deal import frame, place_by_room
 from ...core.errors import IllegalAction
 from . import cards as C
 from .game import NainJauneGame, NainJauneState
@@ -87,13 +88,7 @@ def _in_play(game: NainJauneGame, view: NainJauneView, **play: Any) -> NainJaune
     """
     return NainJauneState.fields.build(
         NainJauneState,
-        game=game,
-        seed=None,
-        start=None,
-        history=[],
-        n=game.players,
-        round=view.deal,
-        dealer=view.dealer,
+        **frame(game, view.deal, view.dealer),
         phase=PLAY,
         opener=view.opener,
         deal_count=game.hand_size * game.players,
@@ -132,16 +127,7 @@ def _assign(
             seats = [s for s in room if s == _TALON or not lacks[s] & bit]
             options.append((len(seats), rng.random(), c, seats))
         options.sort()
-        ok = True
-        for _, _, c, seats in options:
-            open_seats = [s for s in seats if room[s] > 0]
-            if not open_seats:
-                ok = False
-                break
-            seat = rng.choices(open_seats, [room[s] for s in open_seats])[0]
-            room[seat] -= 1
-            out[seat].append(c)
-        if ok:
+        if place_by_room(options, room, out, rng):
             return out
     raise ValueError("no deal is consistent with this view (the revealed gaps leave no room)")
 

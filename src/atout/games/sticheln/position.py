@@ -71,14 +71,15 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     n, deck = game.players, game.deck
     size = deck.hand_size
     state = StichelnState(game, None)
-    rnd = P.read_round(state, fields, game.start_round, game.num_hands, "this game's hands")
-    dealer_text = P.require(fields, "dealer")
-    scores = P.integers(P.require(fields, "scores"), "scores", n, what="(a score)")
+    rnd, dealer_text, scores, hands = P.read_head(
+        state,
+        fields,
+        game.start_round,
+        game.num_hands,
+        "this game's hands",
+        lambda h, s: _cards(deck, h, "hands", f"seat {s}"),
+    )
     state.scores_ = tuple(scores)
-    hands = [
-        _cards(deck, h, "hands", f"seat {s}")
-        for s, h in enumerate(P.per_seat(P.require(fields, "hands"), "hands", n))
-    ]
     sheet = _sheet(game, fields.get("sheet", P.NONE))
     state.sheet = tuple(sheet)
     last = P.last_trick(
@@ -93,8 +94,7 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     if last is not None:
         lead, kinds, winner = last
         state.prev_round_trick = tuple(((lead + i) % n, k) for i, k in enumerate(kinds)), winner
-    fresh = rnd == game.start_round and not any(hands) and not sheet
-    at_start = fresh and not any(f in fields for f in ("pains", "tricks", "trick", "last"))
+    at_start = P.at_start(fields, rnd, game.start_round, hands, sheet, ("pains", "tricks", "trick", "last"))
     dealer = P.read_dealer(dealer_text, game, "hand", at_start)
     if dealer is None:
         return state
@@ -170,17 +170,17 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
         scratch._play(k)
 
     seats = P.players_of(state, plays, play)
-    count = [len(hands[s]) + len(pains[s]) for s in range(n)]
-    for seat, k in zip(seats, plays, strict=True):
-        state.hands[seat] |= 1 << k
-        count[seat] += 1
-    for s in range(n):
-        if count[s] != size:
-            raise PositionError(
-                f"seat {s} holds {len(hands[s])} cards, laid {len(pains[s])} and played "
-                f"{count[s] - len(hands[s]) - len(pains[s])}: each seat is dealt {size}",
-                "hands",
-            )
+    P.give_back(
+        state.hands,
+        seats,
+        [1 << k for k in plays],
+        [len(hands[s]) + len(pains[s]) for s in range(n)],
+        size,
+        lambda s, count: (
+            f"seat {s} holds {len(hands[s])} cards, laid {len(pains[s])} and played "
+            f"{count - len(hands[s]) - len(pains[s])}: each seat is dealt {size}"
+        ),
+    )
     for k in plays:
         state._play(k)
     if state.phase != OVER and state.round != rnd:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...core.deal import frame
 from .game import StichelnGame, StichelnState
 from .rules import PAIN, PHASE_NAMES, PLAY
 from .view import StichelnView
@@ -170,17 +171,11 @@ def _world(game: StichelnGame, view: StichelnView, **hand: Any) -> StichelnState
     """A seedless state with the view's match-level fields and the given hand-level ones.
 
     The score sheet and the previous hand's last trick are public, so every
-    world has the view's; a world has no history (it is searched, not replayed).
+    world has the view's (:func:`~atout.core.deal.frame` gives the rest of the frame).
     """
     return StichelnState.fields.build(
         StichelnState,
-        game=game,
-        seed=None,
-        start=None,
-        history=[],
-        n=game.players,
-        round=view.round,
-        dealer=view.dealer,
+        **frame(game, view.round, view.dealer),
         scores_=view.scores,
         sheet=view.sheet,
         prev_round_trick=view.prev_round_trick,

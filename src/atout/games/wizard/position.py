@@ -39,6 +39,11 @@ def _cards(text: str, field: str, where: str = "") -> list[int]:
     return [_card(t, field, where) for t in P.items(text)]
 
 
+def _hand(text: str, seat: int) -> list[int]:
+    """Seat ``seat``'s ``hands=`` entry."""
+    return _cards(text, "hands", f"(seat {seat})")
+
+
 def _trick_text(kinds: list[int]) -> str:
     return ",".join(C.card_text(k) for k in kinds)
 
@@ -74,21 +79,18 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     """The state ``fields`` describe (see the module docstring for how it is checked)."""
     n = game.players
     state = WizardState(game, None)
-    rnd = P.read_round(state, fields, game.start_round, game.num_rounds, "this game's rounds")
-    dealer_text = P.require(fields, "dealer")
-    scores = P.integers(P.require(fields, "scores"), "scores", n, what="(a score)")
+    rnd, dealer_text, scores, hands = P.read_head(
+        state, fields, game.start_round, game.num_rounds, "this game's rounds", _hand
+    )
     state.scores_ = list(scores)
-    hands = [
-        _cards(h, "hands", f"(seat {s})")
-        for s, h in enumerate(P.per_seat(P.require(fields, "hands"), "hands", n))
-    ]
     sheet = _sheet(fields.get("sheet", P.NONE), n)
     state.sheet = list(sheet)
     state.prev_round_trick = P.last_trick(
         fields, rnd, "round", n, "2:B7,G3,Z:0", lambda text: _cards(text, "last")
     )
-    fresh = rnd == game.start_round and not any(hands) and not sheet
-    at_start = fresh and not any(f in fields for f in ("turned", "trump", "bids", "tricks", "trick", "last"))
+    at_start = P.at_start(
+        fields, rnd, game.start_round, hands, sheet, ("turned", "trump", "bids", "tricks", "trick", "last")
+    )
     dealer = P.read_dealer(dealer_text, game, "round", at_start)
     if dealer is None:
         return state
@@ -219,17 +221,17 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     # Who played each card: replayed on a scratch copy (leaders are the winners);
     # then each seat gets its played cards back and the real replay checks every play.
     seats = P.players_of(state, plays, WizardState._play)
-    count = [len(h) for h in hands]
-    for seat, slot in zip(seats, played_slots, strict=True):
-        state.hands[seat] |= slot
-        count[seat] += 1
-    for s in range(n):
-        if count[s] != rnd:
-            raise PositionError(
-                f"seat {s} holds {_cards_count(len(hands[s]))} and has played {count[s] - len(hands[s])}: "
-                f"round {rnd} deals {rnd}",
-                "hands",
-            )
+    P.give_back(
+        state.hands,
+        seats,
+        played_slots,
+        [len(h) for h in hands],
+        rnd,
+        lambda s, count: (
+            f"seat {s} holds {_cards_count(len(hands[s]))} and has played {count - len(hands[s])}: "
+            f"round {rnd} deals {rnd}"
+        ),
+    )
     for i, (seat, kind) in enumerate(zip(seats, plays, strict=True)):
         if not state.playable(seat) & SLOTS_OF_KIND[kind]:
             number, place = divmod(i, n)

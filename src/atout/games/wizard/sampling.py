@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from ...core.deal import frame, place_by_room
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
@@ -91,14 +92,8 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
     prev = view.prev_round_trick  # public: the same in every world (the view's form, and the state's own)
     state = WizardState.fields.build(
         WizardState,
-        game=game,
-        seed=None,
-        start=None,
-        history=[],
-        n=n,
+        **frame(game, view.round, view.dealer),
         phase=phase,
-        round=view.round,
-        dealer=view.dealer,
         to_act=view.current_player,
         scores_=list(view.scores),
         sheet=list(view.sheet),
@@ -156,16 +151,7 @@ def _assign(
         room = dict(need)
         room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
-        ok = True
-        for _, _, slot, seats in constrained:
-            open_seats = [s for s in seats if room[s] > 0]
-            if not open_seats:
-                ok = False
-                break
-            seat = rng.choices(open_seats, [room[s] for s in open_seats])[0]
-            room[seat] -= 1
-            out[seat].append(slot)
-        if ok:
+        if place_by_room(constrained, room, out, rng):
             rng.shuffle(free)
             at = 0
             for seat, left in room.items():
