@@ -135,7 +135,7 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
 #: Third-party libraries, and the parts of atout that may import them: an area
 #: (``cli``) or a pattern of module names (``atout.games.*.render``).
 ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
-    "rich": {"cli", "atout.games.*.render"},
+    "rich": {"cli", "atout.games.*.render", "atout.games.terminal"},
     "typer": {"cli"},
     "uvicorn": {"server", "cli"},
     "starlette": {"server"},
@@ -158,6 +158,14 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
 KNOWN_BREACHES: set[str] = set()
 
 
+#: The drawing kit the games' terminal renderers share (rich): not a game, not the rules.
+TERMINAL = "atout.games.terminal"
+
+
+def _is_renderer(module: str) -> bool:
+    return fnmatch(module, "atout.games.*.render")
+
+
 def _may_import_third_party(imp: Import) -> bool:
     allowed = ALLOWED_THIRD_PARTY.get(_top(imp.target))
     if allowed is None:
@@ -171,8 +179,10 @@ def _breaches() -> list[Import]:
         if _top(imp.target) == "atout":
             source, target = _area(imp.source), _area(imp.target)
             if source == target:
-                if source == "games" and imp.target.split(".")[:3] != imp.source.split(".")[:3]:
-                    out.append(imp)  # a game imports another game
+                other_game = imp.target.split(".")[:3] != imp.source.split(".")[:3]
+                shared_kit = imp.target == TERMINAL and _is_renderer(imp.source)
+                if source == "games" and other_game and not shared_kit:
+                    out.append(imp)  # a game imports another game (renderers share the terminal kit)
                 continue
             if target not in ALLOWED_INTERNAL[source]:
                 out.append(imp)
@@ -209,6 +219,7 @@ def test_rules_engine_is_standard_library_only() -> None:
         for imp in IMPORTS
         if _area(imp.source) in ("core", "games")
         and MODULES[imp.source].name != "render.py"
+        and imp.source != TERMINAL
         and not (
             _is_stdlib(imp.target) or (_area(imp.target) in ("core", "games") and _top(imp.target) == "atout")
         )
@@ -217,7 +228,12 @@ def test_rules_engine_is_standard_library_only() -> None:
 
 
 def test_nothing_in_the_rules_imports_a_renderer() -> None:
-    render = [imp for imp in IMPORTS if imp.target.endswith(".render") and _area(imp.source) != "cli"]
+    render = [
+        imp
+        for imp in IMPORTS
+        if (imp.target.endswith(".render") and _area(imp.source) != "cli")
+        or (imp.target == TERMINAL and not _is_renderer(imp.source))
+    ]
     assert not render, "render modules are for the CLI only:\n  " + "\n  ".join(map(str, render))
 
 

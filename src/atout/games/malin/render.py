@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
+from ..terminal import sheet_table
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -107,12 +108,7 @@ def render_view(view: MalinView, names: list[str]) -> Any:
 
 def render_sheet(view: MalinView, names: list[str]) -> Any:
     """The score sheet: one line per finished hand, bid/tricks and the running score per seat."""
-    from rich.table import Table
-
-    table = Table(title="Score sheet", header_style="bold")
-    table.add_column("hand")
-    for name in names:
-        table.add_column(name, justify="right")
+    table = sheet_table("hand", names)
     totals = [view.game.options["start_score"]] * view.game.players
     table.add_row("start", *(str(t) for t in totals))
     for r, (bids, tricks, penalties) in enumerate(view.sheet, start=1):

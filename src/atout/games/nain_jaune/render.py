@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..terminal import sheet_table
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -120,14 +121,7 @@ def render_view(view: NainJauneView, names: list[str]) -> Any:
 
 def render_sheet(view: NainJauneView, names: list[str]) -> Any:
     """The score sheet: per deal, the winner, what each paid, and the tokens after it."""
-    from rich.table import Table
-
-    table = Table(title="Score sheet (tokens)", header_style="bold")
-    table.add_column("deal")
-    table.add_column("out")
-    for name in names:
-        table.add_column(name, justify="right")
-    table.add_column("board", justify="right")
+    table = sheet_table("deal", names, title="Score sheet (tokens)", before=("out",), after=("board",))
     for r in view.sheet:
         cells = []
         for seat in range(view.game.players):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
+from ..terminal import sheet_table
 from .cards import COLOURS, Deck
 
 if TYPE_CHECKING:
@@ -123,13 +124,8 @@ def render_view(view: StichelnView, names: list[str]) -> Any:
 
 def render_sheet(view: StichelnView, names: list[str]) -> Any:
     """The score sheet: one line per finished hand, handicap card and running total per seat."""
-    from rich.table import Table
-
     deck = view.game.deck
-    table = Table(title="Score sheet", header_style="bold")
-    table.add_column("hand")
-    for name in names:
-        table.add_column(name, justify="right")
+    table = sheet_table("hand", names)
     totals = [0] * view.game.players
     for r, (pains, deltas) in enumerate(view.sheet, start=1):
         cells = []

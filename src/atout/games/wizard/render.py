@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
+from ..terminal import sheet_table
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -95,12 +96,7 @@ def render_view(view: WizardView, names: list[str]) -> Any:
 
 def render_sheet(view: WizardView, names: list[str]) -> Any:
     """The score sheet: one line per finished round, bid/tricks/total per seat."""
-    from rich.table import Table
-
-    table = Table(title="Score sheet", header_style="bold")
-    table.add_column("round")
-    for name in names:
-        table.add_column(name, justify="right")
+    table = sheet_table("round", names)
     totals = [0] * view.game.players
     for r, (bids, tricks, deltas) in enumerate(view.sheet, start=1):
         cells = []
