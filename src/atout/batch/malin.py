@@ -66,7 +66,7 @@ from ..games.malin.game import (
     MalinGame,
 )
 from . import common, pyrandom
-from .base import BatchBase
+from .base import BatchBase, BiddingTricks, MatchArray
 from .bits import U64, popcount, select_bit, unpack
 from .common import IllegalActions, Step, in_chunks
 
@@ -258,7 +258,7 @@ def _deal(seeds: Sequence[int], game: MalinGame) -> Deals:
     return Deals(first, hands, removed)
 
 
-class MalinBatch(BatchBase[MalinGame, Deals]):
+class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
     """``N`` Le Malin matches of one configuration, stepped together.
 
     ``MalinBatch(4, seeds=range(10_000))`` deals match ``i`` exactly as
@@ -285,9 +285,25 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
     _round_word = "hand"
     _fixed_options: ClassVar[dict[str, Any]] = {"start_round": 1, "rounds": None}
     _game_class = MalinGame
-    _tensor_module = ".malin_tensor"
-    _heuristic_module = ".malin_heuristic"
     _deals_type = Deals
+
+    removed = MatchArray(np.intp)
+    last_actor = MatchArray(np.intp, round_start=-1)
+    wish_seat = MatchArray(np.intp, round_start=-1)
+    #: Declared value of the first Twin in the trick in progress (-1: none).
+    twin_declared = MatchArray(np.intp, round_start=-1)
+    _bid_bits = MatchArray(np.uint64, round_start=0)
+    first_dealer = MatchArray(np.intp)
+    scores = MatchArray(np.int32, "players")
+    card_kind = MatchArray(np.intp, "_trick_rows", "players", fill=-1, round_start=-1)
+    card_value = MatchArray(np.intp, "_trick_rows", "players", round_start=0)
+    trick_winner = MatchArray(np.intp, "hand_size", fill=-1, round_start=-1)
+    #: Values in the trick in progress, and (wish_forbidden_scope=hand) in the hand's finished tricks.
+    _trick_values = MatchArray(np.uint64, WISH_WORDS, round_start=0)
+    _hand_values = MatchArray(np.uint64, WISH_WORDS, round_start=0)
+    _deal_hands = MatchArray(np.uint64, DEALT_AHEAD, "players")
+    _deal_removed = MatchArray(np.intp, DEALT_AHEAD)
+    _deal_from = MatchArray(np.intp)
 
     def _new_game(self, players: int, options: dict[str, Any]) -> MalinGame:
         game = super()._new_game(players, options)
@@ -300,7 +316,6 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
 
     def _init_state(self) -> None:
         game = self.game
-        N, n = self.num_games, self.players
         self.hand_size = H = game.hand_size
         o = game.options
         self._running = o["sum_rule"] == "running"
@@ -325,31 +340,7 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
         self._twin_value_bits = tuple(
             ((VALUE_OFFSET + v) >> 6, U64(1) << U64((VALUE_OFFSET + v) & 63)) for v in (0, high)
         )
-        z = np.zeros(N, dtype=np.intp)
-        self.removed = z.copy()
-        self.leader = z.copy()
-        self.last_actor = z.copy()
-        self.wish_seat = z.copy()
-        #: Declared value of the first Twin in the trick in progress (-1: none).
-        self.twin_declared = z.copy()
-        self.trick_size = z.copy()
-        self.tricks_done = z.copy()
-        self.bid_sum = z.copy()
-        self._bid_bits = np.zeros(N, dtype=np.uint64)
-        self.first_dealer = z.copy()
-        self.hands = np.zeros((N, n), dtype=np.uint64)
-        self.bids = np.zeros((N, n), dtype=np.intp)
-        self.tricks_won = np.zeros((N, n), dtype=np.intp)
-        self.scores = np.zeros((N, n), dtype=np.int32)
-        self.card_kind = np.full((N, H + 1, n), -1, dtype=np.intp)
-        self.card_value = np.zeros((N, H + 1, n), dtype=np.intp)
-        self.trick_winner = np.full((N, H), -1, dtype=np.intp)
-        #: Values in the trick in progress, and (wish_forbidden_scope=hand) in the hand's finished tricks.
-        self._trick_values = np.zeros((N, WISH_WORDS), dtype=np.uint64)
-        self._hand_values = np.zeros((N, WISH_WORDS), dtype=np.uint64)
-        self._deal_hands = np.zeros((N, DEALT_AHEAD, n), dtype=np.uint64)
-        self._deal_removed = np.zeros((N, DEALT_AHEAD), dtype=np.intp)
-        self._deal_from = z.copy()
+        self._trick_rows = H + 1  # ``card_kind``, ``card_value``: a row per trick, and a scratch row
         self._legal: MalinLegal | None = None
 
     def _deal(self, seeds: Sequence[int]) -> Deals:
@@ -387,20 +378,6 @@ class MalinBatch(BatchBase[MalinGame, Deals]):
         self.phase[g] = BID
         self.current_player[g] = left
         self.leader[g] = left
-        self.last_actor[g] = -1
-        self.wish_seat[g] = -1
-        self.twin_declared[g] = -1
-        self.trick_size[g] = 0
-        self.tricks_done[g] = 0
-        self.bid_sum[g] = 0
-        self._bid_bits[g] = 0
-        self.bids[g] = -1
-        self.tricks_won[g] = 0
-        self.card_kind[g] = -1
-        self.card_value[g] = 0
-        self.trick_winner[g] = -1
-        self._trick_values[g] = 0
-        self._hand_values[g] = 0
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> MalinLegal:

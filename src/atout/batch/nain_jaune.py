@@ -62,7 +62,7 @@ from numpy.typing import NDArray
 from ..games.nain_jaune import cards as C
 from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame
 from . import common
-from .base import BatchBase
+from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
 from .common import in_chunks, seeded_shuffles, shuffles_and_first_dealers
 
@@ -202,9 +202,30 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
     _over = OVER
     _round_word = "deal"
     _game_class = NainJauneGame
-    _tensor_module = ".nain_jaune_tensor"
-    _heuristic_module = ".nain_jaune_heuristic"
     _deals_type = Starts
+
+    opener = MatchArray(np.intp)
+    need = MatchArray(np.intp, round_start=0)
+    last = MatchArray(np.intp)
+    asked = MatchArray(np.intp, round_start=0)
+    claim_box = MatchArray(np.intp, round_start=-1)
+    deals_done = MatchArray(np.intp)
+    pile_count = MatchArray(np.intp, round_start=0)
+    bonus_due = MatchArray(np.bool_, round_start=False)
+    pile = MatchArray(np.uint64, round_start=0)
+    pile_order = MatchArray(np.int8, K, round_start=0)
+    hands = MatchArray(np.uint64, "players")
+    played_by = MatchArray(np.uint64, "players", round_start=0)
+    tokens = MatchArray(np.int64, "players")
+    boxes = MatchArray(np.int64, 5)
+    #: ``_holders[g, r]``: the seats (bit ``s``) holding a card of rank ``r`` (column 0 unused).
+    _holders = MatchArray(np.intp, R + 1)
+    #: ``_lacking[g, r - 1]``: the seats (bit ``s``) play has shown to lack rank ``r``.
+    _lacking = MatchArray(np.intp, R, round_start=0)
+    #: Tokens at the end of the previous deal (the last line of the score sheet).
+    _sheet_tokens = MatchArray(np.int64, "players")
+    _ring = MatchArray(np.uint64, "ahead", "players")
+    _dealt_to = MatchArray(np.intp)
 
     def __init__(
         self,
@@ -245,7 +266,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self._hand_size = game.hand_size
         self._cap = cap = self._max_deals if self._max_deals is not None else 1 << 30
         #: Deals kept ahead per match (never more than a match can play).
-        self.ahead = kept = max(1, min(ahead or _AHEAD[n], cap))
+        self.ahead = max(1, min(ahead or _AHEAD[n], cap))
         self._base = self._games * n  # flat index of seat 0's entry
         self._positions = np.arange(n, dtype=np.intp)
         self._zeros = np.zeros(N, dtype=np.intp)
@@ -255,29 +276,6 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self._from_pos = np.array([self._all_seats & ~((1 << a) - 1) for a in range(n + 1)], dtype=np.intp)
         #: Lowest set position of a mask (``n`` for none).
         self._low = np.array([(m & -m).bit_length() - 1 if m else n for m in range(1 << n)], dtype=np.intp)
-        z = np.zeros(N, dtype=np.intp)
-        self.opener = z.copy()
-        self.need = z.copy()
-        self.last = z.copy()
-        self.asked = z.copy()
-        self.claim_box = z.copy()
-        self.deals_done = z.copy()
-        self.pile_count = z.copy()
-        self.bonus_due = np.zeros(N, dtype=bool)
-        self.pile = np.zeros(N, dtype=np.uint64)
-        self.pile_order = np.zeros((N, K), dtype=np.int8)
-        self.hands = np.zeros((N, n), dtype=np.uint64)
-        self.played_by = np.zeros((N, n), dtype=np.uint64)
-        self.tokens = np.zeros((N, n), dtype=np.int64)
-        self.boxes = np.zeros((N, 5), dtype=np.int64)
-        #: ``_holders[g, r]``: the seats (bit ``s``) holding a card of rank ``r`` (column 0 unused).
-        self._holders = np.zeros((N, R + 1), dtype=np.intp)
-        #: ``_lacking[g, r - 1]``: the seats (bit ``s``) play has shown to lack rank ``r``.
-        self._lacking = np.zeros((N, R), dtype=np.intp)
-        #: Tokens at the end of the previous deal (the last line of the score sheet).
-        self._sheet_tokens = np.zeros((N, n), dtype=np.int64)
-        self._ring = np.zeros((N, kept, n), dtype=np.uint64)
-        self._dealt_to = z.copy()
         self._legal: Masks | None = None
 
     def _deal(self, seeds: Sequence[int]) -> Starts:
@@ -315,15 +313,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self.opener[g] = opener
         self.current_player[g] = opener
         self.last[g] = opener
-        self.need[g] = 0
-        self.asked[g] = 0
-        self.claim_box[g] = -1
-        self.bonus_due[g] = False
-        self.pile[g] = 0
-        self.pile_count[g] = 0
-        self.pile_order[g] = 0
-        self.played_by[g] = 0
-        self._lacking[g] = 0
+        self._reset_round(g)
         self.tokens[g] -= self._stake
         self.boxes[g] += self._box_add
         dealt = self._ring[g, (self.round[g] - 1) % self.ahead]  # (S, n), deal order

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
 from . import common
-from .base import BatchBase
+from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, unpack
 from .common import in_chunks, shuffles_and_first_dealers
 
@@ -97,14 +97,37 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
     _over = OVER
     _round_word = "hand"
     _game_class = StichelnGame
-    _tensor_module = ".sticheln_tensor"
-    _heuristic_module = ".sticheln_heuristic"
     _deals_type = Deals
+
+    leader = MatchArray(np.intp)
+    pain_turns = MatchArray(np.intp, round_start=0)
+    tricks_done = MatchArray(np.intp, round_start=0)
+    #: The trick in progress (:meth:`_clear_tricks` opens each): its cards so far, lead colour (-1 none
+    #: yet), best seat (-1 none: zeros only), its value and trump flag, its cards' mask, each seat's card.
+    trick_size = MatchArray(np.intp)
+    lead = MatchArray(np.intp)
+    best_seat = MatchArray(np.intp)
+    best_value = MatchArray(np.intp)
+    best_trump = MatchArray(np.bool_)
+    trick_mask = MatchArray(np.uint64, 2)
+    trick_cards = MatchArray(np.intp, "players", fill=-1)
+    hands = MatchArray(np.uint64, "players", 2)
+    captured = MatchArray(np.uint64, "players", 2, round_start=0)
+    pains = MatchArray(np.intp, "players", 2, round_start=-1)
+    scores = MatchArray(np.int32, "players")
+    played = MatchArray(np.intp, "_tricks_per_hand", "players", fill=-1)
+    trick_winners = MatchArray(np.intp, "_tricks_per_hand", fill=-1)
+    taken_counts = MatchArray(np.intp, "players", "_colour_count", round_start=0)
+    taken_values = MatchArray(np.intp, "players", "_colour_count", round_start=0)
+    _deal_hands = MatchArray(np.uint64, "_hands_per_match", "players", 2)
 
     def _init_state(self) -> None:
         game = self.game
-        N, n = self.num_games, self.players
         deck = game.deck
+        # The sizes the state arrays' axes name.
+        self._tricks_per_hand = game.tricks_per_hand
+        self._hands_per_match = game.num_hands
+        self._colour_count = deck.colours
         self._colour = np.array(deck.colour_of, dtype=np.intp)
         self._value = np.array(deck.value_of, dtype=np.intp)
         colour_masks = np.zeros((deck.colours + 1, 2), dtype=np.uint64)  # last row: no colour
@@ -121,28 +144,7 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
         self._pain_count = game.pain_count
         self._lead_dealer = game.options["first_lead"] == "dealer"
         self._leader_takes = game.options["all_zero_trick"] == "leader_takes"
-        z = np.zeros(N, dtype=np.intp)
-        self.leader = z.copy()
-        self.pain_turns = z.copy()
-        self.trick_size = z.copy()
-        self.tricks_done = z.copy()
-        #: The trick in progress: lead colour (-1 none yet), best seat (-1 none: zeros only), its value and trump flag.
-        self.lead = z.copy()
-        self.best_seat = z.copy()
-        self.best_value = z.copy()
-        self.best_trump = np.zeros(N, dtype=bool)
-        self.trick_mask = np.zeros((N, 2), dtype=np.uint64)
-        self.hands = np.zeros((N, n, 2), dtype=np.uint64)
-        self.captured = np.zeros((N, n, 2), dtype=np.uint64)
-        self.pains = np.zeros((N, n, 2), dtype=np.intp)
-        self.scores = np.zeros((N, n), dtype=np.int32)
-        self.trick_cards = np.full((N, n), -1, dtype=np.intp)
-        self.played = np.full((N, game.tricks_per_hand, n), -1, dtype=np.intp)
-        self.trick_winners = np.full((N, game.tricks_per_hand), -1, dtype=np.intp)
-        self.taken_counts = np.zeros((N, n, deck.colours), dtype=np.intp)
-        self.taken_values = np.zeros((N, n, deck.colours), dtype=np.intp)
         self._colours = np.arange(deck.colours, dtype=np.intp)
-        self._deal_hands = np.zeros((N, game.num_hands, n, 2), dtype=np.uint64)
         self._legal: tuple[Words, IntArray] | None = None
 
     def _deal(self, seeds: Sequence[int]) -> Deals:
@@ -158,12 +160,6 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
         n = self.players
         dealer = self.dealer[g]
         self.hands[g] = self._deal_hands[g, self.round[g] - 1]
-        self.captured[g] = 0
-        self.taken_counts[g] = 0
-        self.taken_values[g] = 0
-        self.pains[g] = -1
-        self.pain_turns[g] = 0
-        self.tricks_done[g] = 0
         self.leader[g] = dealer if self._lead_dealer else (dealer + 1) % n
         self.phase[g] = PAIN
         self.current_player[g] = (dealer + 1) % n

@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame
 from . import common
-from .base import BatchBase
+from .base import BatchBase, BiddingTricks, MatchArray
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
 from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
 
@@ -135,7 +135,7 @@ def _deal(seeds: Sequence[int], game: WizardGame) -> Deals:
     return Deals(first, hands, turned)
 
 
-class WizardBatch(BatchBase[WizardGame, Deals]):
+class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     """``N`` Wizard matches of one configuration, stepped together.
 
     ``WizardBatch(4, seeds=range(10_000))`` deals match ``i`` exactly as
@@ -157,46 +157,37 @@ class WizardBatch(BatchBase[WizardGame, Deals]):
 
     _over = OVER
     _game_class = WizardGame
-    _tensor_module = ".wizard_tensor"
-    _heuristic_module = ".wizard_heuristic"
     _deals_type = Deals
+
+    trump = MatchArray(np.intp)
+    turned = MatchArray(np.intp)
+    led = MatchArray(np.intp, round_start=-1)
+    win_seat = MatchArray(np.intp, round_start=-1)
+    win_kind = MatchArray(np.intp, round_start=-1)
+    #: ``_BEATS`` index of (trump, no card yet): the trick winner's lookup, set with the trump.
+    _beats_base = MatchArray(np.intp)
+    scores = MatchArray(np.int32, "players")
+    played = MatchArray(np.int8, "_trick_rows", "players", fill=-1, round_start=-1)
+    _deal_hands = MatchArray(np.uint64, "num_rounds", "players")
+    _deal_turned = MatchArray(np.intp, "num_rounds")
+    # Kept from the last legal_bits(): the acting seats, their hands and flat index.
+    _seat = MatchArray(np.intp)
+    _hand = MatchArray(np.uint64)
+    _at = MatchArray(np.intp)
 
     def _init_state(self) -> None:
         game = self.game
         N, n = self.num_games, self.players
         self.num_rounds = game.num_rounds
         self.full_rounds = game.full_rounds
+        self._trick_rows = self.full_rounds + 1  # ``played``: a row per trick, and a scratch row
         self._plus_minus_one = bool(game.options["plus_minus_one"])
         self._clairvoyance = game.blind_action >= 0
         self._hand_base = self._games * n  # flat index of seat 0's hand
-        self._played_base = self._games * ((self.full_rounds + 1) * n)
+        self._played_base = self._games * (self._trick_rows * n)
         self._next_seat = np.array([(s + 1) % n for s in range(n)], dtype=np.intp)
         self._zeros = np.zeros(N, dtype=np.intp)
-        z = np.zeros(N, dtype=np.intp)
-        self.trump = z.copy()
-        self.turned = z.copy()
-        self.leader = z.copy()
-        self.led = z.copy()
-        self.win_seat = z.copy()
-        self.win_kind = z.copy()
-        #: Cards in the trick in progress / tricks finished this round.
-        self.trick_size = z.copy()
-        self.tricks_done = z.copy()
-        self.bid_sum = z.copy()
-        #: ``_BEATS`` index of (trump, no card yet): the trick winner's lookup, set with the trump.
-        self._beats_base = z.copy()
-        self.hands = np.zeros((N, n), dtype=np.uint64)
-        self.bids = np.zeros((N, n), dtype=np.intp)
-        self.tricks_won = np.zeros((N, n), dtype=np.intp)
-        self.scores = np.zeros((N, n), dtype=np.int32)
-        self.played = np.full((N, self.full_rounds + 1, n), -1, dtype=np.int8)
-        self._deal_hands = np.zeros((N, self.num_rounds, n), dtype=np.uint64)
-        self._deal_turned = np.zeros((N, self.num_rounds), dtype=np.intp)
         self._legal: tuple[NDArray[np.uint64], IntArray] | None = None
-        # Kept from the last legal_bits(): the acting seats, their hands and flat index.
-        self._seat = z.copy()
-        self._hand = np.zeros(N, dtype=np.uint64)
-        self._at = z.copy()
         self._all_play = False
 
     def _deal(self, seeds: Sequence[int]) -> Deals:
@@ -224,15 +215,6 @@ class WizardBatch(BatchBase[WizardGame, Deals]):
         left = (dealer + 1) % n
         self.current_player[g] = np.where(wizard, dealer, left)
         self.leader[g] = left
-        self.led[g] = -1
-        self.win_seat[g] = -1
-        self.win_kind[g] = -1
-        self.trick_size[g] = 0
-        self.tricks_done[g] = 0
-        self.bid_sum[g] = 0
-        self.bids[g] = -1
-        self.tricks_won[g] = 0
-        self.played[g] = -1
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[NDArray[np.uint64], IntArray]:
