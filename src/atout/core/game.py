@@ -50,6 +50,9 @@ TERMINAL = -4
 S = TypeVar("S", bound="State")
 #: A cache slot not filled yet (None is a value: "no layout").
 _UNSET: Any = object()
+#: A state class's :attr:`State.refusals`: by phase, the function saying why an action is
+#: illegal there (the rule broken, in words), or None when it is legal.
+Refusals = Mapping[int, Callable[[Any, int], str | None]]
 #: The modules of a game package (:attr:`Game.package`), by the attribute naming each.
 PACKAGE_MODULES: Mapping[str, str] = MappingProxyType(
     {"renderer": "render", "tensors": "tensor", "positions": "position", "sampler": "sampling"}
@@ -95,7 +98,9 @@ class Game(ABC):
     #: end before the sheet); the rules never import it.
     renderer: ClassVar[str] = ""
     #: Name of this game's rules page in ``atout/rules/`` (``<page>.md``, translations
-    #: ``<page>.<lang>.md``), read by :func:`atout.core.rules_pages.rules_text`; empty: none.
+    #: ``<page>.<lang>.md``), read by :func:`atout.core.rules_pages.rules_text`: by default
+    #: the game's :attr:`name` (a class declaring a name, no page and inheriting none); a page by
+    #: another name is declared (Le Malin's is ``le-malin``); empty: none.
     rules_page: ClassVar[str] = ""
     #: Import path of the module with this game's own tensor layout
     #: (``tensor_size(game, information_state)``, ``encode(view, information_state)``);
@@ -112,8 +117,10 @@ class Game(ABC):
     sampler: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Name the modules of a declared :attr:`package` the class does not name itself."""
+        """Name the rules page and the modules of a declared :attr:`package` the class does not name itself."""
         super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and "rules_page" not in cls.__dict__ and not cls.rules_page:
+            cls.rules_page = cls.name
         if cls.__dict__.get("package"):
             for attribute, module in PACKAGE_MODULES.items():
                 if attribute not in cls.__dict__:
@@ -303,12 +310,20 @@ class Game(ABC):
             raise ValueError(f"a tensor needs a view of this {self.title} game")
         return view
 
+    def _tensor_size(self, information_state: bool) -> int:
+        """Length of the observation (or information-state) tensor: the layout's, or the generic one."""
+        layout = self._tensor_layout()
+        if layout is None:
+            return GENERIC_TENSOR_SIZE
+        return int(layout.tensor_size(self, information_state=information_state))
+
+    def _tensor(self, view: View, information_state: bool) -> list[float]:
+        """A new list holding ``view``'s observation (or information-state) tensor."""
+        return self.write_tensor(view, information_state, [0.0] * self._tensor_size(information_state))
+
     def observation_tensor_size(self) -> int:
         """Length of :meth:`observation_tensor` for this configuration."""
-        layout = self._tensor_layout()
-        return (
-            GENERIC_TENSOR_SIZE if layout is None else int(layout.tensor_size(self, information_state=False))
-        )
+        return self._tensor_size(False)
 
     def observation_tensor(self, view: View) -> list[float]:
         """What ``view`` shows now, as a fixed-size vector of values in [-1, 1].
@@ -317,7 +332,7 @@ class Game(ABC):
         JSON form (:mod:`atout.core.tensor`); games override it with a documented
         layout (the rules page's "Tensors" section) named by :attr:`tensors`.
         """
-        return self.write_tensor(view, False, [0.0] * self.observation_tensor_size())
+        return self._tensor(view, False)
 
     def write_tensor(self, view: View, information_state: bool, out: Buffer) -> Buffer:
         """Write ``view``'s observation (or information-state) tensor into ``out`` and return it.
@@ -335,10 +350,7 @@ class Game(ABC):
 
     def information_state_tensor_size(self) -> int:
         """Length of :meth:`information_state_tensor` for this configuration."""
-        layout = self._tensor_layout()
-        return (
-            GENERIC_TENSOR_SIZE if layout is None else int(layout.tensor_size(self, information_state=True))
-        )
+        return self._tensor_size(True)
 
     def information_state_tensor(self, view: View) -> list[float]:
         """Everything ``view`` knows that bears on the rest of the match, in [-1, 1].
@@ -347,7 +359,7 @@ class Game(ABC):
         seen earlier (the round's finished tricks, say).  The default is the
         hashed view, which holds all of it.
         """
-        return self.write_tensor(view, True, [0.0] * self.information_state_tensor_size())
+        return self._tensor(view, True)
 
     def max_history_length(self) -> int | None:
         """An upper bound on ``len(state.history)`` of a whole match, if known."""
@@ -530,6 +542,14 @@ class State(ABC):
     fields: ClassVar[StateFields]
     #: The names of the phases, by number: ``phase_names[state.phase]`` is what views call it.
     phase_names: ClassVar[tuple[str, ...]]
+    #: Each phase's refusal, by phase number: the function (a method of the class,
+    #: ``refusal(state, action)``) saying why ``action`` breaks a rule there, or None
+    #: when it is legal.  It is the very code that decides legality, so the reason a
+    #: refusal gives is the check that refused; :meth:`illegal_reason` dispatches on it.
+    refusals: ClassVar[Refusals]
+    #: :attr:`refusals` as a tuple indexed by phase (None: no refusal), derived by the
+    #: class: a tuple index is the fastest dispatch, and this runs at every move.
+    _refusal_by_phase: ClassVar[tuple[Callable[[Any, int], str | None] | None, ...]]
     game: Game
     #: The phase of the round the state is in (a number, named by :attr:`phase_names`).
     phase: int
@@ -594,9 +614,19 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; empty elsewhere."""
 
-    @abstractmethod
     def illegal_reason(self, action: int) -> str | None:
-        """Why ``action`` is illegal now (the rule, in words), or ``None`` if legal."""
+        """Why ``action`` is illegal now (the rule, in words), or ``None`` if legal.
+
+        An action is an integer id; the phase's refusal (:attr:`refusals`) judges it,
+        and a phase without one is the match's end.  Runs at every :meth:`apply`.
+        """
+        # A plain int passes on its type alone, the common case (bool, an int, is refused).
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
+            return f"an action is an integer id, not {action!r}"
+        refusal = self._refusal_by_phase[self.phase]
+        if refusal is None:
+            return "the match is over"
+        return refusal(self, action)
 
     @abstractmethod
     def _do(self, action: int) -> None:
@@ -737,8 +767,14 @@ class State(ABC):
         return self.phase_names[self.phase]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Derive ``clone`` from the class's :attr:`fields`, unless the class writes its own."""
+        """Derive ``clone`` from the class's :attr:`fields`, unless the class writes its own,
+        and the phase-indexed dispatch of :attr:`refusals`."""
         super().__init_subclass__(**kwargs)
+        if "refusals" in cls.__dict__:
+            phases = range(len(cls.phase_names))
+            if not set(cls.refusals) <= set(phases):
+                raise TypeError(f"{cls.__name__}.refusals names phases that phase_names does not")
+            cls._refusal_by_phase = tuple(cls.refusals.get(phase) for phase in phases)
         if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
             cls.clone = cls.fields.cloner(cls)  # type: ignore[method-assign,assignment]
 
@@ -763,6 +799,22 @@ def seeded_rng(seed: int, *keys: object) -> random.Random:
     on ``PYTHONHASHSEED`` or on the process.
     """
     return random.Random(":".join(str(k) for k in (seed, *keys)))
+
+
+def seeded_deal(seed: int, key: str, round_number: int, cards: int, seats: int, hand_size: int) -> list[int]:
+    """The cards ``0 .. cards - 1`` in the order a seeded deal gives them: ``hand_size`` to each seat in turn.
+
+    One shuffle from ``seed``, ``key`` and the round number only, so that a seed
+    deals the same cards whatever is played; each seat's cards come in ascending
+    order, so that a record (which lists a seat's cards sorted) replays to the
+    same history.  The cards left over (a talon) are not in the list.
+    """
+    deck = list(range(cards))
+    seeded_rng(seed, key, round_number).shuffle(deck)
+    order: list[int] = []
+    for i in range(seats):
+        order.extend(sorted(deck[i * hand_size : (i + 1) * hand_size]))
+    return order
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
@@ -555,7 +555,10 @@ class MalinState(State):
         assert out, "a legal bid always exists (rules-notes §1.3)"
         return out
 
-    def _bid_refusal(self, bid: int) -> str | None:
+    def _bid_refusal(self, action: int) -> str | None:
+        if not BID_BASE <= action <= BID_BASE + MAX_BID:
+            return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+        bid = action - BID_BASE
         size = self.game.hand_size
         if not 0 <= bid < size:
             return f"a bid is 0 to {size - 1}: there are {size} tricks and a bid must be below that"
@@ -754,27 +757,20 @@ class MalinState(State):
             ]
         return []
 
-    def illegal_reason(self, action: int) -> str | None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            return f"an action is an integer id, not {action!r}"
-        phase = self.phase
-        if phase == PLAY:
-            return self._play_refusal(action)
-        if phase == WINDOW:
-            return self._window_refusal(action)
-        if phase == REACT:
-            return self._react_refusal(action)
-        if phase == BID:
-            if BID_BASE <= action <= BID_BASE + MAX_BID:
-                return self._bid_refusal(action - BID_BASE)
-            return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
-        if phase == REDECLARE:
-            return self._redeclare_refusal(action)
-        if phase == OVER:
-            return "the match is over"
-        if action in {a for a, _ in self.chance_outcomes()}:
+    def _chance_refusal(self, outcome: int) -> str | None:
+        """Why ``outcome`` is not one of the chance outcomes here (every chance phase's refusal)."""
+        if outcome in {a for a, _ in self.chance_outcomes()}:
             return None
-        return f"{action!r} is not a possible chance outcome here ({PHASE_NAMES[phase]})"
+        return f"{outcome!r} is not a possible chance outcome here ({PHASE_NAMES[self.phase]})"
+
+    refusals: ClassVar[Refusals] = {
+        PLAY: _play_refusal,
+        WINDOW: _window_refusal,
+        REACT: _react_refusal,
+        BID: _bid_refusal,
+        REDECLARE: _redeclare_refusal,
+        **dict.fromkeys(CHANCE_PHASES, _chance_refusal),
+    }
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:

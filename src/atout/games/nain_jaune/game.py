@@ -27,7 +27,7 @@ from typing import ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
@@ -74,7 +74,6 @@ class NainJauneGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.nain_jaune.bot:NainJauneHeuristicBot"}
     package = "atout.games.nain_jaune"
-    rules_page = "nain-jaune"
     #: The same 54 ids in every configuration (:mod:`.rules`).
     space = ACTIONS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -359,18 +358,6 @@ class NainJauneState(State):
             return []
         return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
 
-    def illegal_reason(self, action: int) -> str | None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            return f"an action is an integer id, not {action!r}"
-        phase = self.phase
-        if phase == PLAY:
-            return self._play_refusal(action)
-        if phase == DEAL:
-            return self._deal_refusal(action)
-        if phase == FIRST_DEALER:
-            return self._first_dealer_refusal(action)
-        return "the match is over"
-
     def _play_refusal(self, action: int) -> str | None:
         """Why ``action`` may not be played now, or None: the rules :meth:`legal_actions` follows.
 
@@ -420,6 +407,12 @@ class NainJauneState(State):
         if DEALER_BASE <= outcome < DEALER_BASE + self.n:
             return None
         return "the first dealer must be drawn first"
+
+    refusals: ClassVar[Refusals] = {
+        PLAY: _play_refusal,
+        DEAL: _deal_refusal,
+        FIRST_DEALER: _first_dealer_refusal,
+    }
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -602,17 +595,10 @@ class NainJauneState(State):
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
             return DEALER_BASE + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
-        if self.deal_order is None:
-            # One shuffle per deal, from the seed and the deal number only; each
-            # seat's cards are then dealt in ascending order so that a record
-            # (which lists a seat's cards sorted) replays to the same history.
-            deck = list(range(NUM_CARDS))
-            seeded_rng(self.seed or 0, "deal", self.round).shuffle(deck)
-            h = self.game.hand_size
-            order: list[int] = []
-            for i in range(self.n):
-                order.extend(sorted(deck[i * h : (i + 1) * h]))
-            self.deal_order = order
+        if self.deal_order is None:  # one shuffle per deal
+            self.deal_order = seeded_deal(
+                self.seed or 0, "deal", self.round, NUM_CARDS, self.n, self.game.hand_size
+            )
         return self.deal_order[self.deal_count]
 
     # -- notation -------------------------------------------------------------------

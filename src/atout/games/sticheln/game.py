@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
@@ -59,7 +59,6 @@ class StichelnGame(Game):
     max_players = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.sticheln.bot:StichelnHeuristicBot"}
     package = "atout.games.sticheln"
-    rules_page = "sticheln"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
@@ -347,25 +346,6 @@ class StichelnState(State):
             return []
         return uniform_outcomes(deck.kinds_in(deck.full & ~self.dealt))
 
-    def illegal_reason(self, action: int) -> str | None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            return f"an action is an integer id, not {action!r}"
-        phase = self.phase
-        if phase == PLAY:
-            # The common case first, without a call (this runs at every move): a
-            # card of the hand, the very test of _play_refusal (the play range is
-            # the space's first, so its ids are 0 up to the handicap range's start).
-            if 0 <= action < self.game.pain_base and self.hands[self.to_act] >> action & 1:
-                return None
-            return self._play_refusal(action)
-        if phase == PAIN:
-            return self._pain_refusal(action)
-        if phase == DEAL:
-            return self._deal_refusal(action)
-        if phase == FIRST_DEALER:
-            return self._first_dealer_refusal(action)
-        return "the match is over"
-
     def _not_an_id(self, action: int) -> str:
         return f"{action!r} is not a Sticheln action id (0..{self.game.num_actions - 1})"
 
@@ -375,9 +355,14 @@ class StichelnState(State):
 
     def _play_refusal(self, action: int) -> str | None:
         """Why the seat to play may not do ``action``: any card of its hand may be played."""
+        # The common case first, in one test (this runs at every move): a card of
+        # the hand (the play range is the space's first, so its ids are 0 up to
+        # the handicap range's start).
         game = self.game
+        if 0 <= action < game.pain_base and self.hands[self.to_act] >> action & 1:
+            return None
         if action in game.play_ids:
-            return None if self.hands[self.to_act] >> action & 1 else self._not_held(action)
+            return self._not_held(action)
         if action in game.pain_ids:
             return "the handicap cards are already laid: it is time to play a card ('play B7')"
         return self._not_an_id(action)
@@ -419,6 +404,13 @@ class StichelnState(State):
         """Why ``action`` is not a first-dealer draw (outcomes N + seat)."""
         size = self.game.deck.size
         return None if size <= action < size + self.n else "the first dealer must be drawn first"
+
+    refusals: ClassVar[Refusals] = {
+        PLAY: _play_refusal,
+        PAIN: _pain_refusal,
+        DEAL: _deal_refusal,
+        FIRST_DEALER: _first_dealer_refusal,
+    }
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -502,17 +494,10 @@ class StichelnState(State):
         deck = self.game.deck
         if self.phase == FIRST_DEALER:
             return deck.size + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
-        if self.deal_order is None:
-            # One shuffle per hand, from the seed and the hand number only; each
-            # seat's cards are then dealt in ascending order so that a record
-            # (which lists a seat's cards sorted) replays to the same history.
-            cards = list(range(deck.size))
-            seeded_rng(self.seed or 0, "hand", self.round).shuffle(cards)
-            h = deck.hand_size
-            order: list[int] = []
-            for i in range(self.n):
-                order.extend(sorted(cards[i * h : (i + 1) * h]))
-            self.deal_order = order
+        if self.deal_order is None:  # one shuffle per hand
+            self.deal_order = seeded_deal(
+                self.seed or 0, "hand", self.round, deck.size, self.n, deck.hand_size
+            )
         return self.deal_order[self.deal_count]
 
     # -- notation -------------------------------------------------------------------

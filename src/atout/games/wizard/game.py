@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
@@ -64,7 +64,6 @@ class WizardGame(Game):
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
     playout_model = "atout.games.wizard.playout:WizardPlayoutBot"
     package = "atout.games.wizard"
-    rules_page = "wizard"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -314,43 +313,48 @@ class WizardState(State):
             out.append((kind, copies / total))
         return out
 
-    def illegal_reason(self, action: int) -> str | None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            return f"an action is an integer id, not {action!r}"
-        phase = self.phase
+    def _play_turn_refusal(self, action: int) -> str | None:
+        """Why the seat to play may not do ``action``: a card it may play (:meth:`playable`),
+        or in clairvoyance's round 1 only the blind play."""
+        if self._clairvoyant_now():
+            if action == self.game.blind_action:
+                return None
+            return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
+        if 0 <= action < NUM_KINDS and self.playable(self.to_act) & SLOTS_OF_KIND[action]:
+            return None
+        return self._play_refusal(action)
+
+    def _bid_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not a bid the seat to bid may make: 0 to the round's tricks, plus/minus one."""
         game = self.game
-        if phase == PLAY:
-            if self._clairvoyant_now():
-                if action == game.blind_action:
-                    return None
-                return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
-            if 0 <= action < NUM_KINDS and self.playable(self.to_act) & SLOTS_OF_KIND[action]:
-                return None
-            return self._play_refusal(action)
-        if phase == BID:
-            if game.bid_base <= action < game.trump_base:
-                bid = action - game.bid_base
-                if bid > self.round:
-                    only = "is only 1 trick" if self.round == 1 else f"are only {self.round} tricks"
-                    return f"a bid is 0 to {self.round} in round {self.round}: there {only}"
-                if bid == self._forbidden_bid():
-                    return (
-                        f"plus/minus one: the bids may not add up to {self.round}, "
-                        f"so the dealer may not bid {bid}"
-                    )
-                return None
-            return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
-        if phase == TRUMP:
-            if game.trump_base <= action < game.trump_base + 4:
-                return None
-            return f"a Wizard was turned up: the dealer (seat {self.to_act}) must first choose trump"
-        if phase == OVER:
-            return "the match is over"
-        # chance
-        if phase == FIRST_DEALER:
-            if NUM_KINDS <= action < NUM_KINDS + self.n:
-                return None
-            return "the first dealer must be drawn first"
+        if game.bid_base <= action < game.trump_base:
+            bid = action - game.bid_base
+            if bid > self.round:
+                only = "is only 1 trick" if self.round == 1 else f"are only {self.round} tricks"
+                return f"a bid is 0 to {self.round} in round {self.round}: there {only}"
+            if bid == self._forbidden_bid():
+                return (
+                    f"plus/minus one: the bids may not add up to {self.round}, "
+                    f"so the dealer may not bid {bid}"
+                )
+            return None
+        return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+
+    def _trump_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not the dealer's choice of trump (any of the four suits)."""
+        trump_base = self.game.trump_base
+        if trump_base <= action < trump_base + 4:
+            return None
+        return f"a Wizard was turned up: the dealer (seat {self.to_act}) must first choose trump"
+
+    def _first_dealer_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not a first-dealer draw (outcomes NUM_KINDS + seat)."""
+        if NUM_KINDS <= action < NUM_KINDS + self.n:
+            return None
+        return "the first dealer must be drawn first"
+
+    def _deal_refusal(self, action: int) -> str | None:
+        """Why ``action`` is not the next card dealt or turned up: a kind with a copy not dealt yet."""
         if not 0 <= action < NUM_KINDS:
             return f"{action!r} is not a card: a deal outcome is a card id 0..{NUM_KINDS - 1}"
         if not (C.FULL_MASK & ~self.dealt) & SLOTS_OF_KIND[action]:
@@ -358,6 +362,7 @@ class WizardState(State):
         return None
 
     def _play_refusal(self, action: int) -> str:
+        """Why a card the seat to play may not play is refused (it is not held, or does not follow suit)."""
         seat = self.to_act
         if not 0 <= action < NUM_KINDS:
             return f"it is time to play a card (seat {seat}), not to {self._verb(action)}"
@@ -369,6 +374,15 @@ class WizardState(State):
         same = hand & SUIT_MASK[led]
         held = ", ".join(C.card_text(k) for k in C.cards_in(same))
         return f"you must follow {C.SUITS[led]}: you hold {held}"
+
+    refusals: ClassVar[Refusals] = {
+        PLAY: _play_turn_refusal,
+        BID: _bid_refusal,
+        TRUMP: _trump_refusal,
+        FIRST_DEALER: _first_dealer_refusal,
+        DEAL: _deal_refusal,
+        TURN_UP: _deal_refusal,
+    }
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
