@@ -31,7 +31,7 @@ from typing import ClassVar
 
 from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, state_fields, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
@@ -421,15 +421,14 @@ class MalinState(State):
     """A Le Malin match in progress.  See the module docstring for the phases."""
 
     phase_names = PHASE_NAMES
-    fields: ClassVar[StateFields] = StateFields(
+    fields: ClassVar[StateFields] = state_fields(
         shared=(
-            "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "out", "removed",
-            "deal_count", "leader", "wish_pos", "wish_mod", "last_actor", "prev_round_trick", "draws",
-            "steals", "win_kind", "passed", "pending", "_deck",
+            "dealer", "to_act", "out", "removed", "deal_count", "leader", "wish_pos", "wish_mod",
+            "last_actor", "prev_round_trick", "draws", "steals", "win_kind", "passed", "pending", "_deck",
         ),
         copied=(
-            "history", "hands", "bids", "tricks_won", "trick", "tricks", "scores_", "sheet", "pile",
-            "discard", "mlog", "steal_groups", "gain_queue",
+            "hands", "bids", "tricks_won", "trick", "tricks", "scores_", "sheet", "pile", "discard", "mlog",
+            "steal_groups", "gain_queue",
         ),
         nested=("mal",),
     )  # fmt: skip

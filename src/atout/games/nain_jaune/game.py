@@ -27,7 +27,17 @@ from typing import ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
+from ...core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Refusals,
+    State,
+    seeded_deal,
+    seeded_rng,
+    state_fields,
+    uniform_outcomes,
+)
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
@@ -217,28 +227,13 @@ class NainJauneState(State):
     """
 
     phase_names = PHASE_NAMES
-    fields: ClassVar[StateFields] = StateFields(
+    fields: ClassVar[StateFields] = state_fields(
         shared=(
-            "game",
-            "seed",
-            "start",
-            "n",
-            "round",
-            "dealer",
-            "phase",
-            "opener",
-            "to_act",
-            "dealt",
-            "deal_count",
-            "need",
-            "last",
-            "asked",
-            "claim_box",
-            "bonus_due",
-            "deal_order",
+            "dealer", "opener", "to_act", "dealt", "deal_count", "need", "last", "asked", "claim_box",
+            "bonus_due", "deal_order",
         ),
-        copied=("history", "tokens", "boxes", "sheet", "hands", "lacks", "played"),
-    )
+        copied=("tokens", "boxes", "sheet", "hands", "lacks", "played"),
+    )  # fmt: skip
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
 
     game: NainJauneGame

@@ -26,7 +26,17 @@ from typing import Any, ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
+from ...core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Refusals,
+    State,
+    seeded_deal,
+    seeded_rng,
+    state_fields,
+    uniform_outcomes,
+)
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
@@ -219,29 +229,14 @@ class StichelnState(State):
     """A Sticheln match in progress.  See the module docstring for the phases."""
 
     phase_names = PHASE_NAMES
-    fields: ClassVar[StateFields] = StateFields(
+    fields: ClassVar[StateFields] = state_fields(
         shared=(
-            "game",
-            "seed",
-            "start",
-            "n",
-            "phase",
-            "round",
-            "dealer",
-            "to_act",
-            "dealt",
-            "deal_count",
-            "pain_turns",
-            "revealed",
-            "leader",
-            "prev_round_trick",
-            "deal_order",
-            "scores_",
-            "sheet",
+            "dealer", "to_act", "dealt", "deal_count", "pain_turns", "revealed", "leader", "prev_round_trick",
+            "deal_order", "scores_", "sheet",
         ),
-        copied=("history", "hands", "trick", "trick_seats", "captured", "tricks"),
+        copied=("hands", "trick", "trick_seats", "captured", "tricks"),
         nested=("pains",),
-    )
+    )  # fmt: skip
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
     game: StichelnGame
 

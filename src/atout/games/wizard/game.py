@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, state_fields, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
@@ -166,13 +166,12 @@ class WizardState(State):
     #: kinds lists inside ``tricks`` and ``prev_round_trick`` are never changed
     #: once stored, and ``_deck`` is replaced, never changed: clones share them.
     phase_names = PHASE_NAMES
-    fields: ClassVar[StateFields] = StateFields(
+    fields: ClassVar[StateFields] = state_fields(
         shared=(
-            "game", "seed", "start", "n", "phase", "round", "dealer", "to_act", "dealt", "deal_count",
-            "turned", "trump", "leader", "led", "win_seat", "win_kind", "prev_round_trick",
-            "prev_round_trick_shown", "_deck",
+            "dealer", "to_act", "dealt", "deal_count", "turned", "trump", "leader", "led", "win_seat",
+            "win_kind", "prev_round_trick", "prev_round_trick_shown", "_deck",
         ),
-        copied=("history", "hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
+        copied=("hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
     __slots__ = fields.names  # attribute access and the generated clone are faster on slots
     game: WizardGame
