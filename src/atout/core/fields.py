@@ -121,3 +121,17 @@ class StateFields:
                 f"{type(state).__name__}'s fields and its declaration differ: "
                 f"undeclared {extra or 'none'}, never set {missing or 'none'}"
             )
+
+
+#: The fields every game's state has: what ``atout.core.game.State.__init__``
+#: sets, and ``phase``.  Declared here once; :func:`state_fields` puts them in
+#: each game's table.
+STATE_SHARED = ("game", "seed", "start", "n", "round", "phase")
+STATE_COPIED = ("history",)
+
+
+def state_fields(
+    *, shared: Sequence[str] = (), copied: Sequence[str] = (), nested: Sequence[str] = ()
+) -> StateFields:
+    """A game state's field table: the fields every state has, then the game's own (see :class:`StateFields`)."""
+    return StateFields(shared=(*STATE_SHARED, *shared), copied=(*STATE_COPIED, *copied), nested=nested)

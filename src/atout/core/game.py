@@ -534,19 +534,6 @@ def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | N
     return out
 
 
-#: The fields every state has: what :meth:`State.__init__` sets, and ``phase``.
-#: Declared here once; :func:`state_fields` puts them in each game's table.
-STATE_SHARED = ("game", "seed", "start", "n", "round", "phase")
-STATE_COPIED = ("history",)
-
-
-def state_fields(
-    *, shared: Sequence[str] = (), copied: Sequence[str] = (), nested: Sequence[str] = ()
-) -> StateFields:
-    """A game state's field table: the fields every state has, then the game's own (see :class:`StateFields`)."""
-    return StateFields(shared=(*STATE_SHARED, *shared), copied=(*STATE_COPIED, *copied), nested=nested)
-
-
 class State(ABC):
     """A position in a whole match.  Mutable; copy with :meth:`clone`."""
 

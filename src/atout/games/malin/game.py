@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader
-from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, state_fields, uniform_outcomes
+from ...core.fields import StateFields, state_fields
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value

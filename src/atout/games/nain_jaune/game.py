@@ -26,18 +26,8 @@ from typing import ClassVar
 
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
-from ...core.fields import StateFields
-from ...core.game import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    Refusals,
-    State,
-    seeded_deal,
-    seeded_rng,
-    state_fields,
-    uniform_outcomes,
-)
+from ...core.fields import StateFields, state_fields
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL

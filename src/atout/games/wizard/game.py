@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from ...core.actions import ChanceEvent, deal_reader
 from ...core.errors import OptionError
-from ...core.fields import StateFields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, state_fields, uniform_outcomes
+from ...core.fields import StateFields, state_fields
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
