@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -12,10 +13,12 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 # Starlette 1.x suggests httpx2 for its test client; httpx works and is what we ship.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -23,6 +26,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from atout.core.registry import game_class, names  # noqa: E402
 from atout.server import create_app  # noqa: E402
+from atout.server.storage import url_for  # noqa: E402
 
 #: Options that make a game short, applied to every game that has them.
 SHORT_OPTIONS: dict[str, Any] = {"rounds": 2, "hands": 1, "max_deals": 1, "start_score": 6}
@@ -154,3 +158,23 @@ def server(tmp_path: Path) -> Iterator[Server]:
     yield srv
     srv.stop()
     print(srv.output()[-5000:])  # shown by pytest when the test failed
+
+
+@contextmanager
+def private_schema(base: str) -> Iterator[str]:
+    """A fresh schema in the PostgreSQL database ``base``, dropped afterwards; yields its URL.
+
+    The URL sets ``search_path`` through libpq's ``options``, so every connection (and
+    every ``atout serve`` process given it) works in the schema alone.
+    """
+    schema = f"atout_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(url_for(base))
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

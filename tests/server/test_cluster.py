@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import secrets
 import shutil
 import subprocess
 import tempfile
@@ -26,34 +25,17 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from websockets.sync.client import connect
 
-from atout.server.storage import Storage, url_for
+from atout.server.storage import Storage
 from atout.server.tables import rebuild
 
-from .conftest import Server, free_port
+from .conftest import Server, free_port, private_schema
 
 PG_ENV = "ATOUT_TEST_POSTGRES_URL"
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 pytestmark = pytest.mark.slow
-
-
-@contextmanager
-def private_schema(base: str) -> Iterator[str]:
-    """A fresh schema in the test database; the URL every process uses (libpq accepts it)."""
-    schema = f"atout_cluster_{secrets.token_hex(6)}"
-    admin = sa.create_engine(url_for(base))
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 def start_servers(url: str, tmp: Path, count: int, bot_delay: float) -> list[Server]:

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from atout.core.registry import load
 from atout.server import create_app
-from atout.server.storage import ConflictError, SeatInfo, Storage, url_for
+from atout.server.storage import ConflictError, SeatInfo, Storage
 from atout.server.tables import hash_key, rebuild
 
-from .conftest import create_table, join, send
+from .conftest import create_table, join, private_schema, send
 
 PG_ENV = "ATOUT_TEST_POSTGRES_URL"
 
@@ -32,17 +30,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
-    schema = f"atout_test_{secrets.token_hex(6)}"
-    admin = sa.create_engine(url_for(base))
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{url_for(base)}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with private_schema(base) as url:
+        yield url
 
 
 def seats(n: int) -> list[SeatInfo]:
