@@ -54,7 +54,10 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, bot_delay: float, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``atout serve`` on ``db`` at ``port``, once it answers (its log beside the database)."""
     cmd = [
         sys.executable,
         "-c",
@@ -67,7 +70,7 @@ def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes
     ]
     cmd += ["--bot-delay", str(bot_delay)]
     log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     for _ in range(200):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)

@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
+from gallery import free_port, start_server  # the same folder
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,12 +29,6 @@ DEVICES = {
 LOCALES = {"en": "en-US", "fr": "fr-FR"}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="artifacts/gallery-living")
@@ -45,27 +36,10 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     port = free_port()
     db = os.path.join(tempfile.mkdtemp(), "gallery.sqlite3")
-    cmd = [
-        sys.executable,
-        "-c",
-        "from atout.cli.main import app; app()",
-        "serve",
-        "--db",
-        db,
-        "--port",
-        str(port),
-    ]
     # The turn clock runs 20 times faster (3 min is 9 s), so the away bot can be seen soon.
-    env = {**os.environ, "ATOUT_CLOCK_SCALE": "20"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = start_server(db, port, 0.8, env={**os.environ, "ATOUT_CLOCK_SCALE": "20"})  # serve's default pace
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                httpx.get(url + "/api/games")
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             for device, opts in DEVICES.items():
