@@ -123,12 +123,13 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
     "match": {"core"},
     "records": {"core"},
     "bots": {"core", "match"},
+    "learn": {"core", "batch", "bots"},  # training over the batch engine; writes the bots' model format
     "tournament": {"core", "bots", "match", "records"},
     "envs": {"core", "bots", "match", "batch"},  # the vector env steps atout.batch
     "testing": {"core", "envs", "records", "match", "bots"},
     "batch": {"core", "games"},  # a numpy simulator per game, built from that game's cards and rules
     "server": {"core", "bots", "match", "records"},
-    "cli": {"core", "bots", "match", "records", "tournament", "server"},
+    "cli": {"core", "bots", "match", "records", "tournament", "server", "learn"},
     "__main__": {"cli"},  # ``python -m atout``: the command line, nothing else
 }
 
@@ -143,13 +144,14 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "sqlalchemy": {"server"},
     "psycopg": {"server"},  # LISTEN/NOTIFY and advisory locks (several processes on PostgreSQL)
     "markdown_it": {"server"},
-    "numpy": {"envs", "atout.testing.adapters", "batch", "tournament"},
+    "numpy": {"envs", "atout.testing.adapters", "batch", "tournament", "learn", "atout.bots.learned"},
+    "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},
     "pyspiel": {"envs", "atout.testing.adapters"},
     "open_spiel": {"envs", "atout.testing.adapters"},
     "openskill": {"tournament"},
-    "matplotlib": {"tournament"},
+    "matplotlib": {"tournament", "learn"},
     "ray": {"tournament"},
 }
 

@@ -300,7 +300,7 @@ def test_bots_are_named_by_the_levels_the_web_table_offers(tmp_path: Path) -> No
     assert runner.invoke(app, args, input="quit\n").exit_code == 0
     assert load_record(old).seats == ["You", "normal 1", "easy 2"]
     listing = runner.invoke(app, ["bots", "wizard"]).output.splitlines()
-    assert [line.split()[0] for line in listing[:5]] == ["random", *LEVELS]
+    assert [line.split()[0] for line in listing[: len(LEVELS) + 1]] == ["random", *LEVELS]
     simulated = runner.invoke(
         app, ["simulate", "wizard", "-p", "3", "-n", "1", "--json", "--bots", "heuristic"]
     )

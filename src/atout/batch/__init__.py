@@ -14,10 +14,47 @@ over any game's batch (one learning seat, the batch's policies elsewhere).
 
 from __future__ import annotations
 
-from .common import IllegalActions, Step
+import pkgutil
+
+from ..core.registry import game_class
+from .common import Batch, IllegalActions, Step
 from .malin import MalinBatch
 from .nain_jaune import NainJauneBatch
 from .sticheln import StichelnBatch
 from .wizard import WizardBatch
 
-__all__ = ["IllegalActions", "MalinBatch", "NainJauneBatch", "Step", "StichelnBatch", "WizardBatch"]
+__all__ = [
+    "BATCH_CLASSES",
+    "IllegalActions",
+    "MalinBatch",
+    "NainJauneBatch",
+    "Step",
+    "StichelnBatch",
+    "WizardBatch",
+    "batch_class",
+]
+
+#: Where each game's batch class lives, by the game's name (the vector env and the
+#: training pipeline find a game's batch here).
+BATCH_CLASSES: dict[str, str] = {
+    "wizard": "atout.batch.wizard:WizardBatch",
+    "sticheln": "atout.batch.sticheln:StichelnBatch",
+    "malin": "atout.batch.malin:MalinBatch",
+    "nain-jaune": "atout.batch.nain_jaune:NainJauneBatch",
+}
+
+
+def batch_class(name: str) -> type[Batch]:
+    """The batch class of atout game ``name`` (a clear error when the game has none yet)."""
+    key = game_class(name).name
+    where = BATCH_CLASSES.get(key)
+    if where is None:
+        raise ValueError(f"{key} has no batch simulator (batches exist for {', '.join(BATCH_CLASSES)})")
+    try:
+        found: type[Batch] = pkgutil.resolve_name(where)
+    except (ImportError, AttributeError):
+        raise ValueError(
+            f"{key} has no batch simulator yet ({where} is missing): use "
+            f"gymnasium.make_vec(..., vectorization_mode='sync') for the engine's env"
+        ) from None
+    return found

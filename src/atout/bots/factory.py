@@ -6,6 +6,9 @@ Names, the same for every game:
 * a game's own bots (``game.bots``, e.g. ``heuristic``);
 * the difficulty levels players pick from, mapped onto those
   (:data:`LEVELS`): ``easy``, ``normal``, ``hard``, ``expert``;
+* ``policy`` — the learned policy network shipped for the game and player
+  count, alone (one forward pass a decision, no search; :mod:`.learned`);
+  ``net:path/to/model.npz`` — a network trained with ``atout train``;
 * ``search`` or ``search:N`` — the generic search bot with N playouts per decision
   (flags, e.g. ``search:N:infer:model``: ``infer`` weighs worlds by the other
   seats' actions, ``model`` plays the playouts with the game's model of strong
@@ -62,6 +65,7 @@ LEVELS: dict[str, str] = {
         f"{EXPERT_MODEL_PLAYOUTS} played with the game's model of strong play where it has one "
         f"(≤ {EXPERT_CAP:g} s)"
     ),
+    "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
 }
 
 
@@ -100,6 +104,14 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         from .loader import load_py_bot
 
         return load_py_bot(name, seed)
+    if name == "policy" or name.startswith("net:"):
+        from .learned import PolicyBot, PolicyModel, shipped_model
+
+        model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
+        model.check(game)
+        learned = PolicyBot(seed, model)
+        learned.name = name
+        return learned
     bot = _game_bot(name, game, seed)
     if bot is not None:
         return bot

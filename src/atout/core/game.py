@@ -321,6 +321,19 @@ class Game(ABC):
         """A new list holding ``view``'s observation (or information-state) tensor."""
         return self.write_tensor(view, information_state, [0.0] * self._tensor_size(information_state))
 
+    def tensor_blocks(self, information_state: bool = True) -> list[tuple[str, int]]:
+        """The tensor's layout: its blocks as (name, size), in order.
+
+        Why public: a learned model reads one layout and must refuse any other
+        (:mod:`atout.bots.learned` stores this list with the weights and compares
+        it at load time).  A game without a layout of its own has one block, the
+        hashed view.
+        """
+        layout = self._tensor_layout()
+        if layout is None:
+            return [("hashed", GENERIC_TENSOR_SIZE)]
+        return [(str(name), int(size)) for name, size in layout.blocks(self, information_state)]
+
     def observation_tensor_size(self) -> int:
         """Length of :meth:`observation_tensor` for this configuration."""
         return self._tensor_size(False)

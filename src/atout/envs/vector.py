@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import pkgutil
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,6 +58,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
+from ..batch import BATCH_CLASSES, batch_class
 from ..batch.common import Batch, Step
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
@@ -66,13 +66,6 @@ from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
 
 __all__ = ["BATCH_CLASSES", "ILLEGAL_ACTIONS", "POLICIES", "AtoutVectorEnv", "batch_class", "make_vector_env"]
 
-#: Where each game's batch class lives (imported on first use).
-BATCH_CLASSES: dict[str, str] = {
-    "wizard": "atout.batch.wizard:WizardBatch",
-    "sticheln": "atout.batch.sticheln:StichelnBatch",
-    "malin": "atout.batch.malin:MalinBatch",
-    "nain-jaune": "atout.batch.nain_jaune:NainJauneBatch",
-}
 #: The batch's built-in policies an opponent seat may use.
 POLICIES = ("random", "heuristic")
 #: What an illegal action does (as :data:`atout.envs.single_agent.ILLEGAL_ACTIONS`).
@@ -85,22 +78,6 @@ BoolArray = NDArray[np.bool_]
 # Where the rewards of a match go during a step: to the step's own reward, to the
 # next episode (its first step), or nowhere (a match abandoned after a penalty).
 _CURRENT, _NEXT, _DROPPED = 0, 1, 2
-
-
-def batch_class(name: str) -> type[Batch]:
-    """The batch class of atout game ``name`` (a clear error when the game has none yet)."""
-    key = game_class(name).name
-    where = BATCH_CLASSES.get(key)
-    if where is None:
-        raise ValueError(f"{key} has no batch simulator (batches exist for {', '.join(BATCH_CLASSES)})")
-    try:
-        found: type[Batch] = pkgutil.resolve_name(where)
-    except (ImportError, AttributeError):
-        raise ValueError(
-            f"{key} has no batch simulator yet ({where} is missing): use "
-            f"gymnasium.make_vec(..., vectorization_mode='sync') for the engine's env"
-        ) from None
-    return found
 
 
 class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):

@@ -1,0 +1,306 @@
+"""Learned models at play time: numpy inference over a seat's view, and the ``policy`` bot.
+
+Why numpy and not the training library: playing must never need PyTorch or
+JAX (hundreds of megabytes, and nothing a family's laptop should install to
+play cards); a small multi-layer perceptron is a few matrix products, which
+numpy does in well under a millisecond.  The weights are trained by
+:mod:`atout.learn` (``atout train``) and written here in one format:
+
+* a ``.npz`` file holding the layers (``w0``, ``b0``, ``w1``, ``b1``, ...
+  for the trunk, ``wp``/``bp`` for the policy head, ``wv``/``bv`` for the
+  value head), stored as float16 to keep the shipped files small, and
+* ``meta``: a JSON text saying what the model reads and answers — the game,
+  the players, the **tensor layout** (the information-state blocks, from
+  :meth:`atout.core.game.Game.tensor_blocks`) and a fingerprint of the
+  action ids.  A model is used only where both match exactly: a model read
+  with another layout would give answers that look fine and mean nothing, so
+  a mismatch is refused with :class:`ModelMismatch`, naming what differs.
+
+A bot using a model sees only its seat's view, as every bot does: the tensor
+is written from the view (the same values the batch engine writes for that
+seat), so a model cannot read a card its seat may not know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.bot import Bot
+from ..core.errors import OptionError
+from ..core.game import Game, View
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "ModelMismatch",
+    "PolicyBot",
+    "PolicyModel",
+    "action_fingerprint",
+    "shipped_model",
+    "shipped_path",
+]
+
+#: What a model file says it is, and the version of its layout of arrays and metadata.
+FORMAT = "atout-policy"
+FORMAT_VERSION = 1
+#: Largest model file read (bytes): a model is a few MB; a bigger file is not one of ours.
+MAX_MODEL_BYTES = 64 << 20
+
+FloatArray = NDArray[np.float32]
+
+
+class ModelMismatch(OptionError):
+    """A model does not read this game's tensors or answer in its action ids (nothing is guessed)."""
+
+
+def action_fingerprint(game: Game) -> str:
+    """A short digest of every action id's text: the same ids mean the same actions.
+
+    Why: the policy head answers in action ids; a game whose ids were
+    renumbered (an option adding bids, a new action kind) must refuse the model.
+    """
+    texts = "\n".join(game.action_to_text(a) for a in range(game.num_actions))
+    return hashlib.sha256(texts.encode()).hexdigest()[:16]
+
+
+def layout_of(game: Game) -> list[list[Any]]:
+    """The information-state layout as stored in a model's metadata (JSON lists)."""
+    return [[name, size] for name, size in game.tensor_blocks(information_state=True)]
+
+
+@dataclass(frozen=True)
+class PolicyModel:
+    """A trained policy-and-value network, ready for numpy inference.
+
+    ``trunk``: (weight, bias) per hidden layer (ReLU); ``policy`` and
+    ``value``: the heads.  ``meta``: the model's metadata (game, players,
+    layout, action fingerprint, how it was trained).  ``value_scale``: the
+    value head predicts a seat's margin over the round divided by it.
+    """
+
+    meta: dict[str, Any]
+    trunk: tuple[tuple[FloatArray, FloatArray], ...]
+    policy: tuple[FloatArray, FloatArray]
+    value: tuple[FloatArray, FloatArray]
+
+    @property
+    def game_name(self) -> str:
+        return str(self.meta["game"])
+
+    @property
+    def players(self) -> int:
+        return int(self.meta["players"])
+
+    @property
+    def value_scale(self) -> float:
+        return float(self.meta.get("value_scale", 1.0))
+
+    # -- reading and writing -------------------------------------------------------------
+    @classmethod
+    def load(cls, source: str | Path | Any) -> PolicyModel:
+        """A model from a ``.npz`` file (a path or an open binary file); a clear error if it is not one."""
+        where = str(source)
+        try:
+            if isinstance(source, (str, Path)):
+                size = Path(source).stat().st_size
+                if size > MAX_MODEL_BYTES:
+                    raise ModelMismatch(f"{where}: {size} bytes is too large for a model file")
+            with np.load(source, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except ModelMismatch:
+            raise
+        except (OSError, ValueError, EOFError) as error:
+            raise ModelMismatch(f"{where}: not a model file ({error})") from None
+        try:
+            meta = json.loads(bytes(arrays.pop("meta")).decode())
+        except (KeyError, ValueError, UnicodeDecodeError):
+            raise ModelMismatch(f"{where}: not a model file (no readable 'meta')") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ModelMismatch(f"{where}: not an {FORMAT} file")
+        if meta.get("version") != FORMAT_VERSION:
+            raise ModelMismatch(
+                f"{where}: model format version {meta.get('version')!r}; this atout reads version {FORMAT_VERSION}"
+            )
+        try:
+            layers = int(meta["hidden_layers"])
+            trunk = tuple(
+                (arrays[f"w{i}"].astype(np.float32), arrays[f"b{i}"].astype(np.float32))
+                for i in range(layers)
+            )
+            policy = (arrays["wp"].astype(np.float32), arrays["bp"].astype(np.float32))
+            value = (arrays["wv"].astype(np.float32), arrays["bv"].astype(np.float32))
+        except (KeyError, ValueError, TypeError) as error:
+            raise ModelMismatch(f"{where}: incomplete model file ({error})") from None
+        model = cls(meta, trunk, policy, value)
+        model._check_shapes(where)
+        return model
+
+    def _check_shapes(self, where: str) -> None:
+        width = int(sum(size for _, size in self.meta["layout"]))
+        for i, (w, b) in enumerate(self.trunk):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise ModelMismatch(f"{where}: layer {i} has shape {w.shape}, expected ({width}, …)")
+            width = w.shape[1]
+        for head, (w, b) in (("policy", self.policy), ("value", self.value)):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise ModelMismatch(f"{where}: the {head} head has shape {w.shape}, expected ({width}, …)")
+        if self.policy[0].shape[1] != int(self.meta["num_actions"]) or self.value[0].shape[1] != 1:
+            raise ModelMismatch(
+                f"{where}: the heads do not match {self.meta['num_actions']} actions and a value"
+            )
+
+    def save(self, path: str | Path) -> None:
+        """Write the model (float16 weights, metadata as JSON)."""
+        arrays: dict[str, NDArray[Any]] = {}
+        for i, (w, b) in enumerate(self.trunk):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
+        arrays["wp"], arrays["bp"] = self.policy[0].astype(np.float16), self.policy[1].astype(np.float16)
+        arrays["wv"], arrays["bv"] = self.value[0].astype(np.float16), self.value[1].astype(np.float16)
+        meta = {**self.meta, "format": FORMAT, "version": FORMAT_VERSION, "hidden_layers": len(self.trunk)}
+        arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
+        with open(path, "wb") as out:
+            np.savez_compressed(out, **arrays)
+
+    # -- checking ------------------------------------------------------------------------
+    def check(self, game: Game) -> None:
+        """Refuse (:class:`ModelMismatch`) unless the model reads ``game``'s tensors and answers in its ids."""
+        meta = self.meta
+        if meta["game"] != game.name:
+            raise ModelMismatch(f"this model plays {meta['game']}, not {game.name}")
+        if int(meta["players"]) != game.players:
+            raise ModelMismatch(
+                f"this model plays {meta['game']} at {meta['players']} players, not {game.players}"
+            )
+        expected = layout_of(game)
+        if meta["layout"] != expected:
+            ours = dict(map(tuple, expected))
+            theirs = dict(map(tuple, meta["layout"]))
+            differ = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
+            raise ModelMismatch(
+                f"this model reads another tensor layout than {game.name} here "
+                f"(blocks that differ: {', '.join(differ) or 'their order'}): retrain it for this version"
+            )
+        if meta["actions"] != action_fingerprint(game) or int(meta["num_actions"]) != game.num_actions:
+            raise ModelMismatch(f"this model answers in other action ids than {game.name} with these options")
+
+    # -- inference -------------------------------------------------------------------------
+    def forward(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(B, size) tensors → ((B, actions) logits, (B,) values in units of ``value_scale``)."""
+        h = x
+        for w, b in self.trunk:
+            h = h @ w
+            h += b
+            np.maximum(h, 0.0, out=h)
+        logits = h @ self.policy[0] + self.policy[1]
+        values = (h @ self.value[0] + self.value[1])[:, 0]
+        return logits, values
+
+    def masked_logits(self, x: FloatArray, mask: NDArray[np.bool_]) -> FloatArray:
+        """The logits with every illegal action at -inf (``mask``: (B, actions) legal)."""
+        logits, _ = self.forward(x)
+        return np.where(mask, logits, -np.inf).astype(np.float32)
+
+    def best_actions(self, x: FloatArray, mask: NDArray[np.bool_]) -> NDArray[np.intp]:
+        """The most probable legal action per row."""
+        result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask), axis=1)
+        return result
+
+
+#: Where the shipped models live: package data beside this module.
+_SHIPPED = "models"
+
+
+def shipped_path(game: Game) -> Any:
+    """The shipped model file for ``game``'s name and players (a resource; it may not exist)."""
+    return resources.files(__package__).joinpath(_SHIPPED, f"{game.name}-{game.players}p.npz")
+
+
+def shipped_players(game_name: str) -> list[int]:
+    """The player counts a model is shipped for."""
+    found = []
+    folder = resources.files(__package__).joinpath(_SHIPPED)
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        stem = entry.name.removesuffix(".npz")
+        name, _, players = stem.rpartition("-")
+        if entry.name.endswith(".npz") and name == game_name and players.endswith("p"):
+            found.append(int(players[:-1]))
+    return sorted(found)
+
+
+_CACHE: dict[tuple[str, int], PolicyModel] = {}
+
+
+def shipped_model(game: Game) -> PolicyModel:
+    """The model shipped for ``game`` (loaded once per process), checked against it."""
+    key = (game.name, game.players)
+    model = _CACHE.get(key)
+    if model is None:
+        resource = shipped_path(game)
+        if not resource.is_file():
+            counts = shipped_players(game.name)
+            where = f"at {', '.join(map(str, counts))} players only" if counts else "for no player count yet"
+            raise ModelMismatch(f"atout ships a learned model of {game.name} {where}, not at {game.players}")
+        with resource.open("rb") as stream:
+            model = PolicyModel.load(stream)
+        _CACHE[key] = model
+    model.check(game)
+    return model
+
+
+class PolicyBot(Bot):
+    """The policy network alone: one forward pass on the seat's view, the most probable legal action.
+
+    Why greedy: the level must be steady for players and reproducible for
+    tournaments; sampling from the policy is what the training does.
+    ``model``: a :class:`PolicyModel` or a path to one (None: the model
+    shipped for the game at :meth:`start`).
+    """
+
+    name = "policy"
+
+    def __init__(self, seed: int | None = None, model: PolicyModel | str | Path | None = None) -> None:
+        super().__init__(seed)
+        self._source = model
+        self.model: PolicyModel | None = model if isinstance(model, PolicyModel) else None
+        self._buffer: FloatArray | None = None
+
+    def start(self, game: Game, seat: int) -> None:
+        super().start(game, seat)
+        self._bind(game)
+
+    def _bind(self, game: Game) -> PolicyModel:
+        if self._source is None:
+            model = shipped_model(game)
+        elif isinstance(self._source, PolicyModel):
+            model = self._source
+        else:
+            model = PolicyModel.load(self._source)
+        model.check(game)
+        self.model = model
+        self._game = game
+        self._buffer = np.zeros((1, game.information_state_tensor_size()), dtype=np.float32)
+        return model
+
+    def choose(self, view: View) -> int:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        game = view.game
+        model = self.model
+        if model is None or self._buffer is None or getattr(self, "_game", None) != game:
+            model = self._bind(game)
+        assert self._buffer is not None
+        x = self._buffer
+        x.fill(0.0)
+        game.write_tensor(view, True, x[0])
+        logits, _ = model.forward(x)
+        row = logits[0]
+        return max(legal, key=lambda a: float(row[a]))

@@ -1,0 +1,65 @@
+"""The policy-and-value network in PyTorch, and its export to the numpy format players load.
+
+Why PyTorch (CPU) for training: it is the library most researchers already
+use, its CPU build trains these small networks well on two cores, eager mode
+makes the training loop plain Python over the batch engine's numpy arrays
+(no tracing or recompilation when batch sizes vary, as JAX's ``jit`` would
+need), and it is an optional extra (``atout[train]``): nothing that plays
+imports it.  The architecture is deliberately small — a multi-layer
+perceptron over the information-state tensor with a policy head (logits over
+the action ids) and a value head (the seat's margin over the round, scaled) —
+so that numpy runs it in well under a millisecond per decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..bots.learned import PolicyModel
+
+__all__ = ["PolicyNet"]
+
+
+class PolicyNet(nn.Module):
+    """MLP trunk (ReLU) with a policy head and a value head."""
+
+    def __init__(self, inputs: int, actions: int, hidden: tuple[int, ...] = (256, 256)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = inputs
+        for size in hidden:
+            layers += [nn.Linear(width, size), nn.ReLU()]
+            width = size
+        self.trunk = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, actions)
+        self.value = nn.Linear(width, 1)
+        self.hidden = hidden
+        # A small policy head at the start: every legal action about equally likely.
+        nn.init.normal_(self.policy.weight, std=0.01)
+        nn.init.zeros_(self.policy.bias)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(B, inputs) → ((B, actions) logits, (B,) values)."""
+        h = self.trunk(x)
+        return self.policy(h), self.value(h).squeeze(-1)
+
+    def export(self, meta: dict[str, Any]) -> PolicyModel:
+        """The numpy model players load (weights as (in, out) matrices, float32 until saved)."""
+
+        def pair(layer: nn.Linear) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+            return (
+                layer.weight.detach().cpu().numpy().T.astype(np.float32).copy(),
+                layer.bias.detach().cpu().numpy().astype(np.float32).copy(),
+            )
+
+        linears = [m for m in self.trunk if isinstance(m, nn.Linear)]
+        return PolicyModel(
+            meta=dict(meta),
+            trunk=tuple(pair(layer) for layer in linears),
+            policy=pair(self.policy),
+            value=pair(self.value),
+        )

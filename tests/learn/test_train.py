@@ -1,0 +1,148 @@
+"""The training pipeline: a tiny run per game learns, writes a model players can load, and resumes."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("torch")
+
+import atout
+from atout.batch import batch_class
+from atout.bots.factory import make_bot
+from atout.bots.learned import PolicyBot, PolicyModel
+from atout.learn.evaluate import EVAL_SEED_BASE, heuristic_policy, measure
+from atout.learn.train import CHECKPOINT, CURVE, MODEL, PLOT, TrainConfig, Trainer, train
+from atout.match import play_match
+
+GAMES = ["wizard", "malin", "sticheln", "nain-jaune"]
+
+
+def tiny(game: str, decisions: int, imitation: int, players: int = 4) -> TrainConfig:
+    """A run of seconds: a small network, small updates, rare evaluations on few deals."""
+    return TrainConfig(
+        game=game,
+        players=players,
+        seed=3,
+        minutes=10.0,
+        decisions=decisions,
+        matches=16,
+        hidden=(32,),
+        imitation_decisions=imitation,
+        update_size=512,
+        minibatch=128,
+        epochs=2,
+        learning_rate=3e-3,
+        eval_every=4,
+        eval_deals=2,
+        snapshot_every=1,
+        threads=1,
+    )
+
+
+def curve(folder: Path) -> list[dict[str, str]]:
+    with open(folder / CURVE) as rows:
+        return list(csv.DictReader(rows))
+
+
+def heuristic_decisions(game: str, steps: int) -> tuple[Any, Any, Any]:
+    """Held-out decisions of heuristic play (tensors, legal masks, the heuristic's choices)."""
+    import numpy as np
+
+    batch = batch_class(game)(4, [EVAL_SEED_BASE + i for i in range(16)], auto_reset=True)
+    xs, masks, targets = [], [], []
+    for _ in range(steps):
+        actions = batch.heuristic_actions()  # type: ignore[attr-defined]
+        xs.append(batch.information_state_tensor()[::4])
+        masks.append(batch.legal_mask()[::4])
+        targets.append(actions[::4])
+        batch.step(actions)
+    return np.concatenate(xs), np.concatenate(masks), np.concatenate(targets)
+
+
+def cross_entropy(trainer: Trainer, data: tuple[Any, Any, Any]) -> float:
+    """The network's cross-entropy towards the heuristic's choices on ``data``."""
+    import torch
+
+    x, mask, target = (torch.from_numpy(a) for a in data)
+    with torch.no_grad():
+        logits, _ = trainer.net(x)
+        logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=-1)
+        return float(-logp.gather(1, target[:, None].long()).mean())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tiny_run_lowers_its_loss_and_writes_a_model_that_plays(game: str, tmp_path: Path) -> None:
+    trainer = Trainer(tiny(game, decisions=24_000, imitation=20_000), tmp_path)
+    # The same kind of decisions as the run's (its matches, 16 at a time), on other deals.
+    held_out = heuristic_decisions(game, steps=20_000 // 16)
+    before = cross_entropy(trainer, held_out)
+    model = trainer.run()
+    # Imitation taught the network the heuristic's choices on decisions it never saw.
+    assert cross_entropy(trainer, held_out) < 0.9 * before
+    rows = curve(tmp_path)
+    assert len([r for r in rows if r["stage"] == "imitation"]) >= 6
+    ppo = [r for r in rows if r["stage"] == "ppo"]
+    assert ppo and all(math.isfinite(float(r["value_loss"])) for r in ppo)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+    for name in (MODEL, CHECKPOINT, PLOT):
+        assert (tmp_path / name).stat().st_size > 0
+    loaded = PolicyModel.load(tmp_path / MODEL)
+    g = atout.load(game, players=4)
+    loaded.check(g)
+    assert loaded.meta["training"]["decisions"] == model.meta["training"]["decisions"]
+    # The saved (float16) model plays whole matches legally through the bots' contract (views only).
+    bots = [
+        PolicyBot(1, loaded),
+        make_bot("normal", g, 2),
+        make_bot(f"net:{tmp_path / MODEL}", g, 3),
+        PolicyBot(4),
+    ]
+    if not (Path(atout.__file__).parent / "bots" / "models" / f"{g.name}-4p.npz").exists():
+        bots[3] = make_bot("random", g, 4)
+    result = play_match(g, bots, seed=11)
+    assert len(result.scores) == 4
+
+
+def test_a_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    first = Trainer(tiny("nain-jaune", decisions=3_000, imitation=1_000), tmp_path)
+    first.run()
+    updates = first.updates
+    again = Trainer(tiny("nain-jaune", decisions=6_000, imitation=1_000), tmp_path, resume=True)
+    assert again.updates == updates and again.decisions == first.decisions
+    assert again.next_seed == first.next_seed > 0
+    again.run()
+    assert again.updates > updates
+    stages = [r["stage"] for r in curve(tmp_path)]
+    assert stages.count("final") == 2  # the first run's rows are kept
+
+
+def test_the_same_seed_trains_the_same_network(tmp_path: Path) -> None:
+    one = train(tiny("wizard", decisions=2_000, imitation=1_000, players=3), tmp_path / "a")
+    two = train(tiny("wizard", decisions=2_000, imitation=1_000, players=3), tmp_path / "b")
+    assert all((a == b).all() for a, b in zip(one.trunk[0], two.trunk[0], strict=True))
+    assert (one.policy[0] == two.policy[0]).all()
+
+
+def test_the_measure_of_the_heuristic_against_itself_is_exactly_even() -> None:
+    """Every rotation of a duplicate deal averages the seats' margins: the same bot everywhere nets zero."""
+    even = measure("wizard", 4, heuristic_policy, deals=6)
+    assert abs(even.margin) < 1e-9 and even.half_width < 1e-9
+    assert even.rounds == 15
+
+
+def test_random_play_measures_far_below_the_heuristic() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+
+    def uniform(batch: object, rows: np.ndarray) -> np.ndarray:
+        mask = batch.legal_mask()[rows]  # type: ignore[attr-defined]
+        return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+
+    poor = measure("sticheln", 4, uniform, deals=8)
+    assert poor.margin + poor.half_width < 0
