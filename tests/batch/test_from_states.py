@@ -21,8 +21,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from atout.batch import WizardBatch
+from atout.batch import StichelnBatch, WizardBatch
 from atout.core.game import Game, State
+from atout.games.sticheln import StichelnGame
 from atout.games.wizard import WizardGame
 
 
@@ -39,6 +40,7 @@ class Case(NamedTuple):
 
 CASES = {
     "wizard": Case(WizardBatch, WizardGame, {"rounds": 5}, frozenset({"trump", "bid", "play", "over"}), 90),
+    "sticheln": Case(StichelnBatch, StichelnGame, {"hands": 2}, frozenset({"pain", "play", "over"}), 60),
 }
 PLAYERS = (3, 4, 5)
 

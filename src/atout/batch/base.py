@@ -277,14 +277,16 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         match_seeds = [s.seed if g is None else g for s, g in zip(states, given, strict=True)]
         batch._setup(game, [-1 if s is None else int(s) for s in match_seeds], check)
         batch.round_only[:] = [s is None for s in match_seeds]
+        batch._reset_round(batch._games)  # what a round opens with: the game's loader sets the rest
         batch._load(states)
         return batch
 
     def _load(self, states: Sequence[State]) -> None:
         """Copy the engine states into the batch's arrays, one match each (:meth:`from_states` checked them).
 
-        ``seeds`` and :attr:`round_only` are set: the game deals the later
-        rounds of the matches with a seed as the engine would for it.
+        ``seeds`` and :attr:`round_only` are set, and every array declared with
+        a ``round_start`` holds it; the game deals the later rounds of the
+        matches with a seed as the engine would for it.
         """
         raise NotImplementedError(f"{type(self).__name__} does not load engine states yet")
 

@@ -41,7 +41,7 @@ from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame, WizardState
 from . import common
 from .base import BatchBase, BiddingTricks, MatchArray
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
+from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers, turn_seats
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
@@ -258,9 +258,7 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
             deals = self._deal([self.seeds[g] for g in seeded.tolist()])
             # The state's round-1 dealer, as its dealer and round say; the deal's seats turn with it.
             first = (self.dealer[seeded] - self.round[seeded] + 1) % n
-            shift = (first - deals.first_dealer) % n
-            seat = (np.arange(n)[None, :] - shift[:, None]) % n  # (S, n): whose deal each seat gets
-            self._deal_hands[seeded] = np.take_along_axis(deals.hands, seat[:, None, :], axis=2)
+            self._deal_hands[seeded] = turn_seats(deals.hands, deals.first_dealer, first)
             self._deal_turned[seeded] = deals.turned
 
     # -- legal actions -------------------------------------------------------------------
