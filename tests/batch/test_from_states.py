@@ -21,8 +21,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from atout.batch import NainJauneBatch, StichelnBatch, WizardBatch
+from atout.batch import MalinBatch, NainJauneBatch, StichelnBatch, WizardBatch
 from atout.core.game import Game, State
+from atout.games.malin import MalinGame
+from atout.games.malin.game import WISH_BASE, WISH_MAX, WISH_MIN
 from atout.games.nain_jaune import NainJauneGame
 from atout.games.sticheln import StichelnGame
 from atout.games.wizard import WizardGame
@@ -40,9 +42,19 @@ class Case(NamedTuple):
     #: The scores at the end of the round just played, from the engine state waiting for the next deal
     #: (where a round-only match of the batch ends): by default the state's scores.
     round_end_scores: Callable[[Any], list[int]] = lambda state: list(state.scores())
+    #: The actions random stops choose from (by default every legal action).
+    choices: Callable[[Any], list[int]] = lambda state: list(state.legal_actions())
 
     def make(self, players: int) -> Game:
         return self.game(players, **self.options)
+
+
+def malin_choices(state: Any) -> list[int]:
+    """The legal actions but the Wish values outside 0..15: so that a card collides with the Wish now and then."""
+    legal = list(state.legal_actions())
+    wish = range(WISH_BASE + WISH_MIN, WISH_BASE + WISH_MAX + 1)
+    kept = [a for a in legal if a not in wish or 0 <= a - WISH_BASE <= 15]
+    return kept or legal
 
 
 def nain_jaune_deal_end(state: Any) -> list[int]:
@@ -83,6 +95,28 @@ CASES = {
         80,
         nain_jaune_deal_end,
     ),
+    "malin": Case(
+        MalinBatch,
+        MalinGame,
+        {},
+        frozenset({"bid", "play", "redeclare", "over"}),
+        60,
+        choices=malin_choices,
+    ),
+    "malin-options": Case(
+        MalinBatch,
+        MalinGame,
+        {
+            "sum_rule": "running",
+            "wish_forbidden_scope": "hand",
+            "wish_collision": "redeclare_any_trick",
+            "twin_value": "avoid_taken",
+            "start_score": 4,
+        },
+        frozenset({"bid", "play", "redeclare", "over"}),
+        40,
+        choices=malin_choices,
+    ),
 }
 PLAYERS = (3, 4, 5)
 
@@ -109,7 +143,7 @@ def random_stops(case: Case, game: Game, count: int, key: int) -> list[State]:
             state = game.new_state(seed=seed)
             steps = rng.randrange(case.horizon + 1)
             while not state.is_terminal and (steps > 0 or state.phase_name != target):
-                state.apply(rng.choice(state.legal_actions()))
+                state.apply(rng.choice(case.choices(state)))
                 steps -= 1
             if state.phase_name == target:
                 break
@@ -244,3 +278,9 @@ def test_refusals_name_the_state(name: str) -> None:
     foreign = next(c for c in CASES.values() if c.game is not case.game)
     with pytest.raises(ValueError, match=r"state 0 is a .* state: .* loads"):
         case.batch.from_states([foreign.make(4).new_state(seed=1)])
+
+
+def test_malin_refuses_the_jeu_fun() -> None:
+    state = MalinGame(4, fun=True).new_state(seed=1)
+    with pytest.raises(ValueError, match="base game only"):
+        MalinBatch.from_states([state])
