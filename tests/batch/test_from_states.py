@@ -14,6 +14,7 @@ where the batch reports it over; a sampled world given a seed
 
 from __future__ import annotations
 
+import pkgutil
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -177,12 +178,14 @@ def assert_same(batch: Any, game: Game, states: Sequence[State], live: Sequence[
         assert np.allclose(other[g], game.information_state_tensor(state.view(int(others[g])))), where
 
 
-def play_on(case: Case, batch: Any, game: Game, states: Sequence[State], seed: int) -> None:
+def play_on(case: Case, batch: Any, game: Game, states: Sequence[State], seed: int, bot: Any = None) -> None:
     """Step ``batch`` and ``states`` with the same random legal actions until every match is over.
 
     A match of :attr:`round_only` ends with its round: the engine state is then
     at the next round's chance node (not over), with the same scores at the
-    round's end, and is no longer compared.
+    round's end, and is no longer compared.  With a ``bot`` (the game's
+    heuristic), the batch's heuristic plays instead, checked against the
+    bot's choice in every position.
     """
     rng = np.random.default_rng(seed)
     live = [True] * len(states)
@@ -194,7 +197,13 @@ def play_on(case: Case, batch: Any, game: Game, states: Sequence[State], seed: i
                 live[g] = False  # seen over alike once: a finished match no longer changes
         if batch.terminal.all():
             break
-        actions = batch.random_actions(rng)
+        if bot is None:
+            actions = batch.random_actions(rng)
+        else:
+            actions = batch.heuristic_actions()
+            for g, state in enumerate(states):
+                if live[g]:
+                    assert int(actions[g]) == bot.choose(state.view(state.current_player)), (g, turn)
         for g, state in enumerate(states):
             if live[g]:
                 state.apply(int(actions[g]))
@@ -246,6 +255,17 @@ def test_sampled_worlds_given_seeds_play_the_match_as_reseeded(name: str, player
     for world, seed in zip(sampled, seeds, strict=True):
         world.reseed(seed)  # the engine deals the rounds to come from the seed as the batch does
     play_on(case, batch, game, sampled, 20 + players)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_heuristic_plays_loaded_states_as_the_engine_bot(name: str) -> None:
+    # What a search bot's playouts run: the heuristic from states met in play, and from worlds.
+    case = CASES[name]
+    game = case.make(4)
+    bot = pkgutil.resolve_name(game.bots["heuristic"])()
+    seeded = random_stops(case, game, 8, 70)
+    sampled = worlds(game, random_stops(case, game, 8, 80), 4)
+    play_on(case, case.batch.from_states([*seeded, *sampled]), game, [*seeded, *sampled], 70, bot)
 
 
 @pytest.mark.parametrize("name", list(CASES))

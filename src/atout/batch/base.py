@@ -281,6 +281,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         batch._load(states)
         return batch
 
+    @abstractmethod
     def _load(self, states: Sequence[State]) -> None:
         """Copy the engine states into the batch's arrays, one match each (:meth:`from_states` checked them).
 
@@ -288,7 +289,6 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         a ``round_start`` holds it; the game deals the later rounds of the
         matches with a seed as the engine would for it.
         """
-        raise NotImplementedError(f"{type(self).__name__} does not load engine states yet")
 
     # -- hooks -------------------------------------------------------------------------------
     #: The game's engine class (``WizardGame``, ...): the batch's options are its options.
