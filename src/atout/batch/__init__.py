@@ -10,6 +10,8 @@ tensors, random and heuristic policies); Sticheln likewise (tensors in
 likewise; Le Malin's base game likewise (its *jeu fun* is left out: see
 :mod:`.malin`).  :mod:`atout.envs.vector`: a Gymnasium ``VectorEnv``
 over any game's batch (one learning seat, the batch's policies elsewhere).
+``XBatch.from_states(states)`` loads engine states (sampled worlds, say) as the
+batch's matches, so that a search bot's playouts step together.
 """
 
 from __future__ import annotations

@@ -21,12 +21,12 @@ import importlib
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.game import TERMINAL, Game
+from ..core.game import TERMINAL, Game, State
 from .common import Arrays, IllegalActions, SeedQueue, Step, TensorFrame
 
 __all__ = ["BatchBase", "BiddingTricks", "MatchArray"]
@@ -151,6 +151,9 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     round = MatchArray(np.intp)
     dealer = MatchArray(np.intp)
     current_player = MatchArray(np.intp)
+    #: The match ends with its current round: loaded (:meth:`from_states`) from a state
+    #: without a seed, it has no deal for the next round.
+    round_only = MatchArray(np.bool_)
     _games: IntArray
     _queue: SeedQueue | None
     #: Every :class:`MatchArray` of the class (its bases' first), and the (name, value) of those reset per round.
@@ -191,23 +194,101 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         seed_list = [int(s) for s in seeds]
         if not seed_list:
             raise ValueError("a batch needs at least one seed")
-        self.game = game
-        self.num_games = N = len(seed_list)
-        self.players = players
-        self.num_actions = game.num_actions
+        self._setup(game, seed_list, check)
         self.auto_reset = auto_reset
+        if auto_reset:
+            if reset_seeds is None:
+                reset_seeds = itertools.count(max(seed_list) + 1)
+            self._queue = SeedQueue(iter(reset_seeds), self._deal, max(self.num_games, 256))
+        self._start_matches(self._games, self._deal(self.seeds))
+
+    def _setup(self, game: GameT, seeds: list[int], check: bool) -> None:
+        """What every batch sets before its matches start: the game, the sizes, the seeds, the state arrays.
+
+        Shared by ``__init__`` (matches started from seeds) and :meth:`from_states`
+        (matches loaded from engine states); auto-reset off until the caller says.
+        """
+        self.game = game
+        self.num_games = N = len(seeds)
+        self.players = game.players
+        self.num_actions = game.num_actions
+        self.auto_reset = False
+        self._queue = None
         self.check = check
-        self.seeds = seed_list
-        if reset_seeds is None:
-            reset_seeds = itertools.count(max(seed_list) + 1)
-        self._queue = SeedQueue(iter(reset_seeds), self._deal, max(N, 256)) if auto_reset else None
+        self.seeds = seeds
         self.matches_done = 0
         self._games = np.arange(N, dtype=np.intp)
         self._init_state()
         state = self.__dict__
         for array in self._match_arrays:
             state[array.name] = array.create(self, N)
-        self._start_matches(self._games, self._deal(self.seeds))
+
+    @classmethod
+    def from_states(
+        cls,
+        states: Sequence[State],
+        *,
+        seeds: Sequence[int | None] | None = None,
+        check: bool = True,
+    ) -> Self:
+        """A batch whose match ``i`` is the engine state ``states[i]``, copied (later changes to it do not reach the batch).
+
+        Why: a search bot samples many worlds (``game.sample_state(view, rng)``)
+        and plays each out; loaded into one batch, the playouts of every world
+        step together as numpy arrays.  The states must be of one configuration
+        (the game's players and options; the batch's own refusals, such as
+        ``start_round``, apply) and at a decision or over — never at a chance
+        node — anywhere in a match: bidding, play, between tricks, a finished
+        match.  Refused with a :class:`ValueError` naming the first bad index.
+
+        When a loaded match finishes its round, the next round is dealt from
+        the match's seed exactly as the engine deals it for that seed: the
+        state's own seed, or ``seeds[i]`` when given (not None), which deals as
+        ``state.reseed(seeds[i])`` would.  A match with neither (a sampled
+        world has no seed) has no next deal: it ends with its round
+        (:attr:`round_only`; the step that scores the round reports it
+        terminal, with the round's rewards), which is all a playout needs.
+        ``seeds[i]`` reads -1 for such a match.  Auto-reset is off.
+        """
+        if not states:
+            raise ValueError("from_states needs at least one state")
+        given: list[int | None] = [None] * len(states) if seeds is None else list(seeds)
+        if len(given) != len(states):
+            raise ValueError(f"seeds has {len(given)} entries for {len(states)} states")
+        first = states[0].game
+        engine: type = cast(type, cls._game_class)
+        if not isinstance(first, engine):
+            raise ValueError(
+                f"state 0 is a {first.title} state: {cls.__name__} loads {engine.__name__} states"
+            )
+        batch = cls.__new__(cls)
+        game = batch._new_game(first.players, dict(first.options))
+        for i, state in enumerate(states):
+            if state.game != game:
+                raise ValueError(
+                    f"state {i} is of another configuration ({state.game!r}) than state 0 ({game!r}): "
+                    "a batch plays one configuration"
+                )
+            if state.is_chance:
+                raise ValueError(
+                    f"state {i} is at a chance node ({state.phase_name}): load states at a decision "
+                    "or at the end of a match (a seeded state resolves its chance itself)"
+                )
+        match_seeds = [s.seed if g is None else g for s, g in zip(states, given, strict=True)]
+        batch._setup(game, [-1 if s is None else int(s) for s in match_seeds], check)
+        batch.round_only[:] = [s is None for s in match_seeds]
+        batch._reset_round(batch._games)  # what a round opens with: the game's loader sets the rest
+        batch._load(states)
+        return batch
+
+    @abstractmethod
+    def _load(self, states: Sequence[State]) -> None:
+        """Copy the engine states into the batch's arrays, one match each (:meth:`from_states` checked them).
+
+        ``seeds`` and :attr:`round_only` are set, and every array declared with
+        a ``round_start`` holds it; the game deals the later rounds of the
+        matches with a seed as the engine would for it.
+        """
 
     # -- hooks -------------------------------------------------------------------------------
     #: The game's engine class (``WizardGame``, ...): the batch's options are its options.
@@ -342,10 +423,11 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         self._start_round(g)
 
     def _end_rounds(self, g: IntArray, last: BoolArray, terminal: BoolArray) -> None:
-        """After the matches ``g`` scored a round: those at their ``last`` end, the others deal the next.
+        """After the matches ``g`` scored a round: those at their ``last`` (or :attr:`round_only`) end, the others deal the next.
 
         The next round's dealer is the seat to the left (:meth:`_start_round` deals it).
         """
+        last = last | self.round_only[g]
         done, going = g[last], g[~last]
         if done.size:
             self._end_matches(done, terminal)

@@ -109,6 +109,23 @@ def shuffles_and_first_dealers(
     return decks, first
 
 
+def turn_seats(hands: NDArray[Any], drawn: NDArray[np.intp], first: NDArray[np.intp]) -> NDArray[Any]:
+    """Deals by absolute seat, ``hands`` (G, rounds, n, ...), made for the first dealer ``first`` instead of ``drawn``.
+
+    Why: a match's round ``r`` is dealt from its seed to the seats in order
+    from that round's dealer; a state loaded into a batch (or reseeded) may
+    have another dealer than the seed's first-dealer draw names, and the
+    engine deals its rounds to come from the dealer it has.  The same hands,
+    each moved ``first - drawn`` seats on.
+    """
+    n = hands.shape[2]
+    shift = (first - drawn) % n
+    seat = (np.arange(n)[None, :] - shift[:, None]) % n  # (G, n): whose deal each seat gets
+    index = seat.reshape(seat.shape[0], 1, n, *([1] * (hands.ndim - 3)))
+    result: NDArray[Any] = np.take_along_axis(hands, index, axis=2)
+    return result
+
+
 Arrays = tuple[NDArray[Any], ...]
 
 

@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.game import State
 from ..games.malin import cards as C
 from ..games.malin.game import (
     BID,
@@ -64,6 +65,7 @@ from ..games.malin.game import (
     WISH_MAX,
     WISH_MIN,
     MalinGame,
+    MalinState,
 )
 from . import common, pyrandom
 from .base import BatchBase, BiddingTricks, MatchArray
@@ -206,6 +208,11 @@ def _first_dealers(draws: list[bytes], n: int) -> IntArray:
     for d in order[spent].tolist():
         first[d] = pyrandom.python_randbelow(draws[d], n)
     return first
+
+
+def _value_words(bits: int) -> list[int]:
+    """A set of Wish values as a Python int (value ``v`` at bit ``v + 100``) in the batch's four words."""
+    return [(bits >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF for w in range(WISH_WORDS)]
 
 
 def _normal_twins(masks: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -378,6 +385,61 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
         self.phase[g] = BID
         self.current_player[g] = left
         self.leader[g] = left
+
+    # -- loading engine states -------------------------------------------------------
+    def _load(self, states: Sequence[State]) -> None:
+        """Each match from its :class:`MalinState` (see :meth:`.BatchBase.from_states`).
+
+        The tricks' cards go into ``card_kind`` / ``card_value`` with their
+        values as they stand (a re-declared Wish's new one), the values in play
+        into the value sets the Wish's legal values are read from; a single
+        Twin moves to slot 34 (:func:`_normal_twins`).  No hand is dealt ahead:
+        a match with a seed deals its next ones from it when it reaches them
+        (:meth:`_start_round`), from the round-1 dealer its state implies.
+        The jeu fun is refused by :meth:`_new_game`.
+        """
+        n = self.players
+        for g, state in enumerate(cast(Sequence[MalinState], states)):
+            self.phase[g] = state.phase
+            self.round[g] = state.round
+            self.dealer[g] = state.dealer
+            self.current_player[g] = state.current_player
+            self.leader[g] = state.leader
+            self.removed[g] = state.removed
+            self.last_actor[g] = state.last_actor
+            self.trick_size[g] = len(state.trick)
+            self.tricks_done[g] = len(state.tricks)
+            self.bids[g] = state.bids
+            self.tricks_won[g] = state.tricks_won
+            self.scores[g] = state.scores_
+            made = [b for b in state.bids if b >= 0]
+            self.bid_sum[g] = sum(made)
+            self._bid_bits[g] = sum(1 << b for b in made)
+            self.hands[g] = state.hands
+            past = 0  # the values of the hand's finished tricks, as bits (value v at v + 100)
+            for t, (cards, winner) in enumerate(state.tricks):
+                self.trick_winner[g, t] = winner
+                for card in cards:
+                    self.card_kind[g, t, card.seat] = card.kind
+                    self.card_value[g, t, card.seat] = int(card.value)
+                    past |= 1 << (int(card.value) + VALUE_OFFSET)
+            if self._hand_scope:
+                self._hand_values[g] = _value_words(past)
+            row = len(state.tricks)
+            current = 0
+            for card in state.trick:
+                self.card_kind[g, row, card.seat] = card.kind
+                self.card_value[g, row, card.seat] = int(card.value)
+                current |= 1 << (int(card.value) + VALUE_OFFSET)
+                if card.kind == C.TWIN and self.twin_declared[g] < 0:
+                    self.twin_declared[g] = card.declared
+            self._trick_values[g] = _value_words(current)
+            if state.wish_pos >= 0:
+                self.wish_seat[g] = state.trick[state.wish_pos].seat
+        self.hands[:] = _normal_twins(self.hands)
+        # Round 1's dealer as each state implies it; the next hand is dealt when reached.
+        self.first_dealer[:] = (self.dealer - self.round + 1) % n
+        self._deal_from[:] = self.round + 1 - DEALT_AHEAD
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> MalinLegal:

@@ -54,13 +54,14 @@ engine's bot): :mod:`.nain_jaune_heuristic`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.game import State
 from ..games.nain_jaune import cards as C
-from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame
+from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame, NainJauneState
 from . import common
 from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
@@ -227,6 +228,9 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
     _ring = MatchArray(np.uint64, "ahead", "players")
     _dealt_to = MatchArray(np.intp)
 
+    #: ``ahead`` as asked (None: by table size); :meth:`from_states` keeps the default.
+    _ahead_asked: int | None = None
+
     def __init__(
         self,
         players: int,
@@ -296,9 +300,12 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         self._start_deals(g, None)
 
     def _start_deals(self, g: IntArray, terminal: BoolArray | None) -> None:
-        """The engine's ``_start_deal``: the end check, the stakes, the deal (``round`` already set)."""
+        """The engine's ``_start_deal``: the end check, the stakes, the deal (``round`` already set).
+
+        A :attr:`round_only` match (loaded without a seed) has no next deal: it ends here.
+        """
         n = self.players
-        over = self.tokens[g].min(axis=1) < self._stake
+        over = (self.tokens[g].min(axis=1) < self._stake) | self.round_only[g]
         if self._max_deals is not None:
             over |= self.deals_done[g] >= self._max_deals
         if over.any():
@@ -350,6 +357,53 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         rounds = np.repeat(first, counts) + offsets
         self._ring[rows, (rounds - 1) % self.ahead] = hands
         self._dealt_to[g] = last
+
+    # -- loading engine states -------------------------------------------------------
+    def _load(self, states: Sequence[State]) -> None:
+        """Each match from its :class:`NainJauneState` (see :meth:`.BatchBase.from_states`).
+
+        The pile is rebuilt from the engine's ``played`` (its mask, each card's
+        place, each seat's cards), the holders of each rank from the hands, the
+        lacks per rank from the engine's per seat; the tokens the deal's reward
+        counts from are the score sheet's last line (the start tokens before
+        any).  The ring holds no deal ahead: a match with a seed deals its next
+        ones from it when it needs them (:meth:`_top_up`), as the engine would
+        for that seed; a :attr:`round_only` match is never topped up, and its
+        match ends where its deal does (:meth:`_start_deals`).
+        """
+        n = self.players
+        start = self.game.options["start_tokens"]
+        for g, state in enumerate(cast(Sequence[NainJauneState], states)):
+            self.phase[g] = state.phase
+            self.round[g] = state.round
+            self.dealer[g] = state.dealer
+            self.opener[g] = state.opener
+            self.current_player[g] = state.current_player
+            self.need[g] = state.need
+            self.last[g] = state.last
+            self.asked[g] = state.asked
+            self.claim_box[g] = state.claim_box
+            self.bonus_due[g] = state.bonus_due
+            self.deals_done[g] = len(state.sheet)
+            self.tokens[g] = state.tokens
+            self.boxes[g] = state.boxes
+            self._sheet_tokens[g] = state.sheet[-1].tokens if state.sheet else [start] * n
+            self.hands[g] = state.hands
+            self.pile_count[g] = len(state.played)
+            pile = 0
+            for place, (seat, card) in enumerate(state.played, start=1):
+                pile |= 1 << card
+                self.played_by[g, seat] |= U64(1 << card)
+                self.pile_order[g, card] = place
+            self.pile[g] = pile
+            for seat, hand in enumerate(state.hands):
+                for rank in range(1, R + 1):
+                    if hand & C.RANK_MASK[rank]:
+                        self._holders[g, rank] |= 1 << seat
+                    if state.lacks[seat] >> (rank - 1) & 1:
+                        self._lacking[g, rank - 1] |= 1 << seat
+        # The deal in play counts as dealt: a seeded match deals the next ones when it needs them.
+        self._dealt_to[:] = np.where(self.round_only, self._cap, self.round)
 
     # -- legal actions -------------------------------------------------------------------
     def _live_rows(self) -> IntArray | None:

@@ -18,16 +18,17 @@ Tensors: :mod:`.sticheln_tensor`; the heuristic policy: :mod:`.sticheln_heuristi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame
+from ..core.game import State
+from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame, StichelnState
 from . import common
 from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, unpack
-from .common import in_chunks, shuffles_and_first_dealers
+from .common import in_chunks, shuffles_and_first_dealers, turn_seats
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 
@@ -50,6 +51,11 @@ def _words(kinds: NDArray[np.integer[Any]]) -> Words:
     out[..., 0] = np.where(k < 64, U64(1) << np.clip(k, 0, 63).astype(np.uint64), U64(0))
     out[..., 1] = np.where(k >= 64, U64(1) << np.clip(k - 64, 0, 63).astype(np.uint64), U64(0))
     return out
+
+
+def _split(mask: int) -> tuple[int, int]:
+    """An engine card mask (up to 128 kinds) as the batch's two words."""
+    return mask & 0xFFFF_FFFF_FFFF_FFFF, mask >> 64
 
 
 def deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
@@ -173,6 +179,62 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
         self.best_trump[g] = False
         self.trick_mask[g] = 0
         self.trick_cards[g] = -1
+
+    # -- loading engine states -------------------------------------------------------
+    def _load(self, states: Sequence[State]) -> None:
+        """Each match from its :class:`StichelnState` (see :meth:`.BatchBase.from_states`).
+
+        The trick in progress is read card by card through the batch's own
+        winner rule (its lead colour, best seat and value, trump flag); the
+        captured cards' counts and values per colour are summed from the
+        masks.  A match with a seed gets every hand's deal from it, its seats
+        turned to the state's dealer (as for Wizard: :func:`.common.turn_seats`).
+        """
+        game = self.game
+        deck = game.deck
+        colour_of, value_of = deck.colour_of, deck.value_of
+        for g, state in enumerate(cast(Sequence[StichelnState], states)):
+            self.phase[g] = state.phase
+            self.round[g] = state.round
+            self.dealer[g] = state.dealer
+            self.current_player[g] = state.current_player
+            self.leader[g] = state.leader
+            self.pain_turns[g] = state.pain_turns
+            self.tricks_done[g] = len(state.tricks)
+            self.scores[g] = state.scores_
+            for seat in range(self.players):
+                self.hands[g, seat] = _split(state.hands[seat])
+                self.captured[g, seat] = _split(state.captured[seat])
+                for j, kind in enumerate(state.pains[seat]):
+                    self.pains[g, seat, j] = kind
+                for kind in deck.kinds_in(state.captured[seat]):
+                    self.taken_counts[g, seat, colour_of[kind]] += 1
+                    self.taken_values[g, seat, colour_of[kind]] += value_of[kind]
+            for t, (seats, kinds, winner) in enumerate(state.tricks):
+                self.played[g, t, list(seats)] = kinds
+                self.trick_winners[g, t] = winner
+            # The trick so far, as _play reads it card by card.
+            lead, best_seat, best_value, best_trump, mask = -1, -1, 0, False, 0
+            for i, (seat, kind) in enumerate(zip(state.trick_seats, state.trick, strict=True)):
+                colour, value = colour_of[kind], value_of[kind]
+                if (i == 0) if game.zero_sets_lead else (lead == -1 and value > 0):
+                    lead = colour
+                trump = colour != lead
+                take_trump = value > 0 and trump and (not best_trump or value > best_value)
+                if take_trump or (value > 0 and not trump and not best_trump and value > best_value):
+                    best_seat, best_value = seat, value
+                best_trump |= take_trump
+                mask |= 1 << kind
+                self.trick_cards[g, seat] = kind
+            self.trick_size[g] = len(state.trick)
+            self.lead[g], self.best_seat[g], self.best_value[g] = lead, best_seat, best_value
+            self.best_trump[g] = best_trump
+            self.trick_mask[g] = _split(mask)
+        seeded = np.flatnonzero(~self.round_only)
+        if seeded.size:
+            deals = self._deal([self.seeds[g] for g in seeded.tolist()])
+            first = (self.dealer[seeded] - self.round[seeded] + 1) % self.players
+            self._deal_hands[seeded] = turn_seats(deals.hands, deals.first_dealer, first)
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[Words, IntArray]:

@@ -30,17 +30,18 @@ draws its next seeds ahead, in chunks, for the same reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.game import State
 from ..games.wizard import cards as C
-from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame
+from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame, WizardState
 from . import common
 from .base import BatchBase, BiddingTricks, MatchArray
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
+from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers, turn_seats
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
@@ -92,6 +93,12 @@ def _beats_table() -> NDArray[np.bool_]:
 
 
 _BEATS = _beats_table()
+
+#: The arrays :meth:`WizardBatch._load` fills from the engine's fields, in the order it reads them.
+_LOADED = (
+    "phase", "round", "dealer", "current_player", "leader", "trick_size", "tricks_done", "bid_sum",
+    "trump", "turned", "led", "win_seat", "win_kind", "hands", "bids", "tricks_won", "scores",
+)  # fmt: skip
 
 
 class Deals(NamedTuple):
@@ -215,6 +222,44 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
         left = (dealer + 1) % n
         self.current_player[g] = np.where(wizard, dealer, left)
         self.leader[g] = left
+
+    # -- loading engine states -------------------------------------------------------
+    def _load(self, states: Sequence[State]) -> None:
+        """Each match from its :class:`WizardState` (see :meth:`.BatchBase.from_states`).
+
+        The hands are the engine's slot masks as they are; ``played`` is rebuilt
+        from the round's finished tricks and the trick in progress.  A match with
+        a seed gets every round's deal from it, its seats turned so that the
+        rounds to come are dealt as the engine deals them from the state's dealer
+        (which the seed's first-dealer draw need not have named).
+        """
+        n = self.players
+        rows: dict[str, list[Any]] = {name: [] for name in _LOADED}
+        played = self.played
+        for g, state in enumerate(cast(Sequence[WizardState], states)):
+            bid_sum = sum(b for b in state.bids if b >= 0)
+            values = (
+                state.phase, state.round, state.dealer, state.current_player, state.leader,
+                len(state.trick), len(state.tricks), bid_sum, state.trump, state.turned, state.led,
+                state.win_seat, state.win_kind, state.hands, state.bids, state.tricks_won, state.scores_,
+            )  # fmt: skip
+            for name, value in zip(_LOADED, values, strict=True):
+                rows[name].append(value)
+            for t, (leader, kinds, _winner) in enumerate(state.tricks):
+                for j, kind in enumerate(kinds):
+                    played[g, t, (leader + j) % n] = kind
+            for j, kind in enumerate(state.trick):
+                played[g, len(state.tricks), (state.leader + j) % n] = kind
+        for name, column in rows.items():
+            getattr(self, name)[:] = np.array(column, dtype=getattr(self, name).dtype)
+        self._beats_base[:] = (self.trump + 1) * (_KINDS * _KINDS) + _KINDS
+        seeded = np.flatnonzero(~self.round_only)
+        if seeded.size:
+            deals = self._deal([self.seeds[g] for g in seeded.tolist()])
+            # The state's round-1 dealer, as its dealer and round say; the deal's seats turn with it.
+            first = (self.dealer[seeded] - self.round[seeded] + 1) % n
+            self._deal_hands[seeded] = turn_seats(deals.hands, deals.first_dealer, first)
+            self._deal_turned[seeded] = deals.turned
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[NDArray[np.uint64], IntArray]:
