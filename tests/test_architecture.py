@@ -122,7 +122,7 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
     "games": {"core"},
     "match": {"core"},
     "records": {"core"},
-    "bots": {"core", "match"},
+    "bots": {"core", "match", "batch"},  # the batch-engine search (bots/batched.py) plays out in atout.batch
     "learn": {"core", "batch", "bots"},  # training over the batch engine; writes the bots' model format
     "tournament": {"core", "bots", "match", "records"},
     "envs": {"core", "bots", "match", "batch"},  # the vector env steps atout.batch
@@ -144,7 +144,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "sqlalchemy": {"server"},
     "psycopg": {"server"},  # LISTEN/NOTIFY and advisory locks (several processes on PostgreSQL)
     "markdown_it": {"server"},
-    "numpy": {"envs", "atout.testing.adapters", "batch", "tournament", "learn", "atout.bots.learned"},
+    "numpy": {"envs", "atout.testing.adapters", "batch", "tournament", "learn", "atout.bots.learned", "atout.bots.batched"},
     "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},

@@ -9,6 +9,9 @@ Names, the same for every game:
 * ``policy`` — the learned policy network shipped for the game and player
   count, alone (one forward pass a decision, no search; :mod:`.learned`);
   ``net:path/to/model.npz`` — a network trained with ``atout train``;
+* ``batch:N`` or ``batch:N:model`` — the search whose playouts run together
+  in the batch engine (:mod:`.batched`), N playouts a decision, played by the
+  heuristic or (``model``) by the learned network shipped for the game;
 * ``search`` or ``search:N`` — the generic search bot with N playouts per decision
   (flags, e.g. ``search:N:infer:model``: ``infer`` weighs worlds by the other
   seats' actions, ``model`` plays the playouts with the game's model of strong
@@ -49,6 +52,8 @@ EXPERT_CAP = 2.5
 #: playouts with the game's model of strong play.  (``flat``, an even split of the budget,
 #: and ``own``, playing for the seat's own score, were measured worse and removed: issue 19.)
 SEARCH_FLAGS = ("infer", "model")
+#: Most playouts a ``batch:N`` decision may ask for (its rows are bounded anyway: see bots.batched).
+MAX_BATCH_PLAYOUTS = 100_000
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
 EASY_NOISE = 0.4
 
@@ -88,6 +93,31 @@ def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:
     return None if path is None else bot_from_path(path, seed)
 
 
+def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
+    """``batch:N[:model]``: the batch-engine search (refused for a game without a batch simulator)."""
+    from ..batch import batch_class
+    from .batched import BatchSearchBot
+    from .learned import shipped_model
+
+    number, *flags = name[6:].split(":")
+    try:
+        playouts = int(number)
+    except ValueError:
+        raise OptionError(f"{spec!r}: write batch:N[:model] with N playouts") from None
+    if not 1 <= playouts <= MAX_BATCH_PLAYOUTS:
+        raise OptionError(f"{spec!r}: the number of playouts must be 1..{MAX_BATCH_PLAYOUTS}")
+    if set(flags) - {"model"}:
+        raise OptionError(f"{spec!r}: the only flag is 'model' (playouts by the learned network)")
+    try:
+        batch_class(game.name)
+    except ValueError as error:
+        raise OptionError(str(error)) from None
+    model = shipped_model(game) if "model" in flags else None
+    bot = BatchSearchBot(seed, playouts=playouts, model=model)
+    bot.name = name
+    return bot
+
+
 def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
     """A fresh bot for ``game`` from its name; unknown names list the known ones."""
     from .noisy import NoisyBot
@@ -121,6 +151,8 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         return normal
     if name == "easy":
         return NoisyBot(make_bot("normal", game, seed), EASY_NOISE, seed, name="easy")
+    if name.startswith("batch:"):
+        return _batch_search(spec, name, game, seed)
     if name in ("hard", "expert", "search") or name.startswith("search:"):
         expert = EXPERT_MODEL_PLAYOUTS if game.playout_model else EXPERT_PLAYOUTS
         playouts = {"hard": HARD_PLAYOUTS, "expert": expert}.get(name, HARD_PLAYOUTS)

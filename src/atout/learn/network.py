@@ -21,17 +21,50 @@ from torch import nn
 
 from ..bots.learned import PolicyModel
 
-__all__ = ["PolicyNet"]
+__all__ = ["PolicyNet", "SparseInput"]
+
+
+class SparseInput(nn.Module):
+    """The first layer, ``x @ W + b``, computed from the nonzero entries of ``x`` only.
+
+    Why: the information-state tensors are wide and nearly empty (Wizard's:
+    3,739 values, about 1.5% of them nonzero — most of the width is the
+    round's finished tricks), so a dense product spends almost all its time
+    multiplying zeros.  An ``EmbeddingBag`` summing the rows of ``W`` picked
+    by the nonzero entries, weighted by their values, is the same product
+    (measured 3× faster forward and backward on 2,048 Wizard positions).
+    ``weight`` is (inputs, outputs): the numpy model's orientation.
+    """
+
+    def __init__(self, inputs: int, outputs: int) -> None:
+        super().__init__()
+        self.bag = nn.EmbeddingBag(inputs, outputs, mode="sum")
+        bound = 1.0 / inputs**0.5
+        nn.init.uniform_(self.bag.weight, -bound, bound)
+        self.bias = nn.Parameter(torch.empty(outputs).uniform_(-bound, bound))
+
+    @property
+    def weight(self) -> torch.Tensor:
+        return self.bag.weight
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        found = x.nonzero()
+        rows, columns = found[:, 0], found[:, 1]
+        offsets = torch.searchsorted(rows, torch.arange(x.shape[0]))
+        result: torch.Tensor = self.bag(columns, offsets, per_sample_weights=x[rows, columns]) + self.bias
+        return result
 
 
 class PolicyNet(nn.Module):
-    """MLP trunk (ReLU) with a policy head and a value head."""
+    """MLP trunk (ReLU) with a policy head and a value head; the first layer reads sparse tensors."""
 
     def __init__(self, inputs: int, actions: int, hidden: tuple[int, ...] = (256, 256)) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = inputs
-        for size in hidden:
+        if not hidden:
+            raise ValueError("the network needs at least one hidden layer")
+        layers: list[nn.Module] = [SparseInput(inputs, hidden[0]), nn.ReLU()]
+        width = hidden[0]
+        for size in hidden[1:]:
             layers += [nn.Linear(width, size), nn.ReLU()]
             width = size
         self.trunk = nn.Sequential(*layers)
@@ -50,13 +83,14 @@ class PolicyNet(nn.Module):
     def export(self, meta: dict[str, Any]) -> PolicyModel:
         """The numpy model players load (weights as (in, out) matrices, float32 until saved)."""
 
-        def pair(layer: nn.Linear) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        def pair(layer: nn.Linear | SparseInput) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+            weight = layer.weight.detach().cpu().numpy()
             return (
-                layer.weight.detach().cpu().numpy().T.astype(np.float32).copy(),
+                (weight if isinstance(layer, SparseInput) else weight.T).astype(np.float32).copy(),
                 layer.bias.detach().cpu().numpy().astype(np.float32).copy(),
             )
 
-        linears = [m for m in self.trunk if isinstance(m, nn.Linear)]
+        linears = [m for m in self.trunk if isinstance(m, (nn.Linear, SparseInput))]
         return PolicyModel(
             meta=dict(meta),
             trunk=tuple(pair(layer) for layer in linears),

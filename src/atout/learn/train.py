@@ -104,6 +104,8 @@ class TrainConfig:
     update_size: int = 16_384
     epochs: int = 2
     minibatch: int = 2_048
+    #: Adam's step size while imitating (a supervised target: larger steps are safe) and then in PPO.
+    imitation_learning_rate: float = 1e-3
     learning_rate: float = 3e-4
     clip: float = 0.2
     value_coef: float = 0.5
@@ -247,7 +249,7 @@ class Trainer:
         torch.manual_seed(config.seed)
         self.rng = np.random.default_rng(config.seed)
         self.net = PolicyNet(self.width, self.actions, tuple(config.hidden))
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.imitation_learning_rate)
         self.snapshots: list[PolicyNet] = []
         self.decisions = 0
         self.updates = 0
@@ -300,6 +302,9 @@ class Trainer:
                     roles[g] = self._roles()
                 buffer.size = 0
             was_imitating = imitating
+            rate = config.imitation_learning_rate if imitating else config.learning_rate
+            for group in self.optimizer.param_groups:
+                group["lr"] = rate
             player = batch.current_player
             seat_role = roles[rows, player]
             x = batch.information_state_tensor()
