@@ -26,10 +26,9 @@ import numpy as np
 
 import atout
 from atout.bots import make_bot
-from atout.bots.search import SearchBot
 from atout.core.registry import game_class, names
 
-LEVELS = ("random", "easy", "normal", "hard", "expert")
+LEVELS = ("random", "easy", "normal", "hard", "expert", "policy", "master")
 
 
 def measure(game: atout.Game, level: str, matches: int, sample: float, seed: int) -> tuple[list[float], int]:
@@ -62,8 +61,8 @@ def measure(game: atout.Game, level: str, matches: int, sample: float, seed: int
             else:
                 action = field[actor].choose(view)
             state.apply(action)
-        if isinstance(bot, SearchBot):
-            simulations += bot.simulations
+        # The search bots (search, batch) count their playouts.
+        simulations += int(getattr(bot, "simulations", 0))
         bot.close()
     return times, simulations
 

@@ -21,6 +21,8 @@ import argparse
 import json
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
@@ -29,7 +31,13 @@ import atout
 from atout.core.registry import game_class, names
 from atout.tournament import MatchOutcome, run_local, schedule, summarize
 
-RUNGS = (("normal", "random"), ("hard", "normal"), ("expert", "hard"))
+RUNGS = (
+    ("normal", "random"),
+    ("hard", "normal"),
+    ("expert", "hard"),
+    ("master", "hard"),
+    ("master", "expert"),
+)
 
 
 def fmt_ms(value: float | None) -> str:
@@ -60,6 +68,24 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # SIGTERM too: background jobs ignore SIGINT
 
 
+@contextmanager
+def alarm(deadline: float | None) -> Iterator[None]:
+    """Interrupt the block (KeyboardInterrupt) at ``deadline`` (``time.perf_counter`` seconds), if any.
+
+    Why: a search deal takes minutes; ``--minutes`` must stop a rung inside a deal, not after it.
+    The deal in progress is dropped (the results stay a prefix of the schedule).
+    """
+    if deadline is None:
+        yield
+        return
+    signal.signal(signal.SIGALRM, _interrupt)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.perf_counter(), 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -69,7 +95,11 @@ def main() -> None:
     parser.add_argument("--search-deals", type=int, default=100, help="deals for the search rungs")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rungs", default="0,1,2", help="which comparisons (0: normal/random, 1, 2)")
+    parser.add_argument(
+        "--rungs",
+        default="0,1,2",
+        help="which comparisons (0: normal/random, 1: hard/normal, 2: expert/hard, 3: master/hard, 4: master/expert)",
+    )
     parser.add_argument("--minutes", type=float, default=0, help="stop a rung after this long (0: never)")
     parser.add_argument(
         "--compare",
@@ -105,15 +135,17 @@ def main() -> None:
                 log = Path(args.log) / f"{safe}.jsonl"
                 outcomes = load_log(log, deals)
             chunk = max(1, args.jobs)
+            deadline = start + 60 * args.minutes if args.minutes else None
             for first in range(len({o.deal for o in outcomes}), deals, chunk):
-                if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+                if deadline is not None and time.perf_counter() > deadline:
                     deals = first  # out of time: the deals played so far (a prefix of the schedule)
                     break
                 size = min(chunk, deals - first)
                 specs = schedule(game, [candidate, field], size, seed, first_deal=first)
                 try:
-                    played = run_local(specs, args.jobs)
-                except KeyboardInterrupt:  # Ctrl-C (or kill -INT): report the deals finished so far
+                    with alarm(deadline):
+                        played = run_local(specs, args.jobs)
+                except KeyboardInterrupt:  # time, Ctrl-C or kill -INT/-TERM: report the deals finished so far
                     deals = first
                     break
                 outcomes += played
@@ -125,6 +157,12 @@ def main() -> None:
                     m = {b.bot: b for b in summarize(outcomes)}[candidate].margin_per_round
                     print(f"<!-- {first + size} deals: {m.mean:+.2f} ± {m.ci95 or 0:.2f} -->", flush=True)
             by_bot = {b.bot: b for b in summarize(outcomes)}
+            if candidate not in by_bot or field not in by_bot:
+                # Stopped (time, SIGINT, SIGTERM) before a whole deal was played: say so, go on.
+                print(
+                    f"| {name} ({game.players}p) | {candidate} vs {field} | 0 × {game.players} | no deal finished | | | |"
+                )
+                continue
             c, f = by_bot[candidate], by_bot[field]
             m = c.margin_per_round
             made = "—" if c.contracts_made is None else f"{c.contracts_made:.0%} / {f.contracts_made:.0%}"

@@ -144,7 +144,15 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "sqlalchemy": {"server"},
     "psycopg": {"server"},  # LISTEN/NOTIFY and advisory locks (several processes on PostgreSQL)
     "markdown_it": {"server"},
-    "numpy": {"envs", "atout.testing.adapters", "batch", "tournament", "learn", "atout.bots.learned", "atout.bots.batched"},
+    "numpy": {
+        "envs",
+        "atout.testing.adapters",
+        "batch",
+        "tournament",
+        "learn",
+        "atout.bots.learned",
+        "atout.bots.batched",
+    },
     "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},

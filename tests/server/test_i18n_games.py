@@ -33,7 +33,7 @@ TEXTS = {"en": ENGLISH, "fr": FRENCH}
 #: What GET /api/games adds to an option for the interface (the rest is the program's).
 INTERFACE_KEYS = ("help", "label", "choice_labels", "none_label")
 #: The bot levels the creation form offers.
-FORM_LEVELS = ["random", "easy", "normal", "hard", "expert"]
+FORM_LEVELS = ["random", "easy", "normal", "hard", "expert", "master"]
 #: Ways a reader asks for French: query parameter, Accept-Language, cookie.
 FRENCH_REQUESTS = [
     ({"lang": "fr"}, {}, None),

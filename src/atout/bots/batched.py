@@ -86,7 +86,9 @@ class BatchSearchBot(Bot):
         self.playouts = playouts
         self.min_worlds = min_worlds
         self.model = model
-        self.policy: PlayoutPolicy = policy or (model_playouts(model) if model is not None else heuristic_playouts)
+        self.policy: PlayoutPolicy = policy or (
+            model_playouts(model) if model is not None else heuristic_playouts
+        )
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
 

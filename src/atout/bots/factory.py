@@ -52,6 +52,10 @@ EXPERT_CAP = 2.5
 #: playouts with the game's model of strong play.  (``flat``, an even split of the budget,
 #: and ``own``, playing for the seat's own score, were measured worse and removed: issue 19.)
 SEARCH_FLAGS = ("infer", "model")
+#: Playouts of a ``master`` decision: the batch-engine search (bots/batched.py), whose playouts run
+#: together, with the learned network as the model of every seat where one is shipped for the game
+#: and player count (else the heuristic).  bench/RESULTS.md has its measurements.
+MASTER_PLAYOUTS = 2000
 #: Most playouts a ``batch:N`` decision may ask for (its rows are bounded anyway: see bots.batched).
 MAX_BATCH_PLAYOUTS = 100_000
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
@@ -69,6 +73,10 @@ LEVELS: dict[str, str] = {
         f"search: {EXPERT_PLAYOUTS} heuristic playouts per decision over sampled worlds, or "
         f"{EXPERT_MODEL_PLAYOUTS} played with the game's model of strong play where it has one "
         f"(≤ {EXPERT_CAP:g} s)"
+    ),
+    "master": (
+        f"search with the batch engine: {MASTER_PLAYOUTS} playouts per decision over sampled worlds, "
+        "played by the learned network where one is shipped for the player count, else by the heuristic"
     ),
     "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
 }
@@ -118,8 +126,37 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
     return bot
 
 
-def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
-    """A fresh bot for ``game`` from its name; unknown names list the known ones."""
+def _master(game: Game, seed: int | None, caps: bool) -> Bot:
+    """The top level: the batch-engine search with the learned playouts where a model is shipped.
+
+    A game without a batch simulator (a user's own game) gets ``expert``'s search.
+    """
+    from ..batch import batch_class
+    from .batched import BatchSearchBot
+    from .learned import ModelMismatch, shipped_model
+
+    try:
+        batch_class(game.name)
+    except ValueError:
+        bot = make_bot("expert", game, seed, caps=caps)
+        bot.name = "master"
+        return bot
+    try:
+        model = shipped_model(game)
+    except ModelMismatch:
+        model = None
+    master = BatchSearchBot(seed, playouts=MASTER_PLAYOUTS, model=model)
+    master.name = "master"
+    return master
+
+
+def make_bot(spec: str, game: Game, seed: int | None = None, *, caps: bool = True) -> Bot:
+    """A fresh bot for ``game`` from its name; unknown names list the known ones.
+
+    ``caps``: the search levels keep their wall-clock safety caps (live play: nobody waits
+    longer); without them a level is its budget in playouts only, the same on a busy
+    machine as on an idle one (measurements: tournaments, bench/).
+    """
     from .noisy import NoisyBot
     from .search import SearchBot
 
@@ -153,10 +190,12 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot:
         return NoisyBot(make_bot("normal", game, seed), EASY_NOISE, seed, name="easy")
     if name.startswith("batch:"):
         return _batch_search(spec, name, game, seed)
+    if name == "master":
+        return _master(game, seed, caps)
     if name in ("hard", "expert", "search") or name.startswith("search:"):
         expert = EXPERT_MODEL_PLAYOUTS if game.playout_model else EXPERT_PLAYOUTS
         playouts = {"hard": HARD_PLAYOUTS, "expert": expert}.get(name, HARD_PLAYOUTS)
-        cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name)
+        cap = {"hard": HARD_CAP, "expert": EXPERT_CAP}.get(name) if caps else None
         inference, model = False, name == "expert"
         if name.startswith("search:"):
             number, *flags = name[7:].split(":")

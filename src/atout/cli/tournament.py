@@ -70,6 +70,13 @@ def tournament(
         typer.Option(help="Play on Ray: 'local' starts a local Ray, otherwise a cluster address."),
     ] = None,
     plot: Annotated[bool, typer.Option(help="Draw plot.png and plot.svg.")] = True,
+    caps: Annotated[
+        bool,
+        typer.Option(
+            help="Keep the search levels' wall-clock caps, as at a live table (off: each level is its "
+            "budget in playouts, whatever the machine's load, and a seeded tournament replays exactly)."
+        ),
+    ] = False,
 ) -> None:
     """Play duplicate deals with seat rotation and report scores, margins, wins, times and ratings."""
     from ..core.registry import game_class
@@ -88,7 +95,7 @@ def tournament(
         seats = lineup(names, g.players)
         for name in dict.fromkeys(seats):
             make_bot(name, g, 0).close()  # refuse unknown names before playing anything
-        specs = schedule(g, names, deals, seed)
+        specs = schedule(g, names, deals, seed, caps=caps)
     except (AtoutError, ValueError) as exc:
         raise fail(str(exc)) from None
     target = out_dir or Path(f"tournament-{g.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
@@ -128,6 +135,7 @@ def tournament(
         "players": g.players,
         "options": g.options_text(),
         "bots": names,
+        "caps": caps,
         "lineup": seats,
         "deals": deals,
         "rotations": g.players,

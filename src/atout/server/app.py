@@ -90,7 +90,7 @@ BURST = 30
 LANGUAGES = ("en", "fr")
 #: The bot levels the creation form offers, in order (``heuristic`` is ``normal``;
 #: ``search`` is for programs).
-FORM_LEVELS = ("random", "easy", "normal", "hard", "expert")
+FORM_LEVELS = ("random", "easy", "normal", "hard", "expert", "master")
 
 STATIC = resources.files("atout.server") / "static"
 

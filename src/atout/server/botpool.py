@@ -48,7 +48,7 @@ from ..core.registry import load
 log = logging.getLogger("atout.server")
 
 #: Bot names that search (everything else is cheap enough for a thread).
-SEARCH_LEVELS = ("hard", "expert", "search")
+SEARCH_LEVELS = ("hard", "expert", "master", "search")
 
 
 def needs_worker(bot: str) -> bool:

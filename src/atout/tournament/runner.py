@@ -13,7 +13,6 @@ spec only (decision times aside), so every backend gives the same results.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,10 @@ class MatchSpec:
     seats: tuple[str, ...]
     #: Bot seed per seat.
     bot_seeds: tuple[int, ...]
+    #: Whether the search levels keep their wall-clock caps (live play).  Off by default: a
+    #: measurement must not depend on how busy the machine is (a cap that fires on a loaded
+    #: machine quietly weakens hard and expert, and makes a seeded match irreproducible).
+    caps: bool = False
 
     def load_game(self) -> Game:
         return load(self.game, self.players, **dict(self.options))
@@ -86,8 +89,13 @@ def lineup(bots: Sequence[str], players: int) -> list[str]:
     return names + [names[-1]] * (players - len(names))
 
 
-def schedule(game: Game, bots: Sequence[str], deals: int, seed: int, first_deal: int = 0) -> list[MatchSpec]:
-    """Every deal once per rotation: in rotation ``r`` seat ``s`` holds entrant ``(s + r) % n``."""
+def schedule(
+    game: Game, bots: Sequence[str], deals: int, seed: int, first_deal: int = 0, *, caps: bool = False
+) -> list[MatchSpec]:
+    """Every deal once per rotation: in rotation ``r`` seat ``s`` holds entrant ``(s + r) % n``.
+
+    ``caps``: the search levels keep their wall-clock caps (see :attr:`MatchSpec.caps`).
+    """
     if deals < 1:
         raise ValueError("deals must be at least 1")
     names = lineup(bots, game.players)
@@ -99,7 +107,7 @@ def schedule(game: Game, bots: Sequence[str], deals: int, seed: int, first_deal:
         for r in range(n):
             seats = tuple(names[(s + r) % n] for s in range(n))
             bot_seeds = tuple(derive_seed(seed, "deal", i, "rotation", r, "seat", s) for s in range(n))
-            specs.append(MatchSpec(game.name, n, options, i, r, deal_seed, seats, bot_seeds))
+            specs.append(MatchSpec(game.name, n, options, i, r, deal_seed, seats, bot_seeds, caps))
     return specs
 
 
@@ -139,7 +147,7 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
 
     try:
         for s, name in enumerate(spec.seats):
-            bots.append(make_bot(name, game, spec.bot_seeds[s]))
+            bots.append(make_bot(name, game, spec.bot_seeds[s], caps=spec.caps))
         result = play_match(game, bots, spec.seed, on_action=note)
     except BotError as exc:
         outcome.error = str(exc)
@@ -176,9 +184,19 @@ def run_local(
         return _collect(specs, (run_match(s) for s in specs), on_done)
     # "spawn": workers start clean (no copy of this process's threads or locks).
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(run_match, s) for s in specs]
-        return _collect(specs, (f.result() for f in cf.as_completed(futures)), on_done)
+    pool = context.Pool(jobs)
+    try:
+        outcomes = _collect(specs, pool.imap_unordered(run_match, specs), on_done)
+    except BaseException:
+        # Interrupted (Ctrl-C, a bench's deadline): the matches in progress are dropped at once,
+        # not waited for (a search match takes minutes).
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+    return outcomes
 
 
 def run_ray(
