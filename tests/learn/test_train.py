@@ -22,9 +22,12 @@ from atout.match import play_match
 GAMES = ["wizard", "malin", "sticheln", "nain-jaune"]
 
 
-def tiny(game: str, decisions: int, imitation: int, players: int = 4) -> TrainConfig:
+def tiny(
+    game: str, decisions: int, imitation: int, players: int = 4, prior: float | None = None
+) -> TrainConfig:
     """A run of seconds: a small network, small updates, rare evaluations on few deals."""
     return TrainConfig(
+        prior=prior,
         game=game,
         players=players,
         seed=3,
@@ -106,7 +109,28 @@ def test_a_tiny_run_lowers_its_loss_and_writes_a_model_that_plays(game: str, tmp
     if not (Path(atout.__file__).parent / "bots" / "models" / f"{g.name}-4p.npz").exists():
         bots[3] = make_bot("random", g, 4)
     result = play_match(g, bots, seed=11)
-    assert len(result.scores) == 4
+    assert result.state.is_terminal and len(result.state.scores()) == 4
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_network_with_the_heuristic_prior_starts_as_the_heuristic(game: str, tmp_path: Path) -> None:
+    """Before any update, its greedy choice is the heuristic's in every position; after a run it still plays."""
+    import numpy as np
+
+    trainer = Trainer(tiny(game, decisions=3_000, imitation=1_000, prior=3.0), tmp_path)
+    model = trainer.net.export(trainer.meta())
+    assert model.prior_weight == 3.0
+    x, mask, target = heuristic_decisions(game, steps=200)
+    assert (model.best_actions(x, mask, target) == target).all()
+    trainer.run()
+    saved = PolicyModel.load(tmp_path / MODEL)
+    assert saved.prior_weight is not None and saved.meta["prior"] == "heuristic"
+    with pytest.raises(ValueError, match="pass prior"):
+        saved.forward(x[:2])
+    g = atout.load(game, players=4)
+    result = play_match(g, [PolicyBot(s, saved) for s in range(4)], seed=3)
+    assert result.state.is_terminal and len(result.state.scores()) == 4
+    assert np.isfinite(saved.forward(x[:5], target[:5])[1]).all()
 
 
 def test_a_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:

@@ -56,7 +56,8 @@ def model_playouts(model: PolicyModel) -> PlayoutPolicy:
         actions = np.zeros(batch.num_games, dtype=np.intp)
         if live.size:
             x = batch.information_state_tensor()[live]
-            actions[live] = model.best_actions(x, batch.legal_mask()[live])
+            prior = heuristic_playouts(batch)[live] if model.prior_weight is not None else None
+            actions[live] = model.best_actions(x, batch.legal_mask()[live], prior)
         return actions
 
     return policy

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from ..core.bot import Bot
 from ..core.errors import OptionError
 from ..core.game import Game, View
+from .path import bot_from_path
 
 __all__ = [
     "FORMAT",
@@ -192,8 +193,24 @@ class PolicyModel:
             raise ModelMismatch(f"this model answers in other action ids than {game.name} with these options")
 
     # -- inference -------------------------------------------------------------------------
-    def forward(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """(B, size) tensors → ((B, actions) logits, (B,) values in units of ``value_scale``)."""
+    @property
+    def prior_weight(self) -> float | None:
+        """The weight of the heuristic's choice in the logits, or None for a model without that prior.
+
+        Why a prior: a network trained as a *correction* of the game's heuristic
+        (its logits plus this weight on the heuristic's action) plays as the
+        heuristic from its first update and only has to learn where to differ.
+        """
+        weight = self.meta.get("prior_weight")
+        return None if weight is None else float(weight)
+
+    def forward(
+        self, x: FloatArray, prior: NDArray[np.intp] | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        """(B, size) tensors → ((B, actions) logits, (B,) values in units of ``value_scale``).
+
+        ``prior``: (B,) the heuristic's action per row, required by a model with a prior.
+        """
         h = x
         for w, b in self.trunk:
             h = h @ w
@@ -201,16 +218,25 @@ class PolicyModel:
             np.maximum(h, 0.0, out=h)
         logits = h @ self.policy[0] + self.policy[1]
         values = (h @ self.value[0] + self.value[1])[:, 0]
+        weight = self.prior_weight
+        if weight is not None:
+            if prior is None:
+                raise ValueError("this model adds the heuristic's choice to its logits: pass prior=")
+            logits[np.arange(len(logits)), prior] += weight
         return logits, values
 
-    def masked_logits(self, x: FloatArray, mask: NDArray[np.bool_]) -> FloatArray:
+    def masked_logits(
+        self, x: FloatArray, mask: NDArray[np.bool_], prior: NDArray[np.intp] | None = None
+    ) -> FloatArray:
         """The logits with every illegal action at -inf (``mask``: (B, actions) legal)."""
-        logits, _ = self.forward(x)
+        logits, _ = self.forward(x, prior)
         return np.where(mask, logits, -np.inf).astype(np.float32)
 
-    def best_actions(self, x: FloatArray, mask: NDArray[np.bool_]) -> NDArray[np.intp]:
+    def best_actions(
+        self, x: FloatArray, mask: NDArray[np.bool_], prior: NDArray[np.intp] | None = None
+    ) -> NDArray[np.intp]:
         """The most probable legal action per row."""
-        result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask), axis=1)
+        result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask, prior), axis=1)
         return result
 
 
@@ -286,6 +312,7 @@ class PolicyBot(Bot):
         model.check(game)
         self.model = model
         self._game = game
+        self._heuristics: dict[int, Bot] = {}
         self._buffer = np.zeros((1, game.information_state_tensor_size()), dtype=np.float32)
         return model
 
@@ -301,6 +328,20 @@ class PolicyBot(Bot):
         x = self._buffer
         x.fill(0.0)
         game.write_tensor(view, True, x[0])
-        logits, _ = model.forward(x)
+        prior = None
+        if model.prior_weight is not None:
+            prior = np.array([self._heuristic(view.seat).choose(view)], dtype=np.intp)
+        logits, _ = model.forward(x, prior)
         row = logits[0]
         return max(legal, key=lambda a: float(row[a]))
+
+    def _heuristic(self, seat: int) -> Bot:
+        """The game's heuristic for ``seat`` (a model with a prior reads its choice), made once."""
+        bot = self._heuristics.get(seat)
+        if bot is None:
+            path = self._game.bots.get("heuristic")
+            if path is None:
+                raise ModelMismatch(f"this model needs {self._game.name}'s heuristic, which it has not")
+            bot = self._heuristics[seat] = bot_from_path(path, self.rng.getrandbits(32))
+            bot.start(self._game, seat)
+        return bot

@@ -58,8 +58,12 @@ class SparseInput(nn.Module):
 class PolicyNet(nn.Module):
     """MLP trunk (ReLU) with a policy head and a value head; the first layer reads sparse tensors."""
 
-    def __init__(self, inputs: int, actions: int, hidden: tuple[int, ...] = (256, 256)) -> None:
+    def __init__(
+        self, inputs: int, actions: int, hidden: tuple[int, ...] = (256, 256), prior: float | None = None
+    ) -> None:
         super().__init__()
+        #: With a prior, the logits add ``prior_weight`` on the heuristic's action (learned, from ``prior``).
+        self.prior_weight = None if prior is None else nn.Parameter(torch.tensor(float(prior)))
         if not hidden:
             raise ValueError("the network needs at least one hidden layer")
         layers: list[nn.Module] = [SparseInput(inputs, hidden[0]), nn.ReLU()]
@@ -75,10 +79,16 @@ class PolicyNet(nn.Module):
         nn.init.normal_(self.policy.weight, std=0.01)
         nn.init.zeros_(self.policy.bias)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(B, inputs) → ((B, actions) logits, (B,) values)."""
+    def forward(self, x: torch.Tensor, prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(B, inputs) → ((B, actions) logits, (B,) values); ``prior``: (B,) the heuristic's actions."""
         h = self.trunk(x)
-        return self.policy(h), self.value(h).squeeze(-1)
+        logits = self.policy(h)
+        if self.prior_weight is not None:
+            if prior is None:
+                raise ValueError("this network adds the heuristic's choice to its logits: pass prior")
+            bonus = torch.zeros_like(logits).scatter_(1, prior.long().clamp(min=0)[:, None], 1.0)
+            logits = logits + self.prior_weight * bonus
+        return logits, self.value(h).squeeze(-1)
 
     def export(self, meta: dict[str, Any]) -> PolicyModel:
         """The numpy model players load (weights as (in, out) matrices, float32 until saved)."""
@@ -91,8 +101,12 @@ class PolicyNet(nn.Module):
             )
 
         linears = [m for m in self.trunk if isinstance(m, (nn.Linear, SparseInput))]
+        meta = dict(meta)
+        if self.prior_weight is not None:
+            meta["prior"] = "heuristic"
+            meta["prior_weight"] = float(self.prior_weight.detach())
         return PolicyModel(
-            meta=dict(meta),
+            meta=meta,
             trunk=tuple(pair(layer) for layer in linears),
             policy=pair(self.policy),
             value=pair(self.value),

@@ -2,11 +2,16 @@
 
 The recipe, and why:
 
-1. **Imitation** of the game's heuristic (``normal``) for a fixed number of
-   decisions, every seat played by the heuristic: cross-entropy towards its
-   action, and the value head towards the round's outcome.  A network that
-   starts from sensible play learns from meaningful matches at once instead of
-   spending its first hour finding out what a trick is.
+1. **A start from the heuristic.**  By default the network is a
+   *correction* of the game's heuristic (``normal``): its logits plus a
+   learned weight (3 at first) on the heuristic's action, so that it plays as
+   the heuristic from the first update and learns only where to differ
+   (``prior=None``: a plain network, which first imitates the heuristic:
+   cross-entropy towards its action).  Either way a first stage of
+   ``imitation_decisions``, every seat played by the heuristic, trains the
+   value head towards the round's outcome.  A network that starts from
+   sensible play learns from meaningful matches at once instead of spending
+   its first hour finding out what a trick is.
 2. **PPO** (clipped policy gradient with a value baseline).  Each match of
    the batch gets roles when it starts: half of them are **self-play** (every
    seat the learner), the rest put the learner in one seat against the
@@ -98,6 +103,9 @@ class TrainConfig:
     #: Matches stepped together.
     matches: int = 256
     hidden: tuple[int, ...] = (256, 256)
+    #: The network as a correction of the heuristic: its logits plus a learned weight (starting here) on
+    #: the heuristic's action, so it plays as ``normal`` from the start (None: a plain network).
+    prior: float | None = 3.0
     #: Decisions of the imitation stage (every seat's, the heuristic playing).
     imitation_decisions: int = 1_000_000
     #: Decisions per update, epochs over them, minibatch size.
@@ -167,6 +175,7 @@ class Buffer:
         self.match = grown(getattr(self, "match", None), (), np.intp)
         self.seat = grown(getattr(self, "seat", None), (), np.intp)
         self.ret = grown(getattr(self, "ret", None), (), np.float32)
+        self.prior = grown(getattr(self, "prior", None), (), np.int64)
         self.done = grown(getattr(self, "done", None), (), np.bool_)
 
     def add(
@@ -178,6 +187,7 @@ class Buffer:
         value: NDArray[np.float32],
         match: NDArray[np.intp],
         seat: NDArray[np.intp],
+        prior: NDArray[np.intp] | None = None,
     ) -> None:
         k = len(action)
         if self.size + k > self.capacity:
@@ -185,6 +195,7 @@ class Buffer:
         at = slice(self.size, self.size + k)
         self.obs[at], self.mask[at], self.action[at] = obs, mask, action
         self.logp[at], self.value[at], self.match[at], self.seat[at] = logp, value, match, seat
+        self.prior[at] = 0 if prior is None else prior
         self.done[at] = False
         self.size += k
 
@@ -205,10 +216,10 @@ class Buffer:
         rows = np.flatnonzero(done)
         out = {
             name: getattr(self, name)[rows].copy()
-            for name in ("obs", "mask", "action", "logp", "value", "ret")
+            for name in ("obs", "mask", "action", "logp", "value", "ret", "prior")
         }
         keep = np.flatnonzero(~done)
-        for name in ("obs", "mask", "action", "logp", "value", "match", "seat", "ret", "done"):
+        for name in ("obs", "mask", "action", "logp", "value", "match", "seat", "ret", "done", "prior"):
             array = getattr(self, name)
             array[: len(keep)] = array[keep]
         self.size = len(keep)
@@ -248,7 +259,7 @@ class Trainer:
         self.actions = self.game.num_actions
         torch.manual_seed(config.seed)
         self.rng = np.random.default_rng(config.seed)
-        self.net = PolicyNet(self.width, self.actions, tuple(config.hidden))
+        self.net = self._network()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.imitation_learning_rate)
         self.snapshots: list[PolicyNet] = []
         self.decisions = 0
@@ -261,6 +272,9 @@ class Trainer:
         if resume and (self.out / CHECKPOINT).exists():
             self._restore()
         (self.out / CONFIG).write_text(json.dumps(asdict(config), indent=2, default=list) + "\n")
+
+    def _network(self) -> PolicyNet:
+        return PolicyNet(self.width, self.actions, tuple(self.config.hidden), self.config.prior)
 
     # -- the stages --------------------------------------------------------------------------------
     @property
@@ -310,7 +324,8 @@ class Trainer:
             x = batch.information_state_tensor()
             mask = batch.legal_mask()
             actions = np.zeros(config.matches, dtype=np.intp)
-            heuristic = batch.heuristic_actions() if imitating or (seat_role != LEARNER).any() else None
+            needs_heuristic = imitating or config.prior is not None or (seat_role != LEARNER).any()
+            heuristic = batch.heuristic_actions() if needs_heuristic else None
             if imitating:
                 assert heuristic is not None
                 actions[:] = heuristic
@@ -322,14 +337,18 @@ class Trainer:
                     np.zeros(config.matches, np.float32),
                     rows,
                     player,
+                    heuristic,
                 )
                 self.decisions += config.matches
             else:
                 learners = np.flatnonzero(seat_role == LEARNER)
                 if learners.size:
-                    chosen, logp, value = self._act(self.net, x[learners], mask[learners])
+                    prior = None if heuristic is None else heuristic[learners]
+                    chosen, logp, value = self._act(self.net, x[learners], mask[learners], prior)
                     actions[learners] = chosen
-                    buffer.add(x[learners], mask[learners], chosen, logp, value, learners, player[learners])
+                    buffer.add(
+                        x[learners], mask[learners], chosen, logp, value, learners, player[learners], prior
+                    )
                     self.decisions += int(learners.size)
                 self._opponents(batch, actions, seat_role, roles, x, mask, heuristic)
             before = batch.round.copy()
@@ -419,10 +438,14 @@ class Trainer:
 
     @torch.no_grad()
     def _act(
-        self, net: PolicyNet, x: NDArray[np.float32], mask: NDArray[np.bool_]
+        self,
+        net: PolicyNet,
+        x: NDArray[np.float32],
+        mask: NDArray[np.bool_],
+        prior: NDArray[np.intp] | None,
     ) -> tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]]:
         """Actions drawn from ``net``'s policy, their log-probabilities and the values."""
-        logits_t, value_t = net(torch.from_numpy(x))
+        logits_t, value_t = net(torch.from_numpy(x), None if prior is None else torch.from_numpy(prior))
         logits = np.where(mask, logits_t.numpy(), -np.inf).astype(np.float32)
         chosen = _gumbel_choice(logits, self.rng)
         logp = _log_softmax(logits)[np.arange(len(chosen)), chosen]
@@ -449,10 +472,11 @@ class Trainer:
         for k, snapshot in enumerate(self.snapshots):
             rows = np.flatnonzero(seat_role == SNAPSHOT + k)
             if rows.size:
-                actions[rows] = self._act(snapshot, x[rows], mask[rows])[0]
+                prior = None if heuristic is None else heuristic[rows]
+                actions[rows] = self._act(snapshot, x[rows], mask[rows], prior)[0]
 
     def _snapshot(self) -> None:
-        frozen = PolicyNet(self.width, self.actions, tuple(self.config.hidden))
+        frozen = self._network()
         frozen.load_state_dict(self.net.state_dict())
         frozen.eval()
         self.snapshots.append(frozen)
@@ -467,6 +491,7 @@ class Trainer:
         obs = torch.from_numpy(data["obs"].astype(np.float32))
         mask = torch.from_numpy(data["mask"])
         action = torch.from_numpy(data["action"])
+        prior = torch.from_numpy(data["prior"]) if config.prior is not None else None
         ret = torch.from_numpy(data["ret"] / self.value_scale)
         old_logp = torch.from_numpy(data["logp"])
         advantage = ret - torch.from_numpy(data["value"])
@@ -479,7 +504,7 @@ class Trainer:
             order = torch.randperm(size, generator=generator)
             for at in range(0, size, config.minibatch):
                 rows = order[at : at + config.minibatch]
-                logits, value = self.net(obs[rows])
+                logits, value = self.net(obs[rows], None if prior is None else prior[rows])
                 logits = logits.masked_fill(~mask[rows], -1e9)
                 logp_all = torch.log_softmax(logits, dim=-1)
                 logp = logp_all.gather(1, action[rows, None]).squeeze(1)
@@ -488,7 +513,12 @@ class Trainer:
                 if imitating:
                     policy_loss = -logp.mean()
                     accuracy = (logits.argmax(-1) == action[rows]).float().mean()
-                    loss = policy_loss + config.value_coef * value_loss
+                    # With the heuristic as a prior the policy already plays as the heuristic:
+                    # only the value head warms up (pushing the prior's weight up would only make
+                    # the later deviations harder to learn).
+                    loss = config.value_coef * value_loss
+                    if config.prior is None:
+                        loss = loss + policy_loss
                 else:
                     ratio = (logp - old_logp[rows]).exp()
                     adv = advantage[rows]
@@ -528,7 +558,12 @@ class Trainer:
                 "updates": self.updates,
                 "minutes": round(self.elapsed / 60, 2),
                 "hidden": list(config.hidden),
-                "recipe": "imitation of the heuristic, then PPO: self-play, heuristic, league of snapshots",
+                "recipe": (
+                    "PPO as a correction of the heuristic (its choice a learned prior in the logits): "
+                    "self-play, heuristic, league of snapshots"
+                    if config.prior is not None
+                    else "imitation of the heuristic, then PPO: self-play, heuristic, league of snapshots"
+                ),
             },
         }
 
@@ -543,7 +578,8 @@ class Trainer:
 
         def candidate(batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
             x = batch.information_state_tensor()[rows]
-            return model.best_actions(x, batch.legal_mask()[rows])
+            prior = heuristic_policy(batch, rows) if model.prior_weight is not None else None
+            return model.best_actions(x, batch.legal_mask()[rows], prior)
 
         return measure(
             self.config.game,
@@ -580,7 +616,7 @@ class Trainer:
         self.net.load_state_dict(state["net"])
         self.optimizer.load_state_dict(state["optimizer"])
         for saved in state["snapshots"]:
-            frozen = PolicyNet(self.width, self.actions, tuple(self.config.hidden))
+            frozen = self._network()
             frozen.load_state_dict(saved)
             self.snapshots.append(frozen)
         self.decisions = int(state["decisions"])
