@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ..batch import batch_class
 from ..batch.common import Batch
 from ..core.bot import Bot
-from ..core.game import View
+from ..core.game import State, View
 from .learned import PolicyModel
 
 __all__ = ["BatchSearchBot", "PlayoutPolicy"]
@@ -40,6 +40,8 @@ PlayoutPolicy = Callable[[Batch], NDArray[np.intp]]
 
 #: Most rows a decision's batch holds at once (memory and latency are bounded whatever the budget).
 MAX_ROWS = 4096
+#: Inference: the share of a seat model's actions taken uniformly at random (its "tremble").
+INFERENCE_EPSILON = 0.3
 
 
 def heuristic_playouts(batch: Batch) -> NDArray[np.intp]:
@@ -80,13 +82,22 @@ class BatchSearchBot(Bot):
         min_worlds: int = 8,
         policy: PlayoutPolicy | None = None,
         model: PolicyModel | None = None,
+        inference: bool = False,
+        candidates: int = 2,
+        epsilon: float = INFERENCE_EPSILON,
     ) -> None:
         super().__init__(seed)
-        if playouts < 1 or min_worlds < 1:
-            raise ValueError("playouts and min_worlds must be at least 1")
+        if playouts < 1 or min_worlds < 1 or candidates < 1:
+            raise ValueError("playouts, min_worlds and candidates must be at least 1")
         self.playouts = playouts
         self.min_worlds = min_worlds
         self.model = model
+        #: Weigh the worlds by how likely the other seats were to act as they did this round
+        #: (the learned network's probabilities, else the heuristic trembling with ``epsilon``),
+        #: drawing ``candidates`` worlds per world kept.
+        self.inference = inference
+        self.candidates = candidates
+        self.epsilon = epsilon
         self.policy: PlayoutPolicy = policy or (
             model_playouts(model) if model is not None else heuristic_playouts
         )
@@ -121,10 +132,79 @@ class BatchSearchBot(Bot):
         best = max(totals[a] for a in survivors)
         return min(a for a in survivors if totals[a] >= best - 1e-9)
 
+    def _worlds(self, cls: type[Batch], view: View, count: int) -> list[State]:
+        """``count`` worlds consistent with ``view``: drawn plainly, or by inference (see :meth:`_inferred`)."""
+        game = view.game
+        if self.inference:
+            inferred = self._inferred(cls, view, count)
+            if inferred is not None:
+                return inferred
+        return [game.sample_state(view, self.rng) for _ in range(count)]
+
+    def _inferred(self, cls: type[Batch], view: View, count: int) -> list[State] | None:
+        """Policy-based inference at batch speed: worlds resampled by the likelihood of the round's actions.
+
+        ``candidates × count`` worlds are drawn as they stood at the round's
+        first decision (``game.sample_round``), loaded into one batch and
+        replayed together; each action another seat took with a choice counts
+        with the probability the seat model gives it there (``epsilon`` of it
+        uniform: people and bots err).  ``count`` worlds are then drawn in
+        proportion to those likelihoods and replayed to now in the engine.
+        None when the game offers no ``sample_round``.
+        """
+        game, rng = view.game, self.rng
+        drawn = [game.sample_round(view, rng) for _ in range(self.candidates * count)]
+        if any(d is None for d in drawn):
+            return None
+        rounds = [d for d in drawn if d is not None]
+        length = max(len(actions) for _, actions in rounds)
+        batch: Any = cls.from_states([start for start, _ in rounds])  # type: ignore[attr-defined]
+        log_weight = np.zeros(len(rounds))
+        plays = np.full((len(rounds), length), -1, dtype=np.intp)
+        for i, (_, actions) in enumerate(rounds):
+            plays[i, : len(actions)] = actions
+        eps = self.epsilon
+        for t in range(length):
+            action = plays[:, t]
+            moving = action >= 0
+            mask = batch.legal_mask()
+            choices = mask.sum(axis=1)
+            judged = moving & (batch.current_player != view.seat) & (choices > 1)
+            if judged.any():
+                rows = np.flatnonzero(judged)
+                likely = self._seat_model(batch, rows, mask[rows])
+                p = eps / choices[rows] + (1.0 - eps) * likely[np.arange(len(rows)), action[rows]]
+                log_weight[rows] += np.log(p)
+            batch.step(np.where(moving, action, 0), active=moving)
+        weights = np.exp(log_weight - log_weight.max())
+        picks = rng.choices(range(len(rounds)), weights=weights.tolist(), k=count)
+        worlds = []
+        for i in picks:
+            world = rounds[i][0].clone()
+            for a in rounds[i][1]:
+                world.apply(a)
+            worlds.append(world)
+        return worlds
+
+    def _seat_model(self, batch: Any, rows: NDArray[np.intp], mask: NDArray[np.bool_]) -> NDArray[np.float64]:
+        """(len(rows), actions) the probabilities the seat model gives each action in ``rows``."""
+        heuristic = heuristic_playouts(batch)[rows]
+        if self.model is None:
+            chosen = np.zeros(mask.shape, dtype=np.float64)
+            chosen[np.arange(len(rows)), heuristic] = 1.0
+            return chosen
+        x = batch.information_state_tensor()[rows]
+        prior = heuristic if self.model.prior_weight is not None else None
+        logits = self.model.masked_logits(x, mask, prior).astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        result: NDArray[np.float64] = p / p.sum(axis=1, keepdims=True)
+        return result
+
     def _playouts(self, cls: type[Batch], view: View, actions: list[int], worlds: int) -> NDArray[np.float64]:
         """(len(actions), worlds) margins of ``view.seat`` over the round, every action tried in the same worlds."""
         game = view.game
-        sampled = [game.sample_state(view, self.rng) for _ in range(worlds)]
+        sampled = self._worlds(cls, view, worlds)
         states = [w for _ in actions for w in sampled]
         batch: Any = cls.from_states(states, check=False)  # type: ignore[attr-defined]
         first = np.repeat(np.asarray(actions, dtype=np.intp), worlds)

@@ -9,9 +9,10 @@ Names, the same for every game:
 * ``policy`` — the learned policy network shipped for the game and player
   count, alone (one forward pass a decision, no search; :mod:`.learned`);
   ``net:path/to/model.npz`` — a network trained with ``atout train``;
-* ``batch:N`` or ``batch:N:model`` — the search whose playouts run together
+* ``batch:N`` or ``batch:N:model:infer`` — the search whose playouts run together
   in the batch engine (:mod:`.batched`), N playouts a decision, played by the
-  heuristic or (``model``) by the learned network shipped for the game;
+  heuristic or (``model``) by the learned network shipped for the game, over
+  worlds weighed by the other seats' actions this round (``infer``);
 * ``search`` or ``search:N`` — the generic search bot with N playouts per decision
   (flags, e.g. ``search:N:infer:model``: ``infer`` weighs worlds by the other
   seats' actions, ``model`` plays the playouts with the game's model of strong
@@ -111,17 +112,20 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
     try:
         playouts = int(number)
     except ValueError:
-        raise OptionError(f"{spec!r}: write batch:N[:model] with N playouts") from None
+        raise OptionError(f"{spec!r}: write batch:N[:model][:infer] with N playouts") from None
     if not 1 <= playouts <= MAX_BATCH_PLAYOUTS:
         raise OptionError(f"{spec!r}: the number of playouts must be 1..{MAX_BATCH_PLAYOUTS}")
-    if set(flags) - {"model"}:
-        raise OptionError(f"{spec!r}: the only flag is 'model' (playouts by the learned network)")
+    if set(flags) - {"model", "infer"}:
+        raise OptionError(
+            f"{spec!r}: the flags are 'model' (playouts by the learned network) and 'infer' "
+            "(worlds weighed by the other seats' actions)"
+        )
     try:
         batch_class(game.name)
     except ValueError as error:
         raise OptionError(str(error)) from None
     model = shipped_model(game) if "model" in flags else None
-    bot = BatchSearchBot(seed, playouts=playouts, model=model)
+    bot = BatchSearchBot(seed, playouts=playouts, model=model, inference="infer" in flags)
     bot.name = name
     return bot
 
