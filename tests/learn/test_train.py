@@ -171,3 +171,27 @@ def test_random_play_measures_far_below_the_heuristic() -> None:
 
     poor = measure("sticheln", 4, uniform, deals=8)
     assert poor.margin + poor.half_width < 0
+
+
+@pytest.mark.ray
+def test_self_play_and_evaluation_run_on_ray_actors(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    model = train(tiny("nain-jaune", decisions=3_000, imitation=1_000), tmp_path, ray="local", actors=2)
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+    assert model.meta["training"]["decisions"] >= 3_000
+    PolicyModel.load(tmp_path / MODEL).check(atout.load("nain-jaune", players=4))
+
+
+def test_the_command_line_trains_and_writes_its_files(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from atout.cli.main import app
+
+    args = ["train", "sticheln", "-p", "3", "--decisions", "600", "--imitation", "300", "--matches", "8"]
+    result = CliRunner().invoke(app, [*args, "--threads", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "model:" in result.output
+    PolicyModel.load(tmp_path / MODEL).check(atout.load("sticheln", players=3))
+    bad = CliRunner().invoke(app, ["train", "sticheln", "--matches", "0"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output

@@ -204,9 +204,7 @@ class PolicyModel:
         weight = self.meta.get("prior_weight")
         return None if weight is None else float(weight)
 
-    def forward(
-        self, x: FloatArray, prior: NDArray[np.intp] | None = None
-    ) -> tuple[FloatArray, FloatArray]:
+    def forward(self, x: FloatArray, prior: NDArray[np.intp] | None = None) -> tuple[FloatArray, FloatArray]:
         """(B, size) tensors → ((B, actions) logits, (B,) values in units of ``value_scale``).
 
         ``prior``: (B,) the heuristic's action per row, required by a model with a prior.

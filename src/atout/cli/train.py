@@ -48,6 +48,13 @@ def train(
         int, typer.Option(help="Decisions spent imitating the heuristic before self-play.", min=0)
     ] = 1_000_000,
     threads: Annotated[int, typer.Option(help="PyTorch threads.", min=1, max=64)] = 2,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Self-play and evaluation on Ray: 'local' starts a local Ray, otherwise a cluster address."
+        ),
+    ] = None,
+    actors: Annotated[int, typer.Option(help="Self-play actors on Ray.", min=1, max=1024)] = 2,
 ) -> None:
     """Train a policy network: imitation of the heuristic, then PPO in self-play and against a league.
 
@@ -93,9 +100,10 @@ def train(
                     info += f" · vs normal {status.last_eval.margin:+.2f}±{status.last_eval.half_width:.2f}"
                 progress.update(task, completed=status.fraction, info=info)
 
-            run_training(config, target, resume=resume, progress=show)
-    except (AtoutError, ValueError) as exc:
+            run_training(config, target, resume=resume, progress=show, ray=ray, actors=actors)
+    except (AtoutError, ValueError, RuntimeError) as exc:
         raise fail(str(exc)) from None
-    out(
-        f"model: {target / 'model.npz'} (best evaluation: {target / 'best.npz'}); curve: {target / 'curve.csv'}"
+    out.print(
+        f"model: {target / 'model.npz'} (best evaluation: {target / 'best.npz'}); curve: {target / 'curve.csv'}",
+        soft_wrap=True,
     )

@@ -22,8 +22,9 @@ from numpy.typing import NDArray
 
 from ..batch import batch_class
 from ..batch.common import Batch
+from ..bots.learned import PolicyModel
 
-__all__ = ["EVAL_SEED_BASE", "Measure", "Policy", "measure"]
+__all__ = ["EVAL_SEED_BASE", "Measure", "ModelPolicy", "Policy", "heuristic_policy", "measure", "rotation"]
 
 #: Evaluation deals are drawn from here on: far from the tournaments' small seeds and from
 #: the training seeds (:data:`atout.learn.train.TRAIN_SEED_BASE`), so no figure is read on a
@@ -53,6 +54,52 @@ def heuristic_policy(batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
     return actions
 
 
+class ModelPolicy:
+    """A learned model's most probable legal action, as a batch policy (picklable: it crosses to Ray workers)."""
+
+    def __init__(self, model: PolicyModel) -> None:
+        self.model = model
+
+    def __call__(self, batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
+        x = batch.information_state_tensor()[rows]
+        prior = heuristic_policy(batch, rows) if self.model.prior_weight is not None else None
+        return self.model.best_actions(x, batch.legal_mask()[rows], prior)
+
+
+def rotation(
+    game: str,
+    players: int,
+    seat: int,
+    candidate: Policy,
+    field: Policy,
+    seeds: list[int],
+    options: dict[str, Any] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """One seat rotation of the duplicate deals ``seeds``: per deal (the candidate's margin per round, rounds)."""
+    cls = batch_class(game)
+    deals = len(seeds)
+    batch = cls(players, seeds, check=True, **(options or {}))
+    ends = np.zeros(deals)
+    scores = np.zeros((deals, players))
+    while not batch.terminal.all():
+        actions = np.full(deals, -1, dtype=np.intp)
+        player = batch.current_player
+        live = ~batch.terminal
+        mine = np.flatnonzero(live & (player == seat))
+        theirs = np.flatnonzero(live & (player != seat))
+        if mine.size:
+            actions[mine] = candidate(batch, mine)
+        if theirs.size:
+            actions[theirs] = field(batch, theirs)
+        before = batch.round.copy()
+        step = batch.step(actions)
+        ends += (step.terminal | (batch.round != before)) & live
+        scores = np.where(step.terminal[:, None], step.scores, scores)
+    mine_score = scores[:, seat]
+    others = (scores.sum(axis=1) - mine_score) / (players - 1)
+    return (mine_score - others) / np.maximum(ends, 1), ends
+
+
 def measure(
     game: str,
     players: int,
@@ -62,39 +109,31 @@ def measure(
     deals: int = 256,
     seed_base: int = EVAL_SEED_BASE,
     options: dict[str, Any] | None = None,
+    ray: str | None = None,
 ) -> Measure:
-    """The candidate against ``players - 1`` copies of ``field`` on ``deals`` duplicate deals × rotations."""
-    cls = batch_class(game)
+    """The candidate against ``players - 1`` copies of ``field`` on ``deals`` duplicate deals × rotations.
+
+    ``ray``: play the rotations as Ray tasks (``"local"`` or a cluster's address; the
+    policies must then be picklable, as :class:`ModelPolicy` and :func:`heuristic_policy` are).
+    """
     seeds = [seed_base + i for i in range(deals)]
-    per_rotation = []
-    rounds = np.zeros(deals)
-    for seat in range(players):
-        batch = cls(players, seeds, check=True, **(options or {}))
-        ends = np.zeros(deals)
-        scores = np.zeros((deals, players))
-        while not batch.terminal.all():
-            actions = np.full(deals, -1, dtype=np.intp)
-            player = batch.current_player
-            live = ~batch.terminal
-            mine = np.flatnonzero(live & (player == seat))
-            theirs = np.flatnonzero(live & (player != seat))
-            if mine.size:
-                actions[mine] = candidate(batch, mine)
-            if theirs.size:
-                actions[theirs] = field(batch, theirs)
-            before = batch.round.copy()
-            step = batch.step(actions)
-            ends += (step.terminal | (batch.round != before)) & live
-            scores = np.where(step.terminal[:, None], step.scores, scores)
-        mine_score = scores[:, seat]
-        others = (scores.sum(axis=1) - mine_score) / (players - 1)
-        per_rotation.append((mine_score - others) / np.maximum(ends, 1))
-        rounds += ends
-    per_deal = np.mean(per_rotation, axis=0)
+    args = [(game, players, seat, candidate, field, seeds, options) for seat in range(players)]
+    if ray is None:
+        results = [rotation(*a) for a in args]
+    else:
+        import ray as ray_module
+
+        from .cluster import connect
+
+        connect(ray)
+        task = ray_module.remote(rotation)
+        results = ray_module.get([task.remote(*a) for a in args])
+    per_deal = np.mean([margin for margin, _ in results], axis=0)
+    rounds = np.mean([ends for _, ends in results], axis=0)
     spread = float(per_deal.std(ddof=1)) if deals > 1 else 0.0
     return Measure(
         margin=float(per_deal.mean()),
         half_width=1.96 * spread / math.sqrt(deals),
         deals=deals,
-        rounds=float(rounds.mean() / players),
+        rounds=float(rounds.mean()),
     )

@@ -79,7 +79,9 @@ class PolicyNet(nn.Module):
         nn.init.normal_(self.policy.weight, std=0.01)
         nn.init.zeros_(self.policy.bias)
 
-    def forward(self, x: torch.Tensor, prior: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, x: torch.Tensor, prior: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """(B, inputs) → ((B, actions) logits, (B,) values); ``prior``: (B,) the heuristic's actions."""
         h = self.trunk(x)
         logits = self.policy(h)

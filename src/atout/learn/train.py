@@ -38,7 +38,6 @@ PyTorch is imported here and in :mod:`.network` only (the ``train`` extra).
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 import math
 import time
@@ -52,18 +51,17 @@ import torch
 from numpy.typing import NDArray
 
 from ..batch import batch_class
-from ..batch.common import Batch
 from ..bots.learned import PolicyModel, action_fingerprint, layout_of
-from .evaluate import Measure, heuristic_policy, measure
+from .evaluate import Measure, ModelPolicy, heuristic_policy, measure
 from .network import PolicyNet
+from .selfplay import SelfPlay, SelfPlayActor
 
 __all__ = ["TRAIN_SEED_BASE", "TrainConfig", "Trainer", "train"]
 
 #: Training matches are dealt from seeds at or above this (see the module's docstring).
 TRAIN_SEED_BASE = 1 << 40
-
-# Roles a seat of a training match can have.
-LEARNER, HEURISTIC, RANDOM, SNAPSHOT = 0, 1, 2, 3
+#: Seeds reserved per Ray actor and run segment (each actor deals from its own range).
+ACTOR_SEEDS = 1 << 28
 
 #: What ``atout train`` writes into its output folder.
 CHECKPOINT, CURVE, PLOT, MODEL, BEST, CONFIG = (
@@ -145,101 +143,6 @@ class Status:
     fraction: float
 
 
-class Buffer:
-    """Decisions waiting for their round to end, and those whose return is known.
-
-    Why a buffer and not fixed-length rollouts: a decision's return is known
-    only when its round ends, which happens at different steps in different
-    matches; rows wait here (``done`` False) until then.
-    """
-
-    def __init__(self, width: int, actions: int) -> None:
-        self.width, self.actions, self.size = width, actions, 0
-        self._grow(1 << 15)
-
-    def _grow(self, capacity: int) -> None:
-        old = self.size
-        self.capacity = capacity
-
-        def grown(array: NDArray[Any] | None, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
-            new = np.zeros((capacity, *shape), dtype=dtype)
-            if array is not None and old:
-                new[:old] = array[:old]
-            return new
-
-        self.obs = grown(getattr(self, "obs", None), (self.width,), np.float16)
-        self.mask = grown(getattr(self, "mask", None), (self.actions,), np.bool_)
-        self.action = grown(getattr(self, "action", None), (), np.int64)
-        self.logp = grown(getattr(self, "logp", None), (), np.float32)
-        self.value = grown(getattr(self, "value", None), (), np.float32)
-        self.match = grown(getattr(self, "match", None), (), np.intp)
-        self.seat = grown(getattr(self, "seat", None), (), np.intp)
-        self.ret = grown(getattr(self, "ret", None), (), np.float32)
-        self.prior = grown(getattr(self, "prior", None), (), np.int64)
-        self.done = grown(getattr(self, "done", None), (), np.bool_)
-
-    def add(
-        self,
-        obs: NDArray[np.float32],
-        mask: NDArray[np.bool_],
-        action: NDArray[np.intp],
-        logp: NDArray[np.float32],
-        value: NDArray[np.float32],
-        match: NDArray[np.intp],
-        seat: NDArray[np.intp],
-        prior: NDArray[np.intp] | None = None,
-    ) -> None:
-        k = len(action)
-        if self.size + k > self.capacity:
-            self._grow(max(2 * self.capacity, self.size + k))
-        at = slice(self.size, self.size + k)
-        self.obs[at], self.mask[at], self.action[at] = obs, mask, action
-        self.logp[at], self.value[at], self.match[at], self.seat[at] = logp, value, match, seat
-        self.prior[at] = 0 if prior is None else prior
-        self.done[at] = False
-        self.size += k
-
-    def close(self, ended: NDArray[np.bool_], margins: NDArray[np.float64]) -> None:
-        """The matches ``ended`` finished a round: their waiting rows get their seat's margin."""
-        pending = np.flatnonzero(~self.done[: self.size])
-        rows = pending[ended[self.match[pending]]]
-        self.ret[rows] = margins[self.match[rows], self.seat[rows]]
-        self.done[rows] = True
-
-    @property
-    def ready(self) -> int:
-        return int(self.done[: self.size].sum())
-
-    def take(self) -> dict[str, NDArray[Any]]:
-        """The finished rows (removed), the waiting ones moved to the front."""
-        done = self.done[: self.size]
-        rows = np.flatnonzero(done)
-        out = {
-            name: getattr(self, name)[rows].copy()
-            for name in ("obs", "mask", "action", "logp", "value", "ret", "prior")
-        }
-        keep = np.flatnonzero(~done)
-        for name in ("obs", "mask", "action", "logp", "value", "match", "seat", "ret", "done", "prior"):
-            array = getattr(self, name)
-            array[: len(keep)] = array[keep]
-        self.size = len(keep)
-        return out
-
-
-def _gumbel_choice(logits: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.intp]:
-    """One action per row drawn from softmax(logits) (illegal actions at -inf never drawn)."""
-    noise = -np.log(-np.log(rng.random(logits.shape, dtype=np.float32) + 1e-12) + 1e-12)
-    choice: NDArray[np.intp] = np.argmax(logits + noise, axis=1)
-    return choice
-
-
-def _log_softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
-    top = logits.max(axis=1, keepdims=True)
-    shifted = logits - top
-    result: NDArray[np.float32] = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    return result
-
-
 class Trainer:
     """One training run: its batch, network, optimiser, league, buffer and curve.
 
@@ -247,8 +150,23 @@ class Trainer:
     ``resume`` and a checkpoint there, the run continues from it.
     """
 
-    def __init__(self, config: TrainConfig, out: str | Path, *, resume: bool = False) -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        out: str | Path,
+        *,
+        resume: bool = False,
+        ray: str | None = None,
+        actors: int = 2,
+    ) -> None:
+        if actors < 1:
+            raise ValueError("actors must be at least 1")
         self.config = config
+        #: A Ray address (or "local"): self-play in ``actors`` Ray actors, evaluation in Ray tasks.
+        self.ray = ray
+        self.actors = actors
+        self._play: SelfPlay | None = None
+        self._play_rng: dict[str, Any] | None = None
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         torch.set_num_threads(config.threads)
@@ -285,120 +203,48 @@ class Trainer:
         """Train until the budget is spent; write the models, the curve and the plot; return the last model."""
         config = self.config
         start = time.monotonic() - self.elapsed
-        seeds = range(self.next_seed, self.next_seed + config.matches)
-        batch = self.cls(
-            config.players,
-            list(seeds),
-            auto_reset=True,
-            reset_seeds=itertools.count(self.next_seed + config.matches),
-            check=False,
-            **config.options,
-        )
-        first_seed = self.next_seed
-        roles = np.zeros((config.matches, config.players), dtype=np.intp)
-        for g in range(config.matches):
-            roles[g] = self._roles()
-        buffer = Buffer(self.width, self.actions)
+        collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
-        rows = np.arange(config.matches)
 
         def budget_fraction() -> float:
             by_time = (time.monotonic() - start) / (60.0 * config.minutes)
             by_count = self.decisions / config.decisions if config.decisions else 0.0
             return max(by_time, by_count)
 
-        was_imitating = self.imitating
         while budget_fraction() < 1.0:
             imitating = self.imitating
-            if was_imitating and not imitating:
-                # The league's roles from now on; imitation rows (no log-probabilities) are dropped.
-                for g in range(config.matches):
-                    roles[g] = self._roles()
-                buffer.size = 0
-            was_imitating = imitating
             rate = config.imitation_learning_rate if imitating else config.learning_rate
             for group in self.optimizer.param_groups:
                 group["lr"] = rate
-            player = batch.current_player
-            seat_role = roles[rows, player]
-            x = batch.information_state_tensor()
-            mask = batch.legal_mask()
-            actions = np.zeros(config.matches, dtype=np.intp)
-            needs_heuristic = imitating or config.prior is not None or (seat_role != LEARNER).any()
-            heuristic = batch.heuristic_actions() if needs_heuristic else None
-            if imitating:
-                assert heuristic is not None
-                actions[:] = heuristic
-                buffer.add(
-                    x,
-                    mask,
-                    heuristic,
-                    np.zeros(config.matches, np.float32),
-                    np.zeros(config.matches, np.float32),
-                    rows,
-                    player,
-                    heuristic,
-                )
-                self.decisions += config.matches
+            data = collect(imitating)
+            stats = self._update(data, imitating)
+            self.updates += 1
+            self.elapsed = time.monotonic() - start
+            row: dict[str, Any] = {
+                "minutes": round(self.elapsed / 60, 3),
+                "decisions": self.decisions,
+                "updates": self.updates,
+                "stage": "imitation" if imitating else "ppo",
+                **stats,
+            }
+            if not imitating and self.updates % config.snapshot_every == 0:
+                self._snapshot()
+            if self.updates % config.eval_every == 0:
+                last_eval = self.evaluate()
+                row["eval_margin"] = round(last_eval.margin, 4)
+                row["eval_half_width"] = round(last_eval.half_width, 4)
+                if not imitating and (self.best is None or last_eval.margin > self.best):
+                    self.best = last_eval.margin
+                    self.export(self.out / BEST)
+                self.curve.append(row)
+                self.checkpoint()
             else:
-                learners = np.flatnonzero(seat_role == LEARNER)
-                if learners.size:
-                    prior = None if heuristic is None else heuristic[learners]
-                    chosen, logp, value = self._act(self.net, x[learners], mask[learners], prior)
-                    actions[learners] = chosen
-                    buffer.add(
-                        x[learners], mask[learners], chosen, logp, value, learners, player[learners], prior
-                    )
-                    self.decisions += int(learners.size)
-                self._opponents(batch, actions, seat_role, roles, x, mask, heuristic)
-            before = batch.round.copy()
-            step = batch.step(actions)
-            ended = step.terminal | (batch.round != before)
-            if ended.any():
-                r = step.rewards.astype(np.float64)
-                n = config.players
-                margins = r - (r.sum(axis=1, keepdims=True) - r) / (n - 1)
-                buffer.close(ended, margins)
-                for g in np.flatnonzero(step.terminal).tolist():
-                    roles[g] = self._roles()
-            if buffer.ready >= config.update_size:
-                stats = self._update(buffer.take(), imitating)
-                self.updates += 1
-                self.elapsed = time.monotonic() - start
-                self.next_seed = first_seed + config.matches + batch.matches_done
-                row: dict[str, Any] = {
-                    "minutes": round(self.elapsed / 60, 3),
-                    "decisions": self.decisions,
-                    "updates": self.updates,
-                    "stage": "imitation" if imitating else "ppo",
-                    **stats,
-                }
-                if not imitating and self.updates % config.snapshot_every == 0:
-                    self._snapshot()
-                if self.updates % config.eval_every == 0:
-                    last_eval = self.evaluate()
-                    row["eval_margin"] = round(last_eval.margin, 4)
-                    row["eval_half_width"] = round(last_eval.half_width, 4)
-                    if not imitating and (self.best is None or last_eval.margin > self.best):
-                        self.best = last_eval.margin
-                        self.export(self.out / BEST)
-                    self.curve.append(row)
-                    self.checkpoint()
-                else:
-                    self.curve.append(row)
+                self.curve.append(row)
             if progress is not None:
-                progress(
-                    Status(
-                        "imitation" if imitating else "ppo",
-                        (time.monotonic() - start) / 60,
-                        self.decisions,
-                        self.updates,
-                        last_eval,
-                        min(1.0, budget_fraction()),
-                    )
-                )
+                stage = "imitation" if imitating else "ppo"
+                fraction = min(1.0, budget_fraction())
+                progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, fraction))
         self.elapsed = time.monotonic() - start
-        self.next_seed = first_seed + config.matches + batch.matches_done
         final = self.evaluate()
         self.curve.append(
             {
@@ -419,61 +265,52 @@ class Trainer:
         self.checkpoint()
         return model
 
-    # -- acting --------------------------------------------------------------------------------------
-    def _roles(self) -> NDArray[np.intp]:
-        """The seats' roles for a new match (see the module's docstring)."""
-        config, n = self.config, self.config.players
-        if self.imitating:
-            return np.full(n, HEURISTIC, dtype=np.intp)
-        if self.rng.random() < config.self_play_share:
-            return np.full(n, LEARNER, dtype=np.intp)
-        roles = np.full(n, HEURISTIC, dtype=np.intp)
-        draws = self.rng.random(n)
-        if self.snapshots:
-            pick = self.rng.integers(len(self.snapshots), size=n)
-            roles = np.where(draws < config.snapshot_share, SNAPSHOT + pick, roles)
-        roles = np.where(draws > 1.0 - config.random_share, RANDOM, roles)
-        roles[self.rng.integers(n)] = LEARNER
-        return roles
+    # -- self-play -----------------------------------------------------------------------------------
+    def _local_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
+        """Self-play in this process, one update's worth of decisions per call."""
+        play = SelfPlay(self.config, self.next_seed, int(self.rng.integers(1 << 62)))
+        if self._play_rng is not None:
+            play.rng.bit_generator.state = self._play_rng
+        self._play = play
 
-    @torch.no_grad()
-    def _act(
-        self,
-        net: PolicyNet,
-        x: NDArray[np.float32],
-        mask: NDArray[np.bool_],
-        prior: NDArray[np.intp] | None,
-    ) -> tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]]:
-        """Actions drawn from ``net``'s policy, their log-probabilities and the values."""
-        logits_t, value_t = net(torch.from_numpy(x), None if prior is None else torch.from_numpy(prior))
-        logits = np.where(mask, logits_t.numpy(), -np.inf).astype(np.float32)
-        chosen = _gumbel_choice(logits, self.rng)
-        logp = _log_softmax(logits)[np.arange(len(chosen)), chosen]
-        return chosen, logp.astype(np.float32), value_t.numpy().astype(np.float32)
+        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
+            got = play.collect(self.net, self.snapshots, imitating, self.config.update_size)
+            self.decisions += got.decisions
+            self.next_seed = got.next_seed
+            return got.data
 
-    def _opponents(
-        self,
-        batch: Batch,
-        actions: NDArray[np.intp],
-        seat_role: NDArray[np.intp],
-        roles: NDArray[np.intp],
-        x: NDArray[np.float32],
-        mask: NDArray[np.bool_],
-        heuristic: NDArray[np.intp] | None,
-    ) -> None:
-        """The actions of the matches whose player to act is not the learner."""
-        if heuristic is not None:
-            where = seat_role == HEURISTIC
-            actions[where] = heuristic[where]
-        randoms = np.flatnonzero(seat_role == RANDOM)
-        if randoms.size:
-            flat = np.where(mask[randoms], 0.0, -np.inf).astype(np.float32)
-            actions[randoms] = _gumbel_choice(flat, self.rng)
-        for k, snapshot in enumerate(self.snapshots):
-            rows = np.flatnonzero(seat_role == SNAPSHOT + k)
-            if rows.size:
-                prior = None if heuristic is None else heuristic[rows]
-                actions[rows] = self._act(snapshot, x[rows], mask[rows], prior)[0]
+        return collect
+
+    def _ray_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
+        """Self-play in ``actors`` Ray actors (each its own batch and seeds), the learner here.
+
+        Each update sends the weights to every actor and waits for all of them
+        (synchronous: PPO's data stay on-policy).  A resumed run restarts the
+        actors' matches from fresh seeds.
+        """
+        import ray
+
+        from .cluster import connect
+
+        assert self.ray is not None
+        connect(self.ray)
+        remote = ray.remote(SelfPlayActor)
+        base = self.next_seed
+        actors = [
+            remote.remote(self.config, base + k * ACTOR_SEEDS, int(self.rng.integers(1 << 62)))
+            for k in range(self.actors)
+        ]
+        share = max(1, self.config.update_size // self.actors)
+
+        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
+            weights = self.net.state_dict()
+            frozen = [s.state_dict() for s in self.snapshots]
+            got = ray.get([a.collect.remote(weights, frozen, imitating, share) for a in actors])
+            self.decisions += sum(g.decisions for g in got)
+            self.next_seed = max(g.next_seed for g in got) + ACTOR_SEEDS * self.actors
+            return {key: np.concatenate([g.data[key] for g in got]) for key in got[0].data}
+
+        return collect
 
     def _snapshot(self) -> None:
         frozen = self._network()
@@ -574,20 +411,14 @@ class Trainer:
 
     def evaluate(self) -> Measure:
         """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out seeds."""
-        model = self.net.export(self.meta())
-
-        def candidate(batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
-            x = batch.information_state_tensor()[rows]
-            prior = heuristic_policy(batch, rows) if model.prior_weight is not None else None
-            return model.best_actions(x, batch.legal_mask()[rows], prior)
-
         return measure(
             self.config.game,
             self.config.players,
-            candidate,
+            ModelPolicy(self.net.export(self.meta())),
             heuristic_policy,
             deals=self.config.eval_deals,
             options=self.config.options,
+            ray=self.ray,
         )
 
     def checkpoint(self) -> None:
@@ -604,6 +435,7 @@ class Trainer:
             "curve": self.curve,
             "best": self.best,
             "rng": self.rng.bit_generator.state,
+            "play_rng": None if self._play is None else self._play.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
         }
         tmp = self.out / (CHECKPOINT + ".tmp")
@@ -627,6 +459,7 @@ class Trainer:
         self.curve = list(state["curve"])
         self.best = state["best"]
         self.rng.bit_generator.state = state["rng"]
+        self._play_rng = state.get("play_rng")
         torch.set_rng_state(state["torch_rng"])
 
     def write_curve(self) -> None:
@@ -677,6 +510,12 @@ def train(
     *,
     resume: bool = False,
     progress: Callable[[Status], None] | None = None,
+    ray: str | None = None,
+    actors: int = 2,
 ) -> PolicyModel:
-    """Run (or resume) a training run into ``out``; the last model is also ``out/model.npz``."""
-    return Trainer(config, out, resume=resume).run(progress)
+    """Run (or resume) a training run into ``out``; the last model is also ``out/model.npz``.
+
+    ``ray``: a Ray address (or ``"local"``): self-play in ``actors`` Ray actors and the
+    evaluations as Ray tasks; the learner stays here.
+    """
+    return Trainer(config, out, resume=resume, ray=ray, actors=actors).run(progress)
