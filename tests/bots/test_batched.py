@@ -22,7 +22,7 @@ def decision_points(game_name: str, players: int, seed: int, count: int) -> list
     game = atout.load(game_name, players=players)
     state = game.new_state(seed=seed)
     rng = random.Random(seed)
-    found = []
+    found: list[tuple[State, View]] = []
     while not state.is_terminal and len(found) < count:
         view = state.view(state.current_player)
         if len(view.legal_actions) > 1 and rng.random() < 0.3:

@@ -60,7 +60,7 @@ def heuristic_decisions(game: str, steps: int) -> tuple[Any, Any, Any]:
     batch = batch_class(game)(4, [EVAL_SEED_BASE + i for i in range(16)], auto_reset=True)
     xs, masks, targets = [], [], []
     for _ in range(steps):
-        actions = batch.heuristic_actions()  # type: ignore[attr-defined]
+        actions = batch.heuristic_actions()
         xs.append(batch.information_state_tensor()[::4])
         masks.append(batch.legal_mask()[::4])
         targets.append(actions[::4])

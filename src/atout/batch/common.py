@@ -293,3 +293,10 @@ class Batch(Protocol):
         information_state: bool = False,
         dtype: type[np.floating[Any]] = np.float32,
     ) -> NDArray[np.floating[Any]]: ...
+    def information_state_tensor(
+        self,
+        seats: int | Sequence[int] | NDArray[np.intp] | None = None,
+        *,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> NDArray[np.floating[Any]]: ...
+    def heuristic_actions(self) -> NDArray[np.intp]: ...

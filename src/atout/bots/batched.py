@@ -46,7 +46,7 @@ INFERENCE_EPSILON = 0.3
 
 def heuristic_playouts(batch: Batch) -> NDArray[np.intp]:
     """Every row played by the game's heuristic (``normal``), as the engine's playouts are."""
-    actions: NDArray[np.intp] = batch.heuristic_actions()  # type: ignore[attr-defined]
+    actions: NDArray[np.intp] = batch.heuristic_actions()
     return actions
 
 

@@ -178,9 +178,9 @@ def make_bot(spec: str, game: Game, seed: int | None = None, *, caps: bool = Tru
     if name == "policy" or name.startswith("net:"):
         from .learned import PolicyBot, PolicyModel, shipped_model
 
-        model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
-        model.check(game)
-        learned = PolicyBot(seed, model)
+        network = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
+        network.check(game)
+        learned = PolicyBot(seed, network)
         learned.name = name
         return learned
     bot = _game_bot(name, game, seed)

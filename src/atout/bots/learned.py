@@ -167,8 +167,8 @@ class PolicyModel:
         arrays["wv"], arrays["bv"] = self.value[0].astype(np.float16), self.value[1].astype(np.float16)
         meta = {**self.meta, "format": FORMAT, "version": FORMAT_VERSION, "hidden_layers": len(self.trunk)}
         arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
-        with open(path, "wb") as out:
-            np.savez_compressed(out, **arrays)
+        with open(path, "wb") as out:  # numpy types **kwds as allow_pickle
+            np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
 
     # -- checking ------------------------------------------------------------------------
     def check(self, game: Game) -> None:

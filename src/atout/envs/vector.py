@@ -169,7 +169,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         if "random" in wanted:
             found["random"] = batch.random_actions(self.np_random)
         if "heuristic" in wanted:
-            found["heuristic"] = batch.heuristic_actions()  # type: ignore[attr-defined]
+            found["heuristic"] = batch.heuristic_actions()
         if len(found) == 1:
             return next(iter(found.values()))
         seat = np.maximum(batch.current_player, 0)

@@ -50,7 +50,7 @@ class Measure:
 
 def heuristic_policy(batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
     """The game's heuristic (``normal``) at batch speed."""
-    actions: NDArray[np.intp] = batch.heuristic_actions()[rows]  # type: ignore[attr-defined]
+    actions: NDArray[np.intp] = batch.heuristic_actions()[rows]
     return actions
 
 

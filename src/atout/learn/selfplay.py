@@ -43,6 +43,16 @@ class Buffer:
     """
 
     FIELDS = ("obs", "mask", "action", "logp", "value", "match", "seat", "ret", "done", "prior")
+    obs: NDArray[np.float16]
+    mask: NDArray[np.bool_]
+    action: NDArray[np.int64]
+    logp: NDArray[np.float32]
+    value: NDArray[np.float32]
+    match: NDArray[np.intp]
+    seat: NDArray[np.intp]
+    ret: NDArray[np.float32]
+    done: NDArray[np.bool_]
+    prior: NDArray[np.int64]
     TAKEN = ("obs", "mask", "action", "logp", "value", "ret", "prior")
 
     def __init__(self, width: int, actions: int) -> None:
@@ -272,16 +282,22 @@ class SelfPlayActor:
     """
 
     def __init__(self, config: TrainConfig, first_seed: int, rng_seed: int) -> None:
-        from .network import PolicyNet
-
         torch.set_num_threads(1)
         self.play = SelfPlay(config, first_seed, rng_seed)
-        game = self.play.batch.game
-        self._make = lambda: PolicyNet(
-            game.information_state_tensor_size(), game.num_actions, tuple(config.hidden), config.prior
-        )
+        self.config = config
         self.net = self._make()
         self.snapshots: list[PolicyNet] = []
+
+    def _make(self) -> PolicyNet:
+        from .network import PolicyNet
+
+        game = self.play.batch.game
+        return PolicyNet(
+            game.information_state_tensor_size(),
+            game.num_actions,
+            tuple(self.config.hidden),
+            self.config.prior,
+        )
 
     def collect(
         self, weights: dict[str, Any], snapshots: list[dict[str, Any]], imitating: bool, want: int

@@ -294,7 +294,7 @@ class Trainer:
 
         assert self.ray is not None
         connect(self.ray)
-        remote = ray.remote(SelfPlayActor)
+        remote: Any = ray.remote(SelfPlayActor)
         base = self.next_seed
         actors = [
             remote.remote(self.config, base + k * ACTOR_SEEDS, int(self.rng.integers(1 << 62)))
@@ -364,7 +364,7 @@ class Trainer:
                     accuracy = torch.tensor(0.0)
                     loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
                 self.optimizer.zero_grad()
-                loss.backward()  # type: ignore[no-untyped-call]
+                loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
                 self.optimizer.step()
                 totals["policy_loss"] += policy_loss.item()
