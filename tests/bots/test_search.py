@@ -11,6 +11,7 @@ import atout
 from atout.bots import make_bot
 from atout.bots.factory import LEVELS, available
 from atout.bots.noisy import NoisyBot
+from atout.bots.batched import BatchSearchBot
 from atout.bots.search import SearchBot
 from atout.core.errors import OptionError
 from atout.core.registry import game_class, names
@@ -44,13 +45,16 @@ def test_search_bot_answers_legal_actions_in_every_game(name: str) -> None:
 @pytest.mark.parametrize("name", names())
 def test_every_level_is_available_and_plays(name: str) -> None:
     game = small_game(name)
-    assert {"random", "easy", "normal", "hard", "expert"} == {"random", *LEVELS} <= set(available(game))
+    levels = {"random", "easy", "normal", "hard", "expert", "master", "policy"}
+    assert levels == {"random", *LEVELS} <= set(available(game))
     state = game.new_state(seed=8)
     for level in ["hard", "expert"]:
         bot = make_bot(level, game, seed=1)
         assert isinstance(bot, SearchBot) and bot.name == level
     assert make_bot("expert", game).playouts > make_bot("hard", game).playouts  # type: ignore[attr-defined]
-    for level in ["easy", "normal", "search:4", "random"]:
+    master = make_bot("master", game, seed=1)
+    assert isinstance(master, BatchSearchBot) and master.name == "master"
+    for level in ["easy", "normal", "search:4", "random", "master"]:
         bot = make_bot(level, game, seed=1)
         assert bot.name == level
         bot.start(game, state.current_player)
