@@ -158,6 +158,9 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     start_round = MatchArray(np.intp)
     _games: IntArray
     _queue: SeedQueue | None
+    #: The legal actions as the game last computed them (None: to compute); every game caches them
+    #: between steps, and whatever changes a match outside a step clears them.
+    _legal: Any
     #: Every :class:`MatchArray` of the class (its bases' first), and the (name, value) of those reset per round.
     _match_arrays: ClassVar[tuple[MatchArray[Any], ...]] = ()
     _round_starts: ClassVar[tuple[tuple[str, int], ...]] = ()
@@ -520,6 +523,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         self.round_only[g] = False
         self.start_round[g] = starts
         self._start_matches(g, self._deal_starting(seed_list, starts))
+        self._legal = None  # the legal actions cached since the last step are stale now
 
     def _deal_starting(self, seeds: Sequence[int], starts: IntArray) -> DealsT:
         """The deals of new matches ``seeds`` starting at the rounds ``starts`` (default: :meth:`_deal`, which deals every round)."""

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -260,7 +260,8 @@ def deal(seeds: Sequence[int], game: MalinGame, starts: IntArray | None = None) 
     if len(seeds) <= per_chunk:
         return _deal(seeds, starts, game)
     parts = [
-        _deal(seeds[i : i + per_chunk], starts[i : i + per_chunk], game) for i in range(0, len(seeds), per_chunk)
+        _deal(seeds[i : i + per_chunk], starts[i : i + per_chunk], game)
+        for i in range(0, len(seeds), per_chunk)
     ]
     return Deals(*(np.concatenate(column) for column in zip(*parts, strict=True)))
 

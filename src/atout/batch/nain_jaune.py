@@ -65,7 +65,7 @@ from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame, Nain
 from . import common
 from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
-from .common import in_chunks, seeded_shuffles, shuffles_and_first_dealers
+from .common import seeded_shuffles, shuffles_and_first_dealers
 
 __all__ = ["NainJauneBatch", "Starts", "deal_hands", "deal_starts"]
 
@@ -167,7 +167,9 @@ def deal_starts(
 def _deal_starts(
     seeds: Sequence[int], starts: Sequence[int], game: NainJauneGame, ahead: int
 ) -> tuple[IntArray, Masks]:
-    texts = [b"%d:deal:%d" % (s, r) for s, r0 in zip(seeds, starts, strict=True) for r in range(r0, r0 + ahead)]
+    texts = [
+        b"%d:deal:%d" % (s, r) for s, r0 in zip(seeds, starts, strict=True) for r in range(r0, r0 + ahead)
+    ]
     decks, first = shuffles_and_first_dealers(texts, seeds, K, game)
     return first, _hands_of(decks, game).reshape(len(seeds), ahead, game.players)
 
