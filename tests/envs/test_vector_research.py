@@ -177,3 +177,37 @@ def test_fixed_start_round_and_refusals() -> None:
         AtoutVectorEnv("sticheln", 3, 4, autoreset_mode="whenever")
     vec = gymnasium.make_vec(gym_id("malin"), num_envs=2, start_round="random", rounds=2)
     assert isinstance(vec.unwrapped, AtoutVectorEnv) and vec.unwrapped.random_start
+
+
+@pytest.mark.parametrize(("name", "options"), [("wizard", {"rounds": 2}), ("nain-jaune", {}), ("malin", {})])
+def test_engine_random_plays_the_single_envs_matches(name: str, options: dict[str, Any]) -> None:
+    """``engine_random=True``: random opponents draw as RandomBot, so the matches are gym_env's, step by step."""
+    N = 3
+    env = AtoutVectorEnv(name, N, 4, seat=1, opponents="random", engine_random=True, **options)
+    obs, _ = env.reset(seed=60)
+    game = atout.load(name, 4, **options)
+    singles = [AtoutGymEnv(game, seat=1, opponents="random") for _ in range(N)]
+    expected = [s.reset(seed=seed)[0] for s, seed in zip(singles, env.match_seeds, strict=True)]
+    rng = np.random.default_rng(4)
+    resetting = np.zeros(N, dtype=bool)
+    episodes = 0
+    while episodes < 2 * N:
+        for i in np.flatnonzero(~resetting).tolist():
+            assert (expected[i]["observation"] == obs["observation"][i]).all()
+        actions = legal_from(env.action_masks(), rng)
+        obs, rewards, terminations, _, _ = env.step(actions)
+        for i in range(N):
+            if resetting[i]:
+                resetting[i] = False
+                expected[i], _ = singles[i].reset(seed=env.match_seeds[i])
+                continue
+            single_obs, reward, done, _, _ = singles[i].step(int(actions[i]))
+            assert reward == rewards[i] and done == terminations[i]
+            expected[i] = single_obs
+            if done:
+                resetting[i] = True
+                episodes += 1
+    # By default the random draws are numpy's, for all matches at once: other matches from the same seeds.
+    fast = AtoutVectorEnv(name, N, 4, seat=1, opponents="random", **options)
+    fast.reset(seed=60)
+    assert fast.match_seeds[:N] == list(range(60, 60 + N))

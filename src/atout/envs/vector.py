@@ -64,6 +64,22 @@ engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
   ``substitute`` (a uniformly random legal
   action from ``np_random`` is played; ``infos["played_action"]``).
 
+Random opponents and the single-agent env (``engine_random=``): from the
+same seed both envs deal the same matches, but by default their ``random``
+opponents draw differently, so the matches part at the first random move.
+The single env's ``random`` is the engine's ``RandomBot``: per match and seat
+a ``random.Random`` seeded ``derive_seed(match_seed, "bot", seat)``, one
+``choice`` over the sorted legal actions a move.  Here ``random`` is one
+numpy draw for every match at once from the env's ``np_random`` (so a
+match's moves also depend on ``num_envs`` and on the other matches): what
+keeps random opponents at batch speed.  ``engine_random=True`` draws as the
+bot does instead — the same matches as :func:`atout.envs.gym_env` from the
+same seeds (tested), at the cost of a Python loop over the moving matches
+at each opponent step.  (The ``heuristic`` is deterministic: the same
+either way.)  One difference stays: a match that ends before the agent's
+first decision (a Le Nain Jaune deal the others finish, leaving the agent
+unable to stake) is skipped here, not returned as an episode.
+
 Generic: any batch class with the :class:`.common.Batch` API works
 (:func:`batch_class` finds a game's by name).
 """
@@ -71,6 +87,7 @@ Generic: any batch class with the :class:`.common.Batch` API works
 from __future__ import annotations
 
 import inspect
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,6 +101,7 @@ from ..batch import BATCH_CLASSES, batch_class
 from ..batch.common import Batch
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
+from ..match import derive_seed
 from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
 
 __all__ = [
@@ -146,6 +164,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         illegal_penalty: float | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         start_round: int | str | None = None,
+        engine_random: bool = False,
         **options: Any,
     ) -> None:
         cls = batch_class(batch) if isinstance(batch, str) else batch
@@ -157,6 +176,10 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 f"for the agent with it (see atout.batch.common.Batch)"
             )
         self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        if not isinstance(engine_random, bool):
+            raise ValueError(f"engine_random must be True or False, not {engine_random!r}")
+        #: ``random`` opponents draw as the single-agent env's RandomBot (see the module docstring).
+        self.engine_random = engine_random
         # Per instance: the wrappers read the mode from env.metadata.
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         #: Each match at a random start round (``start_round="random"``).
@@ -218,6 +241,8 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self._paid = np.zeros(N, dtype=np.float64)
         #: NEXT_STEP: the env's episode ended with the last step; the next step resets it.
         self._done = np.zeros(N, dtype=bool)
+        #: ``engine_random``: each env's random opponents' generators, by seat (as RandomBot's).
+        self._bot_rngs: list[dict[int, random.Random]] = [{} for _ in range(N)]
 
     # -- policies -------------------------------------------------------------------------
     def _policy_actions(self, batch: Batch) -> IntArray:
@@ -225,7 +250,11 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         wanted = set(self._policy)
         found: dict[str, IntArray] = {}
         if "random" in wanted:
-            found["random"] = batch.random_actions(self.np_random)
+            found["random"] = (
+                self._engine_random_actions(batch)
+                if self.engine_random
+                else batch.random_actions(self.np_random)
+            )
         if "heuristic" in wanted:
             found["heuristic"] = batch.heuristic_actions()
         if len(found) == 1:
@@ -234,6 +263,33 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         by_seat = np.stack([found[self._policy[s]] for s in range(self.players)], axis=1)
         result: IntArray = by_seat[np.arange(self.num_envs), seat]
         return result
+
+    def _engine_random_actions(self, batch: Batch) -> IntArray:
+        """``random`` opponents as the single-agent env's: each seat's ``RandomBot`` generator, one draw a move.
+
+        A Python loop over the matches whose random opponent is to act (only
+        those: a draw is made for a move that is played, as the bot's is).
+        """
+        actions = np.full(self.num_envs, -1, dtype=np.intp)
+        player = batch.current_player
+        acting = np.flatnonzero((player >= 0) & (player != self.seat) & ~batch.terminal)
+        if not acting.size:
+            return actions
+        mask = batch.legal_mask()
+        for g in acting.tolist():
+            rng = self._bot_rngs[g].get(int(player[g]))
+            if rng is not None:
+                actions[g] = rng.choice(np.flatnonzero(mask[g]).tolist())
+        return actions
+
+    def _seed_bots(self, batch: Batch, g: IntArray) -> None:
+        """``engine_random``: the random opponents' generators of the new matches ``g``, seeded as the single env seeds its bots."""
+        if not self.engine_random:
+            return
+        randoms = [s for s in range(self.players) if s != self.seat and self._policy[s] == "random"]
+        for i in g.tolist():
+            seed = batch.seeds[i]
+            self._bot_rngs[i] = {s: random.Random(derive_seed(seed, "bot", s)) for s in randoms}
 
     # -- the episodes' bookkeeping ------------------------------------------------------------
     def _restart(self, batch: Batch, g: IntArray) -> None:
@@ -245,6 +301,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             rounds = self._start_rounds
             starts = self.np_random.integers(rounds.start, rounds.stop, size=g.size)
         batch.restart(g, seeds, starts)
+        self._seed_bots(batch, g)
         self._first[g] = True
         self._pending[g] = 0.0
         self._returned[g] = 0.0
@@ -359,6 +416,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             self._restart(batch, np.arange(N, dtype=np.intp))  # the same seeds, at random rounds
         else:
             self._next_seed += N
+            self._seed_bots(batch, np.arange(N, dtype=np.intp))
             self._first[:] = True
             self._pending[:] = 0.0
             self._returned[:] = 0.0
