@@ -242,8 +242,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         Why: a search bot samples many worlds (``game.sample_state(view, rng)``)
         and plays each out; loaded into one batch, the playouts of every world
         step together as numpy arrays.  The states must be of one configuration
-        (the game's players and options; the batch's own refusals, such as
-        ``start_round``, apply) and at a decision or over — never at a chance
+        (the game's players and options; the batch's own refusals, such as Le
+        Malin's jeu fun, apply) and at a decision or over — never at a chance
         node — anywhere in a match: bidding, play, between tricks, a finished
         match.  Refused with a :class:`ValueError` naming the first bad index.
 
