@@ -21,7 +21,12 @@ from atout import PositionError
     [
         # The example: round 1 bid 1 / 0 / 0 and made so scores 30, 20, 20, not 7, 0, 0.
         ("wizard", 3, "round=2 dealer=1 scores=7,0,0 hands=-/-/- sheet=1,0,0|1,0,0", "30,20,20"),
-        ("wizard", 3, "round=3 dealer=2 scores=30,20,21 hands=-/-/- sheet=1,0,0|1,0,0;0,0,0|0,0,0", "50,40,40"),
+        (
+            "wizard",
+            3,
+            "round=3 dealer=2 scores=30,20,21 hands=-/-/- sheet=1,0,0|1,0,0;0,0,0|0,0,0",
+            "50,40,40",
+        ),
         ("sticheln", 3, "round=2 dealer=1 scores=3,0,0 hands=-/-/- sheet=-/-/-|2,-1,0", "2,-1,0"),
     ],
 )

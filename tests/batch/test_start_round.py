@@ -132,3 +132,38 @@ def test_restart_refusals() -> None:
         batch.restart([3], [1])
     with pytest.raises(ValueError, match="start_round must be"):
         WizardBatch(4, range(3), start_round=16)
+
+
+@pytest.mark.parametrize("name", list(BATCHES))
+def test_restart_takes_the_next_dealt_seeds(name: str) -> None:
+    """``restart(games)`` without seeds: the next ``reset_seeds``, dealt ahead, at any allowed round."""
+    cls, game_cls = BATCHES[name]
+    batch = cls(4, range(4), reset_seeds=iter(range(500, 510)))
+    assert not batch.auto_reset
+    batch.restart([2, 0])
+    batch.restart([1], start_rounds=[2])
+    assert batch.seeds == [501, 502, 500, 3] and batch.start_round.tolist() == [
+        1,
+        2,
+        1,
+        1,
+    ]  # in the order given
+    states = [game_cls(4, start_round=r).new_state(s) for s, r in zip(batch.seeds, [1, 2, 1, 1], strict=True)]
+    rng = np.random.default_rng(2)
+    while not batch.terminal.all():
+        mask = batch.legal_mask()
+        for g, state in enumerate(states):
+            assert np.flatnonzero(mask[g]).tolist() == sorted(state.legal_actions()), g
+            assert batch.scores[g].tolist() == state.scores()
+        actions = batch.random_actions(rng)
+        for g, state in enumerate(states):
+            if not state.is_terminal:
+                state.apply(int(actions[g]))
+        batch.step(actions)
+    batch.restart(range(4))  # 4 of the 7 seeds left
+    assert batch.seeds == [503, 504, 505, 506]
+    with pytest.raises(ValueError, match="reset_seeds ran out"):
+        batch.restart(range(4))  # 3 left
+
+    with pytest.raises(ValueError, match="no seeds given and no reset_seeds"):
+        cls(4, range(2)).restart([0])

@@ -201,7 +201,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             raise ValueError("a batch needs at least one seed")
         self._setup(game, seed_list, check)
         self.auto_reset = auto_reset
-        if auto_reset:
+        # The next matches' seeds, dealt ahead: auto-reset's, and those restart() takes when given none.
+        if auto_reset or reset_seeds is not None:
             if reset_seeds is None:
                 reset_seeds = itertools.count(max(seed_list) + 1)
             self._queue = SeedQueue(iter(reset_seeds), self._deal, max(self.num_games, 256))
@@ -479,10 +480,14 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         assert spec.maximum is not None
         return int(spec.maximum)
 
+    #: The game's deals hold every round from the configuration's start (Wizard, Sticheln): the
+    #: same deal serves a match started at any later round, so restart() may take it from the queue.
+    _deals_serve_any_start: ClassVar[bool] = False
+
     def restart(
         self,
         games: Sequence[int] | IntArray,
-        seeds: Sequence[int],
+        seeds: Sequence[int] | None = None,
         start_rounds: Sequence[int] | IntArray | None = None,
     ) -> None:
         """Start new matches in the entries ``games``: seeded ``seeds``, each at its round of ``start_rounds``.
@@ -490,19 +495,18 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         Why: a vector env resets each of its matches when that match ends (or
         when told), not the whole batch, and may start each at another round
         (``start_round="random"``), so that its matches do not run in lockstep.
-        ``start_rounds`` (default: the configuration's ``start_round``) must lie
-        in :meth:`start_rounds`; match ``i`` then is the engine's
+        ``seeds`` None: the next seeds of ``reset_seeds`` (given at
+        construction), dealt ahead in chunks as auto-reset deals them — a few
+        matches restarting at each step would otherwise each be dealt on its
+        own, by ``random.Random`` (≈ 180 µs a Wizard match).  ``start_rounds``
+        (default: the configuration's ``start_round``) must lie in
+        :meth:`start_rounds`; match ``i`` then is the engine's
         ``new_state(seeds[i])`` of this configuration with ``start_round`` that
         round.  Whatever the entries held (over or not) is dropped.
         """
         g = np.asarray(games, dtype=np.intp).reshape(-1)
-        seed_list = [int(s) for s in seeds]
-        if len(seed_list) != g.size:
-            raise ValueError(f"restart: {len(seed_list)} seeds for {g.size} matches")
         if g.size and (g.min() < 0 or g.max() >= self.num_games or np.unique(g).size != g.size):
             raise ValueError(f"restart: match indices must be distinct, 0..{self.num_games - 1}")
-        if any(s < 0 for s in seed_list):
-            raise ValueError("restart: a seed is a non-negative integer")
         allowed = self.start_rounds()
         if start_rounds is None:
             starts = np.full(g.size, self.game.start_round, dtype=np.intp)
@@ -516,13 +520,32 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
                     f"restart: a match of this batch starts at {self._round_word} "
                     f"{allowed.start}..{allowed.stop - 1}, not {int(starts[bad][0])}"
                 )
+        dealt: DealsT | None = None
+        if seeds is not None:
+            seed_list = [int(s) for s in seeds]
+            if len(seed_list) != g.size:
+                raise ValueError(f"restart: {len(seed_list)} seeds for {g.size} matches")
+            if any(s < 0 for s in seed_list):
+                raise ValueError("restart: a seed is a non-negative integer")
+        elif self._queue is None:
+            raise ValueError("restart: no seeds given and no reset_seeds to take them from")
+        elif not g.size:
+            seed_list = []
+        else:
+            got = self._queue.take(int(g.size))
+            if got is None or len(got[0]) < g.size:
+                raise ValueError("restart: reset_seeds ran out")
+            seed_list = got[0]
+            dealt = self._deals_type(*got[1])
         if not g.size:
             return
         for i, s in zip(g.tolist(), seed_list, strict=True):
             self.seeds[i] = s
         self.round_only[g] = False
         self.start_round[g] = starts
-        self._start_matches(g, self._deal_starting(seed_list, starts))
+        if dealt is None or not (self._deals_serve_any_start or (starts == self.game.start_round).all()):
+            dealt = self._deal_starting(seed_list, starts)
+        self._start_matches(g, dealt)
         self._legal = None  # the legal actions cached since the last step are stale now
 
     def _deal_starting(self, seeds: Sequence[int], starts: IntArray) -> DealsT:

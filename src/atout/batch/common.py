@@ -292,7 +292,7 @@ class Batch(Protocol):
     def restart(
         self,
         games: Sequence[int] | NDArray[np.intp],
-        seeds: Sequence[int],
+        seeds: Sequence[int] | None = None,
         start_rounds: Sequence[int] | NDArray[np.intp] | None = None,
     ) -> None: ...
     def step(

@@ -106,6 +106,7 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
     _round_word = "hand"
     _game_class = StichelnGame
     _deals_type = Deals
+    _deals_serve_any_start = True  # every round from the configuration's start is dealt
 
     leader = MatchArray(np.intp)
     pain_turns = MatchArray(np.intp, round_start=0)

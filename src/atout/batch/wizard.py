@@ -167,6 +167,7 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     _over = OVER
     _game_class = WizardGame
     _deals_type = Deals
+    _deals_serve_any_start = True  # every round from the configuration's start is dealt
 
     trump = MatchArray(np.intp)
     turned = MatchArray(np.intp)

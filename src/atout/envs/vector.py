@@ -87,6 +87,7 @@ Generic: any batch class with the :class:`.common.Batch` API works
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -231,7 +232,6 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.batch: Batch | None = None
         N = num_envs
-        self._next_seed = 0
         #: The agent has not moved yet in the env's match: what it earns meanwhile waits in ``_pending``.
         self._first = np.ones(N, dtype=bool)
         self._pending = np.zeros(N, dtype=np.float64)
@@ -292,10 +292,11 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             self._bot_rngs[i] = {s: random.Random(derive_seed(seed, "bot", s)) for s in randoms}
 
     # -- the episodes' bookkeeping ------------------------------------------------------------
-    def _restart(self, batch: Batch, g: IntArray) -> None:
-        """New matches in the envs ``g``: the next seeds, each at its start round; their bookkeeping cleared."""
-        seeds = list(range(self._next_seed, self._next_seed + g.size))
-        self._next_seed += g.size
+    def _restart(self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None) -> None:
+        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round.
+
+        Their bookkeeping is cleared.
+        """
         starts = None
         if self.random_start:
             rounds = self._start_rounds
@@ -410,12 +411,13 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         super().reset(seed=seed)
         base = seed if seed is not None else int(self.np_random.integers(1 << 62))
         N = self.num_envs
-        self.batch = batch = self._cls(self.players, range(base, base + N), **self._options)
-        self._next_seed = base
+        # Later matches take the next seeds, counting on, dealt ahead by the batch in chunks.
+        self.batch = batch = self._cls(
+            self.players, range(base, base + N), reset_seeds=itertools.count(base + N), **self._options
+        )
         if self.random_start:
-            self._restart(batch, np.arange(N, dtype=np.intp))  # the same seeds, at random rounds
+            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N))  # at random rounds
         else:
-            self._next_seed += N
             self._seed_bots(batch, np.arange(N, dtype=np.intp))
             self._first[:] = True
             self._pending[:] = 0.0
