@@ -34,15 +34,28 @@ def legal_choices(obs: dict[str, np.ndarray[Any, Any]], rng: np.random.Generator
 
 @pytest.mark.parametrize(("name", "options"), CASES)
 @pytest.mark.parametrize(
-    ("seat", "tensor", "reward"),
-    [(0, "information_state", "round"), (2, "observation", "match"), (1, "observation", "win")],
+    ("seat", "tensor", "reward", "mode"),
+    [
+        (0, "information_state", "round", AutoresetMode.NEXT_STEP),
+        (2, "observation", "match", AutoresetMode.SAME_STEP),
+        (1, "observation", "win", AutoresetMode.NEXT_STEP),
+        (3, "observation", "round", AutoresetMode.SAME_STEP),
+    ],
 )
 def test_equals_the_single_agent_env(
-    name: str, options: dict[str, Any], seat: int, tensor: str, reward: str
+    name: str, options: dict[str, Any], seat: int, tensor: str, reward: str, mode: AutoresetMode
 ) -> None:
     N = 3
     env = AtoutVectorEnv(
-        name, N, 4, seat=seat, opponents="heuristic", tensor=tensor, reward=reward, **options
+        name,
+        N,
+        4,
+        seat=seat,
+        opponents="heuristic",
+        tensor=tensor,
+        reward=reward,
+        autoreset_mode=mode,
+        **options,
     )
     obs, infos = env.reset(seed=40)
     assert env.match_seeds == [40, 41, 42]
@@ -56,8 +69,11 @@ def test_equals_the_single_agent_env(
     episodes, returns = 0, np.zeros(N)
     # A match's score before any decision (a game may score in its deal: Le Nain Jaune's stakes).
     starts = [float(game.new_state(s).scores()[seat]) for s in env.match_seeds]
+    resetting = np.zeros(N, dtype=bool)
     while episodes < 2 * N:
         for i in range(N):
+            if resetting[i]:
+                continue
             assert (expected[i]["observation"] == obs["observation"][i]).all()
             assert (expected[i]["action_mask"] == obs["action_mask"][i]).all()
             assert (infos["action_mask"][i] == obs["action_mask"][i]).all()
@@ -66,12 +82,21 @@ def test_equals_the_single_agent_env(
         assert not truncations.any() and not infos["illegal_action"].any()
         returns += rewards
         for i in range(N):
+            if mode == AutoresetMode.NEXT_STEP and resetting[i]:
+                # The step after a terminal one resets: reward 0, the new match's first decision.
+                assert rewards[i] == 0.0 and not terminations[i]
+                continue
             single_obs, single_reward, done, _, _ = singles[i].step(int(actions[i]))
             assert rewards[i] == single_reward and terminations[i] == done
             if done:
                 episodes += 1
                 final = singles[i].state.scores()
                 assert infos["_final_info"][i] and infos["final_info"]["scores"][i].tolist() == final
+                if mode == AutoresetMode.NEXT_STEP:
+                    # The ended match's last observation; every action accepted (the next step ignores it).
+                    assert (single_obs["observation"] == obs["observation"][i]).all()
+                    assert obs["action_mask"][i].all() and env.action_masks()[i].all()
+                    assert infos["scores"][i].tolist() == final
                 # Round rewards add up to the score's change over the match; a match reward is the
                 # final score; a win reward is 1 shared among the winners.
                 winners = singles[i].state.winners()
@@ -82,9 +107,16 @@ def test_equals_the_single_agent_env(
                 }[reward]
                 assert returns[i] == expected_return
                 returns[i] = 0.0
+                if mode == AutoresetMode.NEXT_STEP:
+                    resetting[i] = True
+                    continue
                 single_obs, _ = singles[i].reset(seed=env.match_seeds[i])
                 starts[i] = float(game.new_state(env.match_seeds[i]).scores()[seat])
             expected[i] = single_obs
+        for i in np.flatnonzero(resetting & ~terminations).tolist():  # reset by this step
+            resetting[i] = False
+            expected[i], _ = singles[i].reset(seed=env.match_seeds[i])
+            starts[i] = float(game.new_state(env.match_seeds[i]).scores()[seat])
 
 
 def test_opponents_per_seat_follow_seat_order() -> None:
@@ -112,18 +144,21 @@ def test_seeding_reproduces_and_gymnasium_wrappers_run() -> None:
     first, again, other = run(7), run(7), run(8)
     assert data_equivalence(first, again, exact=True)
     assert not data_equivalence(first, other)
-    # Gymnasium's own vector wrappers: episode statistics (same-step autoreset) and list infos.
-    env = RecordEpisodeStatistics(AtoutVectorEnv(StichelnBatch, 3, 3, opponents="random", hands=1))
-    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
-    obs, _ = env.reset(seed=3)
-    rng = np.random.default_rng(0)
-    finals: list[float] = []
-    while len(finals) < 4:
-        obs, _, terminations, _, infos = env.step(legal_choices(obs, rng))
-        assert env.observation_space.contains(obs)
-        for i in np.flatnonzero(terminations).tolist():
-            assert infos["episode"]["r"][i] == infos["final_info"]["scores"][i][0]
-            finals.append(infos["episode"]["r"][i])
+    # Gymnasium's own vector wrappers: episode statistics (both autoreset modes) and list infos.
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        env = RecordEpisodeStatistics(
+            AtoutVectorEnv(StichelnBatch, 3, 3, opponents="random", hands=1, autoreset_mode=mode.value)
+        )
+        assert env.metadata["autoreset_mode"] == mode
+        obs, _ = env.reset(seed=3)
+        rng = np.random.default_rng(0)
+        finals: list[float] = []
+        while len(finals) < 4:
+            obs, _, terminations, _, infos = env.step(legal_choices(obs, rng))
+            assert env.observation_space.contains(obs)
+            for i in np.flatnonzero(terminations).tolist():
+                assert infos["episode"]["r"][i] == infos["final_info"]["scores"][i][0]
+                finals.append(infos["episode"]["r"][i])
     listed = DictInfoToList(AtoutVectorEnv(StichelnBatch, 2, 3, hands=1))
     _, info_list = listed.reset(seed=1)
     assert len(info_list) == 2 and info_list[1]["match_seed"] == 2
@@ -152,7 +187,17 @@ def test_illegal_actions_raise_penalise_or_substitute() -> None:
     obs, rewards, terminations, _, infos = env.step(illegal)
     assert terminations.tolist() == [True, False] and infos["illegal_action"].tolist() == [True, False]
     assert rewards[0] == low - 1.0
-    assert env.match_seeds[0] == 13  # the abandoned match was played out; the next one started
+    # NEXT_STEP: the abandoned match stays as it was until the next step, which starts the next one.
+    assert env.match_seeds[0] == 11 and obs["action_mask"][0].all()
+    obs, rewards, terminations, _, _ = env.step(np.array([0, int(np.flatnonzero(obs["action_mask"][1])[0])]))
+    assert env.match_seeds[0] == 13 and rewards[0] == 0.0 and not terminations[0]
+    assert env.batch is not None and env.batch.current_player[0] == 0
+    # SAME_STEP: the next match starts within the step.
+    env = AtoutVectorEnv(StichelnBatch, 2, 3, hands=1, illegal_action="penalty", autoreset_mode="same_step")
+    env.reset(seed=11)
+    obs, rewards, terminations, _, infos = env.step(illegal)
+    assert terminations.tolist() == [True, False] and rewards[0] == low - 1.0
+    assert env.match_seeds[0] == 13  # the abandoned match dropped; the next one started
     assert obs["action_mask"][0].any() and env.batch is not None and env.batch.current_player[0] == 0
 
     env = AtoutVectorEnv(StichelnBatch, 2, 3, hands=1, illegal_action="substitute")

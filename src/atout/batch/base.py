@@ -154,8 +154,13 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     #: The match ends with its current round: loaded (:meth:`from_states`) from a state
     #: without a seed, it has no deal for the next round.
     round_only = MatchArray(np.bool_)
+    #: The round each match started at: the ``start_round`` option, or the one :meth:`restart` gave it.
+    start_round = MatchArray(np.intp)
     _games: IntArray
     _queue: SeedQueue | None
+    #: The legal actions as the game last computed them (None: to compute); every game caches them
+    #: between steps, and whatever changes a match outside a step clears them.
+    _legal: Any
     #: Every :class:`MatchArray` of the class (its bases' first), and the (name, value) of those reset per round.
     _match_arrays: ClassVar[tuple[MatchArray[Any], ...]] = ()
     _round_starts: ClassVar[tuple[tuple[str, int], ...]] = ()
@@ -196,7 +201,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             raise ValueError("a batch needs at least one seed")
         self._setup(game, seed_list, check)
         self.auto_reset = auto_reset
-        if auto_reset:
+        # The next matches' seeds, dealt ahead: auto-reset's, and those restart() takes when given none.
+        if auto_reset or reset_seeds is not None:
             if reset_seeds is None:
                 reset_seeds = itertools.count(max(seed_list) + 1)
             self._queue = SeedQueue(iter(reset_seeds), self._deal, max(self.num_games, 256))
@@ -222,6 +228,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         state = self.__dict__
         for array in self._match_arrays:
             state[array.name] = array.create(self, N)
+        self.start_round[:] = game.start_round
 
     @classmethod
     def from_states(
@@ -236,8 +243,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         Why: a search bot samples many worlds (``game.sample_state(view, rng)``)
         and plays each out; loaded into one batch, the playouts of every world
         step together as numpy arrays.  The states must be of one configuration
-        (the game's players and options; the batch's own refusals, such as
-        ``start_round``, apply) and at a decision or over — never at a chance
+        (the game's players and options; the batch's own refusals, such as Le
+        Malin's jeu fun, apply) and at a decision or over — never at a chance
         node — anywhere in a match: bidding, play, between tricks, a finished
         match.  Refused with a :class:`ValueError` naming the first bad index.
 
@@ -296,7 +303,9 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
 
     #: Engine options the batch does not play, with the only value it accepts (their default):
     #: refused rather than ignored, so a batch never plays other rules than the engine's.
-    _fixed_options: ClassVar[dict[str, Any]] = {"start_round": 1}
+    #: (Every batch plays ``start_round``: a match starts at that round, dealt, rotated and
+    #: ended as the engine's.)
+    _fixed_options: ClassVar[dict[str, Any]] = {}
 
     def _new_game(self, players: int, options: dict[str, Any]) -> GameT:
         """The engine's game of this configuration (it validates the players and the options)."""
@@ -304,8 +313,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         for name, value in self._fixed_options.items():
             if name in game.options and game.options[name] != value:
                 raise ValueError(
-                    f"the batch plays whole matches from the first {self._round_word}: "
-                    f"{name}={game.options[name]!r} is not supported here (only {value!r})"
+                    f"the {game.title} batch does not play {name}={game.options[name]!r} "
+                    f"(only {value!r}): use the engine for it"
                 )
         return game
 
@@ -416,9 +425,14 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             state[name][g] = value
 
     def _first_round(self, g: IntArray, first_dealer: IntArray) -> None:
-        """The new matches ``g`` open their round 1, dealt by ``first_dealer`` (:meth:`_start_round` deals it)."""
-        self.dealer[g] = first_dealer
-        self.round[g] = 1
+        """The new matches ``g`` open their first round, ``start_round[g]`` (:meth:`_start_round` deals it).
+
+        ``first_dealer`` is round 1's dealer (fixed or drawn); from a later
+        start the deal has moved on one seat a round, as in a whole match.
+        """
+        start = self.start_round[g]
+        self.dealer[g] = (first_dealer + start - 1) % self.players
+        self.round[g] = start
         self._reset_round(g)
         self._start_round(g)
 
@@ -447,7 +461,96 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         g = g[: len(seeds)]
         for i, s in zip(g.tolist(), seeds, strict=True):
             self.seeds[i] = s
+        self.start_round[g] = self.game.start_round  # the queue deals from the configuration's start
         self._start_matches(g, self._deals_type(*arrays))
+
+    # -- restarting matches one by one -------------------------------------------------------------
+    def start_rounds(self) -> range:
+        """The rounds :meth:`restart` may start a match at: the configuration's start to its last round.
+
+        A match started at round ``R`` plays on to the configuration's last
+        round (or end), exactly as the engine's game with ``start_round=R``
+        (and, when the configuration counts its rounds, as many fewer rounds).
+        """
+        return range(self.game.start_round, self._last_start() + 1)
+
+    def _last_start(self) -> int:
+        """The last round a match may start at (a game whose matches have a last round names it)."""
+        spec = next(s for s in self.game.option_specs if s.name == "start_round")
+        assert spec.maximum is not None
+        return int(spec.maximum)
+
+    #: The game's deals hold every round from the configuration's start (Wizard, Sticheln): the
+    #: same deal serves a match started at any later round, so restart() may take it from the queue.
+    _deals_serve_any_start: ClassVar[bool] = False
+
+    def restart(
+        self,
+        games: Sequence[int] | IntArray,
+        seeds: Sequence[int] | None = None,
+        start_rounds: Sequence[int] | IntArray | None = None,
+    ) -> None:
+        """Start new matches in the entries ``games``: seeded ``seeds``, each at its round of ``start_rounds``.
+
+        Why: a vector env resets each of its matches when that match ends (or
+        when told), not the whole batch, and may start each at another round
+        (``start_round="random"``), so that its matches do not run in lockstep.
+        ``seeds`` None: the next seeds of ``reset_seeds`` (given at
+        construction), dealt ahead in chunks as auto-reset deals them — a few
+        matches restarting at each step would otherwise each be dealt on its
+        own, by ``random.Random`` (≈ 180 µs a Wizard match).  ``start_rounds``
+        (default: the configuration's ``start_round``) must lie in
+        :meth:`start_rounds`; match ``i`` then is the engine's
+        ``new_state(seeds[i])`` of this configuration with ``start_round`` that
+        round.  Whatever the entries held (over or not) is dropped.
+        """
+        g = np.asarray(games, dtype=np.intp).reshape(-1)
+        if g.size and (g.min() < 0 or g.max() >= self.num_games or np.unique(g).size != g.size):
+            raise ValueError(f"restart: match indices must be distinct, 0..{self.num_games - 1}")
+        allowed = self.start_rounds()
+        if start_rounds is None:
+            starts = np.full(g.size, self.game.start_round, dtype=np.intp)
+        else:
+            starts = np.asarray(start_rounds, dtype=np.intp).reshape(-1)
+            if starts.size != g.size:
+                raise ValueError(f"restart: {starts.size} start rounds for {g.size} matches")
+            bad = (starts < allowed.start) | (starts >= allowed.stop)
+            if bad.any():
+                raise ValueError(
+                    f"restart: a match of this batch starts at {self._round_word} "
+                    f"{allowed.start}..{allowed.stop - 1}, not {int(starts[bad][0])}"
+                )
+        dealt: DealsT | None = None
+        if seeds is not None:
+            seed_list = [int(s) for s in seeds]
+            if len(seed_list) != g.size:
+                raise ValueError(f"restart: {len(seed_list)} seeds for {g.size} matches")
+            if any(s < 0 for s in seed_list):
+                raise ValueError("restart: a seed is a non-negative integer")
+        elif self._queue is None:
+            raise ValueError("restart: no seeds given and no reset_seeds to take them from")
+        elif not g.size:
+            seed_list = []
+        else:
+            got = self._queue.take(int(g.size))
+            if got is None or len(got[0]) < g.size:
+                raise ValueError("restart: reset_seeds ran out")
+            seed_list = got[0]
+            dealt = self._deals_type(*got[1])
+        if not g.size:
+            return
+        for i, s in zip(g.tolist(), seed_list, strict=True):
+            self.seeds[i] = s
+        self.round_only[g] = False
+        self.start_round[g] = starts
+        if dealt is None or not (self._deals_serve_any_start or (starts == self.game.start_round).all()):
+            dealt = self._deal_starting(seed_list, starts)
+        self._start_matches(g, dealt)
+        self._legal = None  # the legal actions cached since the last step are stale now
+
+    def _deal_starting(self, seeds: Sequence[int], starts: IntArray) -> DealsT:
+        """The deals of new matches ``seeds`` starting at the rounds ``starts`` (default: :meth:`_deal`, which deals every round)."""
+        return self._deal(seeds)
 
     def _action_text(self, action: int) -> str:
         """An action id as the engine writes it (its bare number when it is no action at all)."""

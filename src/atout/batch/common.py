@@ -249,8 +249,11 @@ class Batch(Protocol):
 
     Constructor: ``Cls(players, seeds, *, auto_reset=False, reset_seeds=None,
     check=True, **options)``.  ``step(actions, active)``: only the matches in
-    ``active`` (all when None) move; the others keep their state.  A game
-    with a heuristic policy also has ``heuristic_actions() -> (N,) actions``.
+    ``active`` (all when None) move; the others keep their state.
+    ``restart(games, seeds, start_rounds)``: new matches in some entries only,
+    each at its round of ``start_rounds()`` (the vector env resets its matches
+    one by one so).  A game with a heuristic policy also has
+    ``heuristic_actions() -> (N,) actions``.
     """
 
     def __init__(
@@ -281,8 +284,17 @@ class Batch(Protocol):
     def scores(self) -> NDArray[np.int32]: ...
     @property
     def terminal(self) -> NDArray[np.bool_]: ...
+    @property
+    def start_round(self) -> NDArray[np.intp]: ...
     def legal_mask(self) -> NDArray[np.bool_]: ...
     def random_actions(self, rng: np.random.Generator) -> NDArray[np.intp]: ...
+    def start_rounds(self) -> range: ...
+    def restart(
+        self,
+        games: Sequence[int] | NDArray[np.intp],
+        seeds: Sequence[int] | None = None,
+        start_rounds: Sequence[int] | NDArray[np.intp] | None = None,
+    ) -> None: ...
     def step(
         self, actions: Sequence[int] | NDArray[np.intp], active: NDArray[np.bool_] | None = None
     ) -> Step: ...

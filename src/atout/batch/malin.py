@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -70,7 +70,7 @@ from ..games.malin.game import (
 from . import common, pyrandom
 from .base import BatchBase, BiddingTricks, MatchArray
 from .bits import U64, popcount, select_bit, unpack
-from .common import IllegalActions, Step, in_chunks
+from .common import IllegalActions, Step
 
 __all__ = ["DEALT_AHEAD", "Deals", "IllegalActions", "MalinBatch", "MalinLegal", "Step", "deal"]
 
@@ -249,19 +249,30 @@ def deal_hands(
     return hands, removed
 
 
-def deal(seeds: Sequence[int], game: MalinGame) -> Deals:
-    """The first dealer and the first :data:`DEALT_AHEAD` hands of the matches ``seeds`` (the engine's deals)."""
+def deal(seeds: Sequence[int], game: MalinGame, starts: IntArray | None = None) -> Deals:
+    """The first dealer and the first :data:`DEALT_AHEAD` hands of the matches ``seeds`` (the engine's deals).
+
+    Each match's hands from its start: ``starts[i]``, by default the configuration's ``start_round``.
+    """
+    if starts is None:
+        starts = np.full(len(seeds), game.start_round, dtype=np.intp)
     per_chunk = max(1, common.DEAL_ROWS // (DEALT_AHEAD + 1))
-    return Deals(*in_chunks(seeds, per_chunk, lambda part: _deal(part, game)))
+    if len(seeds) <= per_chunk:
+        return _deal(seeds, starts, game)
+    parts = [
+        _deal(seeds[i : i + per_chunk], starts[i : i + per_chunk], game)
+        for i in range(0, len(seeds), per_chunk)
+    ]
+    return Deals(*(np.concatenate(column) for column in zip(*parts, strict=True)))
 
 
-def _deal(seeds: Sequence[int], game: MalinGame) -> Deals:
+def _deal(seeds: Sequence[int], starts: IntArray, game: MalinGame) -> Deals:
     fixed = game.options["first_dealer"]
     if fixed is None:
         first = _first_dealers([b"%d:first-dealer" % s for s in seeds], game.players)
     else:
         first = np.full(len(seeds), fixed, dtype=np.intp)
-    hands, removed = deal_hands(seeds, np.ones(len(seeds), dtype=np.intp), first, DEALT_AHEAD, game)
+    hands, removed = deal_hands(seeds, starts, first, DEALT_AHEAD, game)
     return Deals(first, hands, removed)
 
 
@@ -290,7 +301,6 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
 
     _over = OVER
     _round_word = "hand"
-    _fixed_options: ClassVar[dict[str, Any]] = {"start_round": 1, "rounds": None}
     _game_class = MalinGame
     _deals_type = Deals
 
@@ -353,11 +363,18 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
     def _deal(self, seeds: Sequence[int]) -> Deals:
         return deal(seeds, self.game)
 
+    def _deal_starting(self, seeds: Sequence[int], starts: IntArray) -> Deals:
+        return deal(seeds, self.game, starts)
+
+    def _last_start(self) -> int:
+        last = self.game.last_round
+        return super()._last_start() if last is None else int(last)
+
     # -- match and hand starts ------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:
         self._deal_hands[g] = deals.hands
         self._deal_removed[g] = deals.removed
-        self._deal_from[g] = 1
+        self._deal_from[g] = self.start_round[g]
         self.first_dealer[g] = deals.first_dealer
         self.scores[g] = self._start_score
         self._first_round(g, deals.first_dealer)
@@ -720,7 +737,10 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
             new = np.maximum(new, 0)
         self.scores[g] = new
         rewards[g] = new - old
-        self._end_rounds(g, (new <= 0).any(axis=1), terminal)
+        last = (new <= 0).any(axis=1)
+        if self.game.last_round is not None:  # the rounds option caps the match
+            last |= self.round[g] == self.game.last_round
+        self._end_rounds(g, last, terminal)
 
     # -- reading one match -----------------------------------------------------------------------
     def hand_kinds(self, game: int, seat: int) -> list[int]:

@@ -65,7 +65,7 @@ from ..games.nain_jaune.game import CLAIM, OVER, PASS, PLAY, NainJauneGame, Nain
 from . import common
 from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, trailing_zeros, unpack
-from .common import in_chunks, seeded_shuffles, shuffles_and_first_dealers
+from .common import seeded_shuffles, shuffles_and_first_dealers
 
 __all__ = ["NainJauneBatch", "Starts", "deal_hands", "deal_starts"]
 
@@ -146,14 +146,30 @@ def deal_hands(texts: Sequence[bytes], game: NainJauneGame) -> Masks:
     return np.concatenate(parts)
 
 
-def deal_starts(seeds: Sequence[int], game: NainJauneGame, ahead: int) -> Starts:
-    """The first dealer and deals ``1..ahead`` of the matches ``seeds`` (the engine's draws)."""
+def deal_starts(
+    seeds: Sequence[int], game: NainJauneGame, ahead: int, starts: Sequence[int] | None = None
+) -> Starts:
+    """The first dealer and deals ``start..start + ahead - 1`` of the matches ``seeds`` (the engine's draws).
+
+    ``starts``: each match's first deal (default: the configuration's ``start_round``).
+    """
+    first_deals = [game.start_round] * len(seeds) if starts is None else [int(r) for r in starts]
     per_chunk = max(1, common.DEAL_ROWS // (ahead + 1))
-    return Starts(*in_chunks(seeds, per_chunk, lambda part: _deal_starts(part, game, ahead)))
+    if len(seeds) <= per_chunk:
+        return Starts(*_deal_starts(seeds, first_deals, game, ahead))
+    parts = [
+        _deal_starts(seeds[i : i + per_chunk], first_deals[i : i + per_chunk], game, ahead)
+        for i in range(0, len(seeds), per_chunk)
+    ]
+    return Starts(*(np.concatenate(column) for column in zip(*parts, strict=True)))
 
 
-def _deal_starts(seeds: Sequence[int], game: NainJauneGame, ahead: int) -> tuple[IntArray, Masks]:
-    texts = [b"%d:deal:%d" % (s, r) for s in seeds for r in range(1, ahead + 1)]
+def _deal_starts(
+    seeds: Sequence[int], starts: Sequence[int], game: NainJauneGame, ahead: int
+) -> tuple[IntArray, Masks]:
+    texts = [
+        b"%d:deal:%d" % (s, r) for s, r0 in zip(seeds, starts, strict=True) for r in range(r0, r0 + ahead)
+    ]
     decks, first = shuffles_and_first_dealers(texts, seeds, K, game)
     return first, _hands_of(decks, game).reshape(len(seeds), ahead, game.players)
 
@@ -285,13 +301,26 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
     def _deal(self, seeds: Sequence[int]) -> Starts:
         return deal_starts(seeds, self.game, self.ahead)
 
+    def _deal_starting(self, seeds: Sequence[int], starts: IntArray) -> Starts:
+        return deal_starts(seeds, self.game, self.ahead, starts.tolist())
+
+    def _last_dealt(self, g: IntArray | None = None) -> IntArray:
+        """The last deal each match (all, or ``g``) may play: ``max_deals`` from its start, or unbounded."""
+        start = self.start_round if g is None else self.start_round[g]
+        result: IntArray = start + (self._cap - 1)
+        return result
+
     # -- match and deal starts -----------------------------------------------------------
     def _start_matches(self, g: IntArray, starts: Starts) -> None:
         start = self.game.options["start_tokens"]
-        self._ring[g] = starts.hands
-        self._dealt_to[g] = self.ahead
-        self.dealer[g] = starts.first_dealer
-        self.round[g] = 1
+        first = self.start_round[g]
+        # Deal r sits at ring position (r - 1) % ahead: the first ones from each match's start.
+        positions = (first[:, None] - 1 + np.arange(self.ahead)[None, :]) % self.ahead
+        self._ring[g[:, None], positions] = starts.hands
+        self._dealt_to[g] = first + self.ahead - 1
+        # first_dealer is deal 1's dealer; from a later start the deal has moved on as in a match.
+        self.dealer[g] = (starts.first_dealer + self._direction * (first - 1)) % self.players
+        self.round[g] = first
         self.deals_done[g] = 0
         self.tokens[g] = start
         self._sheet_tokens[g] = start
@@ -337,11 +366,12 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         live = self.phase == PLAY
         wanted = self.round + 1  # the deal each match will need next ...
         wanted[starting] = self.round[starting]  # ... or needs now
-        low = live & (self._dealt_to - wanted + 1 <= self.ahead // 2) & (self._dealt_to < self._cap)
+        cap = self._last_dealt()
+        low = live & (self._dealt_to - wanted + 1 <= self.ahead // 2) & (self._dealt_to < cap)
         low[starting] = True
         g = np.flatnonzero(low)
         first = self._dealt_to[g] + 1
-        last = np.minimum(wanted[g] + self.ahead - 1, self._cap)
+        last = np.minimum(wanted[g] + self.ahead - 1, cap[g])
         counts = last - first + 1
         keep = counts > 0
         g, first, last, counts = g[keep], first[keep], last[keep], counts[keep]
@@ -403,7 +433,7 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
                     if state.lacks[seat] >> (rank - 1) & 1:
                         self._lacking[g, rank - 1] |= 1 << seat
         # The deal in play counts as dealt: a seeded match deals the next ones when it needs them.
-        self._dealt_to[:] = np.where(self.round_only, self._cap, self.round)
+        self._dealt_to[:] = np.where(self.round_only, self._last_dealt(), self.round)
 
     # -- legal actions -------------------------------------------------------------------
     def _live_rows(self) -> IntArray | None:

@@ -65,19 +65,21 @@ def deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
     deal order seat ``i`` (from the dealer's left) receives
     ``cards[i*size .. i*size+size-1]`` (the engine deals them sorted: the same set).
     """
-    per_chunk = max(1, common.DEAL_ROWS // (game.num_hands + 1))
+    per_chunk = max(1, common.DEAL_ROWS // (game.num_hands - game.start_round + 2))
     return Deals(*in_chunks(seeds, per_chunk, lambda part: _deal(part, game)))
 
 
 def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
-    n, hands_per_match, deck = game.players, game.num_hands, game.deck
+    n, hands_per_match, deck, start = game.players, game.num_hands, game.deck, game.start_round
     count, size = len(seeds), deck.hand_size
-    texts = [b"%d:hand:%d" % (s, h) for s in seeds for h in range(1, hands_per_match + 1)]
+    # Hands before the configuration's start_round are never played: not dealt (their rows stay empty).
+    dealt_hands = hands_per_match - start + 1
+    texts = [b"%d:hand:%d" % (s, h) for s in seeds for h in range(start, hands_per_match + 1)]
     decks, first = shuffles_and_first_dealers(texts, seeds, deck.size, game)
     hands = np.zeros((count, hands_per_match, n, 2), dtype=np.uint64)
     games = np.arange(count)
-    for h in range(1, hands_per_match + 1):
-        cards = decks[: n * size, h - 1 :: hands_per_match].reshape(n, size, count)
+    for h in range(start, hands_per_match + 1):
+        cards = decks[: n * size, h - start :: dealt_hands].reshape(n, size, count)
         dealt = np.bitwise_or.reduce(_words(cards), axis=1)  # (n, count, 2), deal order
         for i in range(n):
             hands[games, h - 1, (first + h + i) % n] = dealt[i]
@@ -104,6 +106,7 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
     _round_word = "hand"
     _game_class = StichelnGame
     _deals_type = Deals
+    _deals_serve_any_start = True  # every round from the configuration's start is dealt
 
     leader = MatchArray(np.intp)
     pain_turns = MatchArray(np.intp, round_start=0)
@@ -155,6 +158,9 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
 
     def _deal(self, seeds: Sequence[int]) -> Deals:
         return deal(seeds, self.game)
+
+    def _last_start(self) -> int:
+        return int(self.game.num_hands)
 
     # -- match and hand starts --------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:

@@ -118,21 +118,23 @@ def deal(seeds: Sequence[int], game: WizardGame) -> Deals:
     by kind, each Wizard/Jester to its lowest free slot: the same multiset of
     kinds, which is all the rules read (Wizards and Jesters are interchangeable).
     """
-    per_chunk = max(1, common.DEAL_ROWS // (game.num_rounds + 1))
+    per_chunk = max(1, common.DEAL_ROWS // (game.num_rounds - game.start_round + 2))
     return Deals(*in_chunks(seeds, per_chunk, lambda part: _deal(part, game)))
 
 
 def _deal(seeds: Sequence[int], game: WizardGame) -> Deals:
-    n, rounds = game.players, game.num_rounds
+    n, rounds, start = game.players, game.num_rounds, game.start_round
     count = len(seeds)
     # The engine's seeded_rng(seed, "round", r) seeds with the text f"{seed}:round:{r}".
-    texts = [b"%d:round:%d" % (s, r) for s in seeds for r in range(1, rounds + 1)]
+    # Rounds before the configuration's start_round are never played: not dealt (their rows stay empty).
+    dealt_rounds = rounds - start + 1
+    texts = [b"%d:round:%d" % (s, r) for s in seeds for r in range(start, rounds + 1)]
     decks, first = shuffles_and_first_dealers(texts, seeds, C.NUM_SLOTS, game)
     hands = np.zeros((count, rounds, n), dtype=np.uint64)
     turned = np.full((count, rounds), -1, dtype=np.intp)
     games = np.arange(count)
-    for r in range(1, rounds + 1):
-        deck = decks[:, r - 1 :: rounds]  # (60, count)
+    for r in range(start, rounds + 1):
+        deck = decks[:, r - start :: dealt_rounds]  # (60, count)
         slots = deck[: r * n].astype(np.uint64).reshape(n, r, count)
         dealt = np.bitwise_or.reduce(U64(1) << slots, axis=1)  # (n, count), deal order
         for i in range(n):
@@ -165,6 +167,7 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     _over = OVER
     _game_class = WizardGame
     _deals_type = Deals
+    _deals_serve_any_start = True  # every round from the configuration's start is dealt
 
     trump = MatchArray(np.intp)
     turned = MatchArray(np.intp)
@@ -199,6 +202,9 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
 
     def _deal(self, seeds: Sequence[int]) -> Deals:
         return deal(seeds, self.game)
+
+    def _last_start(self) -> int:
+        return int(self.num_rounds)
 
     # -- match and round starts ------------------------------------------------------
     def _start_matches(self, g: IntArray, deals: Deals) -> None:

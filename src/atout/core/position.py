@@ -320,6 +320,39 @@ def check_sheet(lines: int, round_: int, unit: str, over: bool = False) -> None:
         raise PositionError(f"{lines} finished {unit}s before {unit} {round_}", "sheet")
 
 
+def check_sheet_scores(
+    scores: Sequence[int],
+    start: Sequence[int],
+    changes: Sequence[Sequence[int]],
+    finished: int,
+    unit: str,
+    floor: int | None = None,
+) -> None:
+    """A sheet that holds every finished round must add up to the position's scores.
+
+    ``changes``: each sheet line's score change per seat; ``start``: the
+    scores a match starts with; ``finished``: the rounds finished since the
+    match's first (a sheet with fewer lines is partial and says nothing of the
+    scores); ``floor``: a score never goes below it (clamped after each line).
+    Why: the sheet and the scores are two records of the same rounds; a
+    position in which they disagree is one play cannot give.
+    """
+    if len(changes) != finished or not changes:
+        return
+    total = list(start)
+    for line in changes:
+        total = [t + d for t, d in zip(total, line, strict=True)]
+        if floor is not None:
+            total = [max(t, floor) for t in total]
+    if total != list(scores):
+        lines = f"{len(changes)} {unit}" + ("s" if len(changes) > 1 else "")
+        raise PositionError(
+            f"the sheet ({lines}) adds up to scores {join(total)} from {join(start)}, "
+            f"but the position says scores={join(scores)}",
+            "sheet",
+        )
+
+
 def seats_from(first: int, players: int, step: int = 1) -> list[int]:
     """The seats in turn from ``first`` (to the left, or to the right when ``step`` is -1)."""
     return [(first + step * i) % players for i in range(players)]

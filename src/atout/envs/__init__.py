@@ -6,7 +6,10 @@
   Gymnasium as ``atout/Wizard-v0``, ``atout/Malin-v0``, ``atout/Sticheln-v0``,
   ``atout/NainJaune-v0`` once :mod:`atout.envs.single_agent` is imported;
 * ``import atout.envs.openspiel`` — registers every game with OpenSpiel as
-  ``python_atout_<name>`` (``pip install atout[openspiel]``).
+  ``python_atout_<name>`` (``pip install atout[openspiel]``);
+* :mod:`.vector` — ``gymnasium.make_vec("atout/Wizard-v0", num_envs)``: many
+  matches stepped as one batch; :mod:`.sb3` — the same for Stable-Baselines3
+  (``MaskablePPO``), where stable-baselines3 is installed.
 
 The optional libraries are imported only when an adapter is asked for, so
 ``import atout.envs`` works without them.  Guide and layouts: docs/research.md.

@@ -19,6 +19,15 @@ without its python attributes); a state pickles as its game and history.
   name.  OpenSpiel parameters cannot be None: an integer option whose default
   is None takes the value ``minimum - 1`` for None (Wizard: ``rounds=0`` plays
   the full game, ``first_dealer=-1`` draws the first dealer).
+* ``position``: a position (docs/research.md, "Positions"), so that every
+  state of the game starts there (a round's start, a hand half played...)
+  instead of at the match's start; ``""`` (the default) is the match's start.
+  A bad position is refused when the game is loaded, naming its field.  It
+  may be given percent-encoded (``urllib.parse.quote``), as the game's
+  parameters keep it: OpenSpiel's game strings cannot hold its ``,`` and ``=``.  Its
+  history starts at the position (the rounds before it have no record, as in
+  :meth:`atout.Game.new_state`); with ``seed=`` in it the seed resolves the
+  chance that follows, so the states have no chance node.
 * Chance is explicit: states start with ``game.new_state()`` (no seed), and
   every deal is a chance node with :meth:`chance_outcomes`.
 * Returns are the match scores, paid at the end (``RewardModel.TERMINAL``,
@@ -67,11 +76,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import urllib.parse
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from ..core.errors import PositionError
 from ..core.game import Game, State
 from ..core.options import OptionSpec
 from ..core.registry import game_class, names
@@ -85,7 +96,7 @@ INFORMATION_STATES = ("perfect_recall", "per_round")
 #: Values appended to the information-state tensor in ``perfect_recall`` mode.
 PAST_DIGEST_SIZE = 64
 #: Parameters of the adapter itself, beside the game's options.
-ADAPTER_PARAMETERS = ("players", "information_state")
+ADAPTER_PARAMETERS = ("players", "information_state", "position")
 
 
 def short_name(name: str) -> str:
@@ -112,7 +123,11 @@ def _default_players(cls: type[Game]) -> int:
 
 def parameter_specification(cls: type[Game]) -> dict[str, Any]:
     """OpenSpiel parameters (with defaults) for an atout game class."""
-    spec: dict[str, Any] = {"players": _default_players(cls), "information_state": INFORMATION_STATES[0]}
+    spec: dict[str, Any] = {
+        "players": _default_players(cls),
+        "information_state": INFORMATION_STATES[0],
+        "position": "",  # the match's start; else a position (docs/research.md, Positions)
+    }
     for option in cls.option_specs:
         if option.name in ADAPTER_PARAMETERS:
             raise TypeError(f"{cls.name} option {option.name!r} clashes with an OpenSpiel adapter parameter")
@@ -157,12 +172,18 @@ class _Cell:
     length, where a redacted history costs a replay of the whole match).
     """
 
-    __slots__ = ("bits", "carried", "ends", "origin", "seen", "snapshots", "state", "views")
+    __slots__ = ("bits", "carried", "ends", "origin", "position", "seen", "snapshots", "state", "views")
 
     def __init__(
-        self, state: State, origin: State | None = None, carried: tuple[tuple[str, ...], ...] = ((), ())
+        self,
+        state: State,
+        origin: State | None = None,
+        carried: tuple[tuple[str, ...], ...] = ((), ()),
+        position: str | None = None,
     ) -> None:
         self.state = state
+        #: The position the history starts from (the game's ``position`` parameter), None for the match's start.
+        self.position = position
         #: The world as sampled (None for a state replayable from the start).
         self.origin = origin
         #: (seen, views) records of rounds finished before the world was sampled.
@@ -189,7 +210,7 @@ class _Cell:
             self.snapshots.append(state.clone())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cell:
-        new = _Cell(self.state.clone(), self.origin, self.carried)
+        new = _Cell(self.state.clone(), self.origin, self.carried, self.position)
         new.ends = self.ends.copy()
         new.snapshots = self.snapshots.copy()  # never mutated: shared
         new.seen = self.seen.copy()
@@ -201,14 +222,15 @@ class _Cell:
         if not self.replayable:
             raise TypeError("a world sampled from an information state has no history to serialize")
         game = self.state.game
-        return (_replay, (game.name, game.players, dict(game.options), list(self.state.history)))
+        history = list(self.state.history)
+        return (_replay, (game.name, game.players, dict(game.options), history, self.position))
 
     # -- what a seat recalls ------------------------------------------------------------
     def _start(self, k: int) -> State:
         """The state as round ``k`` (0-based, in this cell's history) began."""
         if k:
             return self.snapshots[k - 1]
-        return self.state.game.new_state(None) if self.origin is None else self.origin
+        return self.state.game.new_state(None, self.position) if self.origin is None else self.origin
 
     def _round(self, k: int) -> tuple[list[int], State]:
         """Round ``k``'s actions and a fresh copy of the state it began with."""
@@ -319,8 +341,10 @@ class _Cell:
         return _canonical(out)
 
 
-def _replay(name: str, players: int, options: dict[str, Any], history: list[int]) -> _Cell:
-    cell = _Cell(game_class(name)(players, **options).new_state(None))
+def _replay(
+    name: str, players: int, options: dict[str, Any], history: list[int], position: str | None = None
+) -> _Cell:
+    cell = _Cell(game_class(name)(players, **options).new_state(None, position), position=position)
     for action in history:
         cell.apply(action)
     return cell
@@ -340,6 +364,20 @@ class AtoutSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.information_state = check_choice(
             "information_state", str(full["information_state"]), INFORMATION_STATES
         )
+        #: The ``position`` parameter: where every state of this game starts (None: the match's start).
+        given = dict(params or {})
+        text = str(full["position"])
+        text = urllib.parse.unquote(text) if "%" in text else text
+        self.position: str | None = text or None
+        if "position" in given:
+            # OpenSpiel writes a game as "name(key=value,...)" and cannot read back a value holding
+            # "," or "=" (a position does): it keeps the text percent-encoded, which is read back here.
+            given["position"] = urllib.parse.quote(text, safe="")
+        if self.position is not None:
+            try:  # refused now, with the field at fault, rather than at the first new_initial_state()
+                self.atout.new_state(None, self.position)
+            except PositionError as exc:
+                raise ValueError(f"position parameter: {exc}") from None
         bounds = self.atout.score_bounds() or (-DEFAULT_SCORE_BOUND, DEFAULT_SCORE_BOUND)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.atout.num_actions,
@@ -350,7 +388,7 @@ class AtoutSpielGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None,
             max_game_length=self.atout.max_history_length() or DEFAULT_MAX_LENGTH,
         )
-        super().__init__(self.game_type, info, params or {})
+        super().__init__(self.game_type, info, given)
 
     @property
     def perfect_recall(self) -> bool:
@@ -392,7 +430,7 @@ class AtoutSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # Only the cell as attribute: OpenSpiel deep-copies and pickles them all.
         if world is None:
-            self._cell = _Cell(game.atout.new_state(None))
+            self._cell = _Cell(game.atout.new_state(None, game.position), position=game.position)
         else:
             self._cell = _Cell(world, origin=world.clone(), carried=carried)
 

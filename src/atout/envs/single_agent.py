@@ -229,6 +229,18 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
             info["played_action"] = substitute
         return obs, reward, self.state.is_terminal, False, info
 
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """(num_actions,) bool: the agent's legal actions now (all False once the episode is over).
+
+        The method sb3-contrib's ``MaskablePPO`` (and its ``ActionMasker``-free
+        path) asks an env for; the same mask as ``obs["action_mask"]``, as bools.
+        """
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        state = self.state
+        if not self._ended and not state.is_terminal and state.current_player == self.seat:
+            mask[list(state.legal_actions())] = True
+        return mask
+
     def render(self) -> str | None:
         """The agent's view as text: printed (``human``) or returned (``ansi``)."""
         if self.render_mode is None:

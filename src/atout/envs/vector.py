@@ -17,17 +17,40 @@ engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
 * ``reset(seed=None)`` → ``(obs, infos)``; ``step(actions)`` →
   ``(obs, rewards, terminations, truncations, infos)``; ``obs`` is
   ``{"observation": (N, size) float32, "action_mask": (N, num_actions) int8}``,
-  the mask is also ``infos["action_mask"]``; ``infos`` also holds ``scores``
+  the mask is also ``infos["action_mask"]`` and :meth:`AtoutVectorEnv.action_masks`
+  (bool, the method sb3-contrib's ``MaskablePPO`` calls); ``infos`` also holds ``scores``
   (N, players), ``illegal_action`` (N,) and ``match_seed`` (N,), each with
   Gymnasium's ``_key`` presence mask;
-* auto-reset **in the same step** (``metadata["autoreset_mode"]`` is
-  ``AutoresetMode.SAME_STEP``): when a match ends, ``terminations[i]`` is True
-  and ``obs[i]`` is already the next match's first decision (seeded with the
-  next seed, counting up from ``s + num_envs``); ``infos["final_info"]``
-  holds the ended matches' final ``scores``.  ``infos`` has no
-  ``final_obs``: the batch restarts a match within the step that ends it,
-  so its terminal observation no longer exists, and since matches are never
-  truncated no value bootstrapping needs it;
+* auto-reset, two modes (``autoreset_mode=``, Gymnasium's names):
+
+  - ``NEXT_STEP`` (**the default**): when a match ends, ``terminations[i]``
+    is True and ``obs[i]`` is the ended match's last observation (its
+    ``action_mask`` row all ones: see :meth:`AtoutVectorEnv.action_masks`),
+    ``infos["scores"][i]`` its final scores; the next ``step`` ignores the
+    env's action and starts its next match: reward 0, not terminated, the
+    new match's first decision.  Why the default: it is Gymnasium's own
+    default (``SyncVectorEnv``, ``AsyncVectorEnv``) and the only mode its
+    observation wrappers accept (``FilterObservation``,
+    ``TransformObservation``, ``NormalizeObservation``,
+    ``DtypeObservation``, ``FlattenObservation``... refuse ``SAME_STEP``),
+    and the terminal observation exists, so nothing a learner might want is
+    lost.  Its price is one step per episode that does nothing: well under
+    1 % of a whole match's 135 agent steps (Wizard, 4 players), but a
+    third of a one-trick round's — pick ``SAME_STEP`` for very short
+    episodes;
+  - ``SAME_STEP``: the step that ends a match already returns the next
+    match's first decision in ``obs[i]`` (``infos["final_info"]`` holds the
+    ended matches' final ``scores``); ``infos`` has no ``final_obs`` (matches
+    are never truncated, so no value bootstrapping needs it).  What
+    Stable-Baselines3's ``VecEnv`` does (:mod:`atout.envs.sb3`).
+
+  New matches are seeded with the next seeds, counting up from
+  ``s + num_envs``, each env on its own: matches end and restart whenever
+  they do, and with ``start_round="random"`` each starts at a round drawn
+  from ``np_random`` among the batch's ``start_rounds()`` and plays on to
+  the configuration's last round (exactly the engine's game with that
+  ``start_round``; tensors keep the configuration's score scale), so the
+  envs do not run in lockstep;
 * rewards: ``round`` (the agent's score change of each round, paid in the
   step in which the round ends; what the opponents earn for the agent before
   its first move of a match is paid with that move), ``match`` (the final
@@ -36,10 +59,26 @@ engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
 * an illegal action: ``raise`` (the default here, :class:`atout.IllegalAction`,
   nothing changes), ``penalty`` (the default of ``gymnasium.make_vec`` on the
   registered ids: the episode ends with a reward one less than the worst a
-  legal episode can return, or ``illegal_penalty``; the abandoned match is
-  played out by the opponents' policy at every seat, unrecorded, and the next
-  match starts in the same step), ``substitute`` (a uniformly random legal
+  legal episode can return, or ``illegal_penalty``; the match is abandoned
+  as it stands and the env's next match starts as after any end),
+  ``substitute`` (a uniformly random legal
   action from ``np_random`` is played; ``infos["played_action"]``).
+
+Random opponents and the single-agent env (``engine_random=``): from the
+same seed both envs deal the same matches, but by default their ``random``
+opponents draw differently, so the matches part at the first random move.
+The single env's ``random`` is the engine's ``RandomBot``: per match and seat
+a ``random.Random`` seeded ``derive_seed(match_seed, "bot", seat)``, one
+``choice`` over the sorted legal actions a move.  Here ``random`` is one
+numpy draw for every match at once from the env's ``np_random`` (so a
+match's moves also depend on ``num_envs`` and on the other matches): what
+keeps random opponents at batch speed.  ``engine_random=True`` draws as the
+bot does instead — the same matches as :func:`atout.envs.gym_env` from the
+same seeds (tested), at the cost of a Python loop over the moving matches
+at each opponent step.  (The ``heuristic`` is deterministic: the same
+either way.)  One difference stays: a match that ends before the agent's
+first decision (a Le Nain Jaune deal the others finish, leaving the agent
+unable to stake) is skipped here, not returned as an episode.
 
 Generic: any batch class with the :class:`.common.Batch` API works
 (:func:`batch_class` finds a game's by name).
@@ -49,6 +88,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,12 +99,21 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..batch import BATCH_CLASSES, batch_class
-from ..batch.common import Batch, Step
+from ..batch.common import Batch
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
+from ..match import derive_seed
 from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
 
-__all__ = ["BATCH_CLASSES", "ILLEGAL_ACTIONS", "POLICIES", "AtoutVectorEnv", "batch_class", "make_vector_env"]
+__all__ = [
+    "AUTORESET_MODES",
+    "BATCH_CLASSES",
+    "ILLEGAL_ACTIONS",
+    "POLICIES",
+    "AtoutVectorEnv",
+    "batch_class",
+    "make_vector_env",
+]
 
 #: The batch's built-in policies an opponent seat may use.
 POLICIES = ("random", "heuristic")
@@ -75,9 +124,17 @@ ObsType = dict[str, NDArray[Any]]
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
-# Where the rewards of a match go during a step: to the step's own reward, to the
-# next episode (its first step), or nowhere (a match abandoned after a penalty).
-_CURRENT, _NEXT, _DROPPED = 0, 1, 2
+#: The autoreset modes offered (``autoreset_mode=``: the mode, or its name: ``"next_step"``, ``"same_step"``).
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+
+
+def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
+    """``autoreset_mode=`` read: an :class:`AutoresetMode`, its name or value in any case (``"next_step"``, ``"NextStep"``)."""
+    for mode in AUTORESET_MODES:
+        if value == mode or (isinstance(value, str) and value.replace("_", "").lower() == mode.value.lower()):
+            return mode
+    names = ", ".join(repr(m.name.lower()) for m in AUTORESET_MODES)
+    raise ValueError(f"autoreset_mode must be one of {names} (or the AutoresetMode), not {value!r}")
 
 
 class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
@@ -85,10 +142,14 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
 
     ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
     ``opponents``: one policy for every other seat or one per other seat,
-    in seat order; ``options``: the game's options (validated by the engine).
+    in seat order; ``autoreset_mode``: ``NEXT_STEP`` (default) or
+    ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
+    the engine's option) or ``"random"`` (each match at a round drawn from
+    ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
+    ``options``: the game's other options (validated by the engine).
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012  (gymnasium declares it so)
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012  (gymnasium declares it so)
 
     def __init__(
         self,
@@ -102,6 +163,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         reward: str = "round",
         illegal_action: str = "raise",
         illegal_penalty: float | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        start_round: int | str | None = None,
+        engine_random: bool = False,
         **options: Any,
     ) -> None:
         cls = batch_class(batch) if isinstance(batch, str) else batch
@@ -112,10 +176,24 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 f"{cls.__name__}.step takes no 'active' mask: the vector env holds the matches that wait "
                 f"for the agent with it (see atout.batch.common.Batch)"
             )
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        if not isinstance(engine_random, bool):
+            raise ValueError(f"engine_random must be True or False, not {engine_random!r}")
+        #: ``random`` opponents draw as the single-agent env's RandomBot (see the module docstring).
+        self.engine_random = engine_random
+        # Per instance: the wrappers read the mode from env.metadata.
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        #: Each match at a random start round (``start_round="random"``).
+        self.random_start = start_round == "random"
+        if isinstance(start_round, str) and not self.random_start:
+            raise ValueError(f"start_round must be a round number or 'random', not {start_round!r}")
+        if start_round is not None and not self.random_start:
+            options["start_round"] = start_round
         self._cls = cls
         self._options = options
         probe = cls(players, [0], **options)  # validates the players and the options
         game = probe.game
+        self._start_rounds = probe.start_rounds()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -134,7 +212,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self.seat = seat
         self.num_envs = num_envs
         self.opponent_names = names
-        #: The policy of each seat (the agent's seat: the policy that plays an abandoned match out).
+        #: The policy of each seat (the agent's seat's entry is never asked).
         others = [s for s in range(players) if s != seat]  # in seat order, as AtoutGymEnv's opponents
         by_seat = dict(zip(others, names, strict=True))
         self._policy = [by_seat.get(s, names[0]) for s in range(players)]
@@ -154,12 +232,17 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.batch: Batch | None = None
         N = num_envs
-        self._route = np.zeros(N, dtype=np.int8)
+        #: The agent has not moved yet in the env's match: what it earns meanwhile waits in ``_pending``.
+        self._first = np.ones(N, dtype=bool)
         self._pending = np.zeros(N, dtype=np.float64)
         self._returned = np.zeros(N, dtype=np.float64)
         self._start = np.zeros(N, dtype=np.float64)
         #: The agent's score at the last ``round`` payment (as RoundRewards.paid).
         self._paid = np.zeros(N, dtype=np.float64)
+        #: NEXT_STEP: the env's episode ended with the last step; the next step resets it.
+        self._done = np.zeros(N, dtype=bool)
+        #: ``engine_random``: each env's random opponents' generators, by seat (as RandomBot's).
+        self._bot_rngs: list[dict[int, random.Random]] = [{} for _ in range(N)]
 
     # -- policies -------------------------------------------------------------------------
     def _policy_actions(self, batch: Batch) -> IntArray:
@@ -167,7 +250,11 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         wanted = set(self._policy)
         found: dict[str, IntArray] = {}
         if "random" in wanted:
-            found["random"] = batch.random_actions(self.np_random)
+            found["random"] = (
+                self._engine_random_actions(batch)
+                if self.engine_random
+                else batch.random_actions(self.np_random)
+            )
         if "heuristic" in wanted:
             found["heuristic"] = batch.heuristic_actions()
         if len(found) == 1:
@@ -177,71 +264,105 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         result: IntArray = by_seat[np.arange(self.num_envs), seat]
         return result
 
-    # -- the episode's bookkeeping ------------------------------------------------------------
-    def _batch_step(
-        self,
-        batch: Batch,
-        actions: IntArray,
-        moving: BoolArray,
-        reward: NDArray[np.float64],
-        final: dict[str, Any],
-    ) -> BoolArray:
-        """One batch step of the matches ``moving``; routes its rewards, returns the episodes it ended."""
-        before = batch.round.copy()
-        step = batch.step(actions, active=moving)
-        ended = self._collect(batch, moving, before, step, reward)
-        final["scores"][ended] = step.scores[ended]
-        return ended
+    def _engine_random_actions(self, batch: Batch) -> IntArray:
+        """``random`` opponents as the single-agent env's: each seat's ``RandomBot`` generator, one draw a move.
 
-    def _collect(
-        self, batch: Batch, moved: BoolArray, before: IntArray, step: Step, reward: NDArray[np.float64]
+        A Python loop over the matches whose random opponent is to act (only
+        those: a draw is made for a move that is played, as the bot's is).
+        """
+        actions = np.full(self.num_envs, -1, dtype=np.intp)
+        player = batch.current_player
+        acting = np.flatnonzero((player >= 0) & (player != self.seat) & ~batch.terminal)
+        if not acting.size:
+            return actions
+        mask = batch.legal_mask()
+        for g in acting.tolist():
+            rng = self._bot_rngs[g].get(int(player[g]))
+            if rng is not None:
+                actions[g] = rng.choice(np.flatnonzero(mask[g]).tolist())
+        return actions
+
+    def _seed_bots(self, batch: Batch, g: IntArray) -> None:
+        """``engine_random``: the random opponents' generators of the new matches ``g``, seeded as the single env seeds its bots."""
+        if not self.engine_random:
+            return
+        randoms = [s for s in range(self.players) if s != self.seat and self._policy[s] == "random"]
+        for i in g.tolist():
+            seed = batch.seeds[i]
+            self._bot_rngs[i] = {s: random.Random(derive_seed(seed, "bot", s)) for s in randoms}
+
+    # -- the episodes' bookkeeping ------------------------------------------------------------
+    def _restart(self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None) -> None:
+        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round.
+
+        Their bookkeeping is cleared.
+        """
+        starts = None
+        if self.random_start:
+            rounds = self._start_rounds
+            starts = self.np_random.integers(rounds.start, rounds.stop, size=g.size)
+        batch.restart(g, seeds, starts)
+        self._seed_bots(batch, g)
+        self._first[g] = True
+        self._pending[g] = 0.0
+        self._returned[g] = 0.0
+        self._done[g] = False
+        # A game may score before the first decision: the penalty's and the rewards' reference.
+        self._start[g] = batch.scores[g, self.seat]
+        self._paid[g] = batch.scores[g, self.seat]
+
+    def _batch_step(
+        self, batch: Batch, actions: IntArray, moving: BoolArray, reward: NDArray[np.float64]
     ) -> BoolArray:
-        """Route one batch step's rewards; returns the matches whose episode ended with it.
+        """One batch step of the matches ``moving``; pays or holds its rewards, returns the matches it ended.
 
         ``round`` rewards are :class:`atout.envs.common.RoundRewards`'s: when a
         round ends (``round`` changes, or the match ends), the agent's score
         change since the last payment — computed from the scores, not from the
         batch's ``Step.rewards``, so that every game's env pays what the
         single-agent env pays (a game may score before the first decision).
+        What is earned before the agent's first move of a match is paid with
+        that move (``_pending``).
         """
         seat = self.seat
-        ended_now = step.terminal & moved
-        earned = None
+        before = batch.round.copy()
+        step = batch.step(actions, active=moving)
+        ended: BoolArray = step.terminal & moving
         if self.reward_mode == "round":
-            due = moved & ((batch.round != before) | ended_now)
-            now = np.where(ended_now, step.scores[:, seat], batch.scores[:, seat]).astype(np.float64)
+            due = moving & ((batch.round != before) | ended)
+            now = batch.scores[:, seat].astype(np.float64)  # no auto-reset: final scores stay
             earned = np.where(due, now - self._paid, 0.0)
             self._paid = np.where(due, now, self._paid)
-        current = self._route == _CURRENT
-        if earned is not None:
-            reward += np.where(current, earned, 0.0)
-            self._pending += np.where(self._route == _NEXT, earned, 0.0)
-        finished = ended_now & current
-        if finished.any() and self.reward_mode != "round":
-            scores = step.scores[finished]
+            reward += np.where(self._first, 0.0, earned)
+            self._pending += np.where(self._first, earned, 0.0)
+        elif ended.any():
+            scores = batch.scores[ended]
             if self.reward_mode == "match":
-                reward[finished] += scores[:, seat]
+                reward[ended] += scores[:, seat]
             else:
                 best = scores.max(axis=1, keepdims=True)
                 winners = scores == best
-                reward[finished] += np.where(winners[:, seat], 1.0 / winners.sum(axis=1), 0.0)
-        # A match that ends before the agent acted in it (none of the games here) is skipped.
-        self._pending[ended_now & (self._route == _NEXT)] = 0.0
-        self._route[ended_now] = _NEXT
-        # The batch already holds the next match: its starting score (the penalty's and the rewards' reference).
-        self._start[ended_now] = batch.scores[ended_now, seat]
-        self._paid[ended_now] = batch.scores[ended_now, seat]
-        result: BoolArray = finished
-        return result
+                reward[ended] += np.where(winners[:, seat], 1.0 / winners.sum(axis=1), 0.0)
+        return ended
 
-    def _advance(self, batch: Batch, reward: NDArray[np.float64], final: dict[str, Any]) -> BoolArray:
-        """Step the opponents (and abandoned matches) until the agent is to act everywhere."""
+    def _advance(self, batch: Batch, reward: NDArray[np.float64]) -> BoolArray:
+        """Step the opponents until the agent is to act in every match not over; the matches that ended.
+
+        A match that ends before the agent's first decision in it (a Le Nain
+        Jaune deal the others finish, leaving the agent unable to stake) is no
+        episode of the agent's: it is replaced at once by the env's next match,
+        and what it paid is dropped (the agent could not have changed it).
+        """
         ended = np.zeros(self.num_envs, dtype=bool)
         while True:
-            moving = ((batch.current_player != self.seat) | (self._route == _DROPPED)) & ~batch.terminal
+            moving = (batch.current_player != self.seat) & ~batch.terminal
             if not moving.any():
                 break
-            ended |= self._batch_step(batch, self._policy_actions(batch), moving, reward, final)
+            now = self._batch_step(batch, self._policy_actions(batch), moving, reward)
+            skipped = now & self._first
+            if skipped.any():
+                self._restart(batch, np.flatnonzero(skipped))
+            ended |= now & ~skipped
         return ended
 
     def _observe(self, batch: Batch) -> ObsType:
@@ -249,8 +370,21 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         seats = np.full(self.num_envs, self.seat, dtype=np.intp)
         return {
             "observation": batch.observation_tensor(seats, information_state=info, dtype=np.float32),
-            "action_mask": batch.legal_mask().astype(np.int8),
+            "action_mask": self.action_masks().astype(np.int8),
         }
+
+    def action_masks(self) -> BoolArray:
+        """(num_envs, num_actions) bool: the actions each env accepts now (sb3-contrib's MaskablePPO calls this).
+
+        The agent's legal actions; for an env whose episode ended with the last
+        step (``NEXT_STEP``), every action: the next step resets it and ignores
+        its action, and an all-False row would make a masked softmax undefined.
+        """
+        if self.batch is None:
+            raise RuntimeError("call reset() before action_masks()")
+        mask = self.batch.legal_mask()
+        mask[self._done] = True
+        return mask
 
     def _infos(self, batch: Batch, obs: ObsType, illegal: BoolArray) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)
@@ -277,20 +411,21 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         super().reset(seed=seed)
         base = seed if seed is not None else int(self.np_random.integers(1 << 62))
         N = self.num_envs
+        # Later matches take the next seeds, counting on, dealt ahead by the batch in chunks.
         self.batch = batch = self._cls(
-            self.players,
-            range(base, base + N),
-            auto_reset=True,
-            reset_seeds=itertools.count(base + N),
-            **self._options,
+            self.players, range(base, base + N), reset_seeds=itertools.count(base + N), **self._options
         )
-        self._route[:] = _NEXT  # what the opponents earn before the agent's first move: paid with it
-        self._pending[:] = 0.0
-        self._returned[:] = 0.0
-        self._start[:] = batch.scores[:, self.seat]
-        self._paid = self._start.copy()
-        final = {"scores": np.zeros((N, self.players), dtype=np.int32)}
-        self._advance(batch, np.zeros(N), final)
+        if self.random_start:
+            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N))  # at random rounds
+        else:
+            self._seed_bots(batch, np.arange(N, dtype=np.intp))
+            self._first[:] = True
+            self._pending[:] = 0.0
+            self._returned[:] = 0.0
+            self._done[:] = False
+            self._start[:] = batch.scores[:, self.seat]
+            self._paid = self._start.copy()
+        self._advance(batch, np.zeros(N))
         obs = self._observe(batch)
         return obs, self._infos(batch, obs, np.zeros(N, dtype=bool))
 
@@ -322,13 +457,15 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 f"actions must be {N} integer action ids (shape ({N},)), not {a.dtype} {a.shape}"
             )
         a = a.astype(np.intp)
+        resetting = self._done.copy()  # NEXT_STEP: this step resets them; their actions are ignored
         mask = batch.legal_mask()
         inside = (a >= 0) & (a < self.game.num_actions)
         legal = inside & mask[np.arange(N), np.where(inside, a, 0)]
-        illegal = ~legal
+        illegal = ~legal & ~resetting
         reward = np.zeros(N, dtype=np.float64)
         terminated = np.zeros(N, dtype=bool)
         played = a.copy()
+        penalised = np.zeros(N, dtype=bool)
         if illegal.any():
             g = int(np.flatnonzero(illegal)[0])
             if self.illegal_action == "raise":
@@ -341,29 +478,42 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             if self.illegal_action == "penalty":
                 reward[illegal] = self.penalty()[illegal]
                 terminated |= illegal
-                self._route[illegal] = _DROPPED  # played out by the policies, unrecorded
+                penalised = illegal  # the match is abandoned as it stands
             else:
                 played = np.where(illegal, batch.random_actions(self.np_random), a)
-        # What the opponents earned for the agent before its first move of a match is paid with
-        # that move (not with a penalty: the abandoned match's pending rewards are dropped).
-        first = self._route == _NEXT
+        if resetting.any():
+            self._restart(batch, np.flatnonzero(resetting))
+        moving = ~resetting & ~penalised
+        # What the opponents earned for the agent before its first move of a match is paid with that move.
+        first = moving & self._first
         reward += np.where(first, self._pending, 0.0)
-        self._pending[:] = 0.0
-        self._route[first] = _CURRENT
-        moving = self._route == _CURRENT
-        final = {"scores": np.zeros((N, self.players), dtype=np.int32)}
-        ended = self._batch_step(batch, played, moving, reward, final)
-        ended |= self._advance(batch, reward, final)
+        self._pending[first] = 0.0
+        self._first[moving] = False
+        ended = self._batch_step(batch, played, moving, reward)
+        ended |= self._advance(batch, reward)
         terminated |= ended
+        final_scores = batch.scores.copy()
+        over = np.flatnonzero(terminated)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            if over.size:
+                self._restart(batch, over)
+                self._advance(batch, np.zeros(N))  # the new matches' early rewards wait in _pending
+        else:
+            self._done[over] = True
         self._returned += reward
         self._returned[terminated] = 0.0
         obs = self._observe(batch)
         infos = self._infos(batch, obs, illegal & (self.illegal_action != "raise"))
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            infos["scores"][terminated] = final_scores[terminated]
         if self.illegal_action == "substitute" and illegal.any():
             infos["played_action"] = played
             infos["_played_action"] = illegal.copy()
         if ended.any():
-            infos["final_info"] = {"scores": final["scores"], "_scores": ended.copy()}
+            infos["final_info"] = {
+                "scores": np.where(ended[:, None], final_scores, 0),
+                "_scores": ended.copy(),
+            }
             infos["_final_info"] = ended.copy()
         return obs, reward, terminated, np.zeros(N, dtype=bool), infos
 

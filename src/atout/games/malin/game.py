@@ -406,6 +406,44 @@ class MalinGame(Game):
         assert effect is not None
         return effect(seats[0])
 
+    def max_hands(self) -> int:
+        """The most hands a match can last: ``rounds``, or fewer, as the sum rule bounds it.
+
+        The contracts never add up to the tricks, so every hand costs the table
+        at least one point; a match ends when a score reaches 0, so before its
+        last hand the table still holds at least ``players`` points: at most
+        ``players * (start_score - 1) + 1`` hands (clamping at 0 changes nothing
+        before the last hand).
+        """
+        by_points: int = self.players * (self.options["start_score"] - 1) + 1
+        rounds: int | None = self.options["rounds"]
+        return by_points if rounds is None else min(rounds, by_points)
+
+    def max_history_length(self) -> int:
+        """An upper bound on a whole match's history, from the rules' own limits (see :meth:`max_hands`).
+
+        Per hand: the card set aside (1), the deal (``n * hand_size``), the bids
+        (``n``), the plays (``n * hand_size``) and the Wish's re-declarations (at
+        most one per trick).  The jeu fun adds the opening Malheur draws (``n``),
+        every Malheur window's closing round of passes (at most ``n``; one
+        window before the bidding and one after each card), and per Malheur card
+        ever played a bounded train (the play, a reaction, a steal's two draws,
+        the passes it reopens: ``2n + 8`` covers it twice over).  Cards are
+        played only once held: the ``n`` opening ones and those gained, at most
+        one per point lost, each drawn (one chance action); points lost are at
+        most ``start_score`` minus the lowest final score, per seat.
+        """
+        n, size = self.players, self.hand_size
+        hands = self.max_hands()
+        per_hand = 1 + n * size + n + n * size + size
+        total = 1 + hands * per_hand
+        if self.fun:
+            low = self.score_bounds()[0]
+            gained = n * (self.options["start_score"] - low)
+            windows = hands * (n * size + 1)
+            total += n + windows * n + (n + gained) * (2 * n + 8) + gained
+        return total
+
     def score_bounds(self) -> tuple[int, int]:
         """Final scores lie between 1 - tricks per hand (a seat on 1 missing by every
         trick; 0 with clamp_at_zero) and the starting capital (points are only lost)."""

@@ -158,6 +158,14 @@ def read(game: MalinGame, fields: dict[str, str], seeded: bool) -> MalinState:
     state.steals = P.integer(fields.get("steals", "0"), "steals", 0, None, "a count")
     state.sheet = _sheet(fields.get("sheet", P.NONE), n)
     P.check_sheet(len(state.sheet), rnd, "hand")
+    P.check_sheet_scores(
+        state.scores_,
+        [start] * n,
+        [[-p for p in penalties] for _, _, penalties in state.sheet],
+        rnd - game.start_round,
+        "hand",
+        floor=0 if game.options["clamp_at_zero"] else None,
+    )
     prev = P.last_trick(
         fields, rnd, "hand", n, "2:17,TWIN=0=0,5,WISH=9=9:1", lambda text: _played(text, game)
     )

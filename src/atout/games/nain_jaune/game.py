@@ -201,6 +201,28 @@ class NainJauneGame(Game):
     def new_state(self, seed: int | None = None, position: str | None = None) -> NainJauneState:
         return self._new_state(NainJauneState, seed, position)
 
+    def max_history_length(self) -> int | None:
+        """With ``max_deals``, an upper bound on a whole match's history; without it, none exists.
+
+        Per deal: the deal (``n * hand_size``), at most every card played, and
+        before each card and after the last the passes (with ``voluntary_stop``
+        every seat may pass on every rank asked: at most ``13 n`` between two
+        cards) and a claim window (at most ``n + 1``, with ``manual_claim``);
+        and the first dealer's draw.  Without ``max_deals`` a match ends only when
+        a player cannot stake, and tokens can go round the table for ever: no
+        bound holds (seeded matches do end, in a length that grows as the square
+        of ``start_tokens``; docs/research.md, OpenSpiel).
+        """
+        deals: int | None = self.options["max_deals"]
+        if deals is None:
+            return None
+        n, size = self.players, self.hand_size
+        cards = n * size
+        # Passes on every rank asked (voluntary_stop), then a claim window (manual_claim).
+        between = (C.KING * n if self.voluntary else 0) + (n + 1 if self.manual_claim else 0)
+        per_deal = cards + cards * (1 + between) + between
+        return 1 + deals * per_deal
+
     def score_bounds(self) -> tuple[int, int]:
         """Tokens are conserved and a player pays at most what he holds: a seat ends
         with between none and every token of the table."""

@@ -23,9 +23,11 @@ from ...core import position as P
 from ...core.errors import PositionError
 from . import cards as C
 from .game import NainJauneState
-from .rules import DEAL, FIRST_DEALER, DealResult
+from .rules import DEAL, FIRST_DEALER, DealResult, put_stakes
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ...core.game import State
     from .game import NainJauneGame
 
@@ -100,6 +102,7 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
     state._clear_deal()  # the opener; phase DEAL
     if min(tokens) < 0:
         raise PositionError("a seat cannot owe tokens", "tokens")
+    _check_sheet_tokens(game, state.sheet, rnd, tokens, boxes)
     state.tokens, state.boxes = tokens, boxes
     seen: dict[int, int] = {}
     for s, hand in enumerate(hands):
@@ -133,6 +136,34 @@ def read(game: NainJauneGame, fields: dict[str, str], seeded: bool) -> NainJaune
     state.phase = DEAL
     state.apply(low.bit_length() - 1)
     return P.replay_moves(state, fields.get("moves", P.NONE), rnd, "deal")
+
+
+def _check_sheet_tokens(
+    game: NainJauneGame, sheet: Sequence[DealResult], rnd: int, tokens: list[int], boxes: list[int]
+) -> None:
+    """The tokens and boxes a deal starts with are the last sheet line's, the stakes put in.
+
+    Only when the sheet's last line is the deal just before (else something
+    the sheet does not show happened in between): the sheet and the tokens
+    are two records of the same deals, and a position where they disagree is
+    one play cannot give.
+    """
+    if not sheet or sheet[-1].deal != rnd - 1:
+        return
+    held, board = list(sheet[-1].tokens), list(sheet[-1].boxes)
+    if min(held) < game.stake:
+        raise PositionError(
+            f"after deal {rnd - 1} a seat holds {min(held)} tokens, less than a stake: the match is over",
+            "sheet",
+        )
+    put_stakes(held, board, game.options["stake_unit"])
+    if held != list(tokens) or board != list(boxes):
+        raise PositionError(
+            f"the sheet's last line (deal {rnd - 1}) leaves tokens {P.join(held)} and boxes "
+            f"{P.join(board)} once the stakes are in, but the position says tokens={P.join(tokens)} "
+            f"boxes={P.join(boxes)}",
+            "sheet",
+        )
 
 
 def _no_moves(state: NainJauneState, fields: dict[str, str]) -> NainJauneState:

@@ -209,6 +209,15 @@ class StichelnGame(Game):
     def new_state(self, seed: int | None = None, position: str | None = None) -> StichelnState:
         return self._new_state(StichelnState, seed, position)
 
+    def max_history_length(self) -> int:
+        """Exact for a drawn first dealer: every hand deals, lays and plays the whole deck.
+
+        The first dealer's draw (1), then per hand each seat is dealt ``hand_size``
+        cards, lays ``pain_count`` and plays the rest: ``2 * hand_size`` actions a seat.
+        """
+        hands = self.num_hands - self.start_round + 1
+        return 1 + hands * self.players * 2 * self.deck.hand_size
+
     def score_bounds(self) -> tuple[int, int]:
         """Each hand moves a seat's score by at most :func:`.tensor.hand_bound` either way."""
         bound = (self.num_hands - self.start_round + 1) * hand_bound(self)

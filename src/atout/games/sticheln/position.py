@@ -82,6 +82,8 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     state.scores_ = tuple(scores)
     sheet = _sheet(game, fields.get("sheet", P.NONE))
     state.sheet = tuple(sheet)
+    # Before any early return (a hand not dealt yet): a whole sheet must give the scores.
+    P.check_sheet_scores(scores, [0] * game.players, [d for _, d in sheet], rnd - game.start_round, "hand")
     last = P.last_trick(
         fields,
         rnd,
@@ -190,7 +192,10 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
             "tricks",
         )
     P.check_sheet(len(sheet), rnd, "hand", over=state.phase == OVER)
-    if state.phase == OVER:
+    if state.phase == OVER:  # the sheet holds the last hand too
+        P.check_sheet_scores(
+            scores, [0] * game.players, [d for _, d in sheet], rnd - game.start_round + 1, "hand"
+        )
         state.scores_ = tuple(scores)
         state.sheet = tuple(sheet)
     return state

@@ -85,6 +85,8 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     state.scores_ = list(scores)
     sheet = _sheet(fields.get("sheet", P.NONE), n)
     state.sheet = list(sheet)
+    # Before any early return (a round not dealt yet): a whole sheet must give the scores.
+    P.check_sheet_scores(scores, [0] * n, [d for _, _, d in sheet], rnd - game.start_round, "round")
     state.prev_round_trick = P.last_trick(
         fields, rnd, "round", n, "2:B7,G3,Z:0", lambda text: _cards(text, "last")
     )
@@ -248,7 +250,8 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
             )
         state._play(kind)
     P.check_sheet(len(sheet), rnd, "round", over=state.phase == OVER)
-    if state.phase == OVER:
+    if state.phase == OVER:  # the sheet holds the last round too
+        P.check_sheet_scores(scores, [0] * n, [d for _, _, d in sheet], rnd - game.start_round + 1, "round")
         # The replay scored the round on top of the given scores: the position's are final.
         state.scores_ = scores
         state.sheet = sheet

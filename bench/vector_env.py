@@ -1,0 +1,91 @@
+"""Agent steps per second of the batch vector env, bare and under Gymnasium's vector wrappers.
+
+For issue 27's figures: ``gymnasium.make_vec("atout/<Game>-v0", num_envs)``
+with random opponents, the agent playing a random legal action (from
+``action_masks()``), the information-state tensor observed at every step;
+each configuration runs for ``--seconds`` after a short warm-up, ``--runs``
+times interleaved, and the median is printed.  An agent step moves every
+env: steps/s counts env steps (``num_envs`` per call).
+
+Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import VectorEnv
+from gymnasium.wrappers import vector as wrappers
+
+from atout.envs.single_agent import gym_id
+from atout.envs.vector import AtoutVectorEnv
+
+Wrap = Callable[[VectorEnv[Any, Any, Any]], VectorEnv[Any, Any, Any]]
+
+#: The configurations measured: what a learner typically puts around the env.
+WRAPS: dict[str, Wrap] = {
+    "bare (Dict obs)": lambda env: env,
+    "TransformObservation (numpy, whole batch)": lambda env: wrappers.TransformObservation(
+        env,
+        lambda obs: obs["observation"],
+        single_observation_space=env.single_observation_space["observation"],  # type: ignore[index]
+    ),
+    "FlattenObservation": lambda env: wrappers.FlattenObservation(env),
+    "FlattenObservation + NormalizeObservation": lambda env: wrappers.NormalizeObservation(
+        wrappers.FlattenObservation(env)
+    ),
+}
+
+
+def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str) -> float:
+    """Env steps per second (``num_envs`` per ``step`` call) of one configuration."""
+    env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode))
+    raw = env.unwrapped
+    assert isinstance(raw, AtoutVectorEnv)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+
+    def act() -> np.ndarray[Any, Any]:
+        masks = raw.action_masks()
+        # A random legal action per env, vectorised: the argmax of random keys over the mask.
+        return np.asarray((rng.random(masks.shape) * masks).argmax(axis=1), dtype=np.int64)
+
+    for _ in range(5):
+        env.step(act())
+    steps, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        env.step(act())
+        steps += num_envs
+    return steps / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="wizard")
+    parser.add_argument("--envs", type=int, nargs="+", default=[64, 1024])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--mode", default="next_step", choices=["next_step", "same_step"])
+    args = parser.parse_args()
+    results: dict[tuple[int, str], list[float]] = {}
+    for _ in range(args.runs):
+        for n in args.envs:
+            for name, wrap in WRAPS.items():
+                if name == "FlattenObservation" and args.mode == "same_step":
+                    continue
+                results.setdefault((n, name), []).append(
+                    steps_per_second(args.game, n, wrap, args.seconds, args.mode)
+                )
+    print(f"{args.game}, 4 players, random opponents, {args.mode}; env steps/s, median of {args.runs}")
+    for (n, name), values in results.items():
+        print(f"{n:>6} envs  {name:<45} {statistics.median(values):>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

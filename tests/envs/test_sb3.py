@@ -1,0 +1,78 @@
+"""The Stable-Baselines3 route: :class:`SB3Bridge` with numpy alone, ``AtoutSB3VecEnv`` and MaskablePPO where installed."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from atout.envs.sb3 import HAVE_SB3, AtoutSB3VecEnv, SB3Bridge
+from atout.envs.vector import AtoutVectorEnv
+
+
+def bridge(**kwargs: object) -> SB3Bridge:
+    return SB3Bridge(AtoutVectorEnv("wizard", 6, 4, autoreset_mode="same_step", rounds=2), **kwargs)  # type: ignore[arg-type]
+
+
+def test_bridge_speaks_sb3s_protocol() -> None:
+    """What SB3's VecEnv and sb3-contrib's MaskablePPO ask, checked with plain numpy."""
+    env = bridge()
+    env.seed(30)
+    obs = env.reset()
+    assert obs.shape == (6, env.env.game.information_state_tensor_size())
+    assert env.observation_space.contains(obs[0])
+    assert env.reset_infos[3]["match_seed"] == 33  # SB3's convention: env i gets seed + i
+    # MaskablePPO: get_attr("action_masks") must not fail; env_method("action_masks") gives one row per env.
+    assert len(env.get_attr("action_masks")) == 6
+    rng = np.random.default_rng(0)
+    dones_seen = 0
+    for _ in range(200):
+        masks = np.stack(env.env_method("action_masks"))
+        assert masks.shape == (6, env.action_space.n) and masks.dtype == np.bool_  # type: ignore[attr-defined]
+        assert masks.any(axis=1).all()  # SAME_STEP: always a decision, never an empty row
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        obs, rewards, dones, infos = env.step(actions)
+        assert rewards.dtype == np.float32 and dones.shape == (6,) and len(infos) == 6
+        for i in np.flatnonzero(dones).tolist():
+            assert infos[i]["TimeLimit.truncated"] is False and "final_scores" in infos[i]
+            dones_seen += 1
+    assert dones_seen >= 6
+    assert env.env_method("action_masks", indices=[1, 4])[1].shape == (env.action_space.n,)  # type: ignore[attr-defined]
+    assert env.env_is_wrapped(object) == [False] * 6
+
+
+def test_bridge_refusals_and_dict_observation() -> None:
+    with pytest.raises(ValueError, match="same_step"):
+        SB3Bridge(AtoutVectorEnv("wizard", 2, 4, rounds=1))
+    env = bridge(dict_observation=True)
+    obs = env.reset()
+    assert set(obs) == {"observation", "action_mask"}
+    with pytest.raises(RuntimeError, match="step_async"):
+        env.step_wait()
+    with pytest.raises(ValueError, match="every env"):
+        env.set_attr("seat", 1, indices=[0])
+
+
+@pytest.mark.skipif(HAVE_SB3, reason="stable-baselines3 is installed: the class is built instead")
+def test_without_sb3_the_adapter_says_what_to_install() -> None:
+    with pytest.raises(ImportError, match="pip install stable-baselines3"):
+        AtoutSB3VecEnv("wizard", num_envs=2)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("sb3_contrib") is None,
+    reason="sb3-contrib (and stable-baselines3) not installed: optional, never an atout dependency",
+)
+def test_maskable_ppo_learns_a_few_steps() -> None:  # pragma: no cover - where sb3-contrib is installed
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_checker import check_env  # noqa: F401  (importable alongside)
+    from stable_baselines3.common.vec_env import VecEnv
+
+    env = AtoutSB3VecEnv("wizard", num_envs=8, opponents="heuristic", rounds=2)
+    assert isinstance(env, VecEnv)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0)
+    model.learn(256)
+    obs = env.reset()
+    actions, _ = model.predict(obs, action_masks=env.action_masks())
+    assert env.action_masks()[np.arange(8), actions].all()
