@@ -99,6 +99,10 @@ def test_batch_search_specs_are_checked() -> None:
     assert make_bot("batch:32", game, 1).name == "batch:32"
     with pytest.raises(atout.OptionError, match="write batch:N"):
         make_bot("batch:many", game, 1)
+    with pytest.raises(atout.OptionError, match="the flags are"):
+        make_bot("batch:32:fast", game, 1)
+    with pytest.raises(atout.OptionError, match="not a model file"):
+        make_bot("batch:32:net=/nonexistent/model.npz", game, 1)
 
 
 def test_batched_inference_puts_hidden_cards_where_they_are() -> None:

@@ -9,9 +9,9 @@ import pytest
 
 import atout
 from atout.bots import make_bot
+from atout.bots.batched import BatchSearchBot
 from atout.bots.factory import LEVELS, available
 from atout.bots.noisy import NoisyBot
-from atout.bots.batched import BatchSearchBot
 from atout.bots.search import SearchBot
 from atout.core.errors import OptionError
 from atout.core.registry import game_class, names

@@ -11,8 +11,9 @@ Names, the same for every game:
   ``net:path/to/model.npz`` — a network trained with ``atout train``;
 * ``batch:N`` or ``batch:N:model:infer`` — the search whose playouts run together
   in the batch engine (:mod:`.batched`), N playouts a decision, played by the
-  heuristic or (``model``) by the learned network shipped for the game, over
-  worlds weighed by the other seats' actions this round (``infer``);
+  heuristic or (``model``) by the learned network shipped for the game
+  (``net=PATH``: by a network trained with ``atout train``), over worlds
+  weighed by the other seats' actions this round (``infer``);
 * ``search`` or ``search:N`` — the generic search bot with N playouts per decision
   (flags, e.g. ``search:N:infer:model``: ``infer`` weighs worlds by the other
   seats' actions, ``model`` plays the playouts with the game's model of strong
@@ -115,16 +116,24 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
         raise OptionError(f"{spec!r}: write batch:N[:model][:infer] with N playouts") from None
     if not 1 <= playouts <= MAX_BATCH_PLAYOUTS:
         raise OptionError(f"{spec!r}: the number of playouts must be 1..{MAX_BATCH_PLAYOUTS}")
-    if set(flags) - {"model", "infer"}:
+    paths = [flag[4:] for flag in flags if flag.startswith("net=")]
+    flags = [flag for flag in flags if not flag.startswith("net=")]
+    if set(flags) - {"model", "infer"} or len(paths) > 1 or (paths and "model" in flags):
         raise OptionError(
-            f"{spec!r}: the flags are 'model' (playouts by the learned network) and 'infer' "
-            "(worlds weighed by the other seats' actions)"
+            f"{spec!r}: the flags are 'model' (playouts by the learned network shipped for the game), "
+            "'net=PATH' (by a network trained with atout train) and 'infer' (worlds weighed by the "
+            "other seats' actions)"
         )
     try:
         batch_class(game.name)
     except ValueError as error:
         raise OptionError(str(error)) from None
     model = shipped_model(game) if "model" in flags else None
+    if paths:
+        from .learned import PolicyModel
+
+        model = PolicyModel.load(paths[0])
+        model.check(game)
     bot = BatchSearchBot(seed, playouts=playouts, model=model, inference="infer" in flags)
     bot.name = name
     return bot
