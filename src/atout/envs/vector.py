@@ -100,6 +100,7 @@ from numpy.typing import NDArray
 
 from ..batch import BATCH_CLASSES, batch_class
 from ..batch.common import Batch
+from ..bots.learned import ModelMismatch, PolicyModel, shipped_model
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
 from ..match import derive_seed
@@ -142,7 +143,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
 
     ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
     ``opponents``: one policy for every other seat or one per other seat,
-    in seat order; ``autoreset_mode``: ``NEXT_STEP`` (default) or
+    in seat order: ``random``, ``heuristic``, ``policy`` (the learned network
+    shipped for the game and player count) or ``net:PATH`` (a network trained
+    with ``atout train``: a frozen snapshot of your learner, say); ``autoreset_mode``: ``NEXT_STEP`` (default) or
     ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
     the engine's option) or ``"random"`` (each match at a round drawn from
     ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
@@ -199,8 +202,18 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise ValueError(f"{players - 1} opponents needed, got {len(names)}")
+        #: Learned opponents by name: ``policy`` (the model shipped for the game) or ``net:PATH``.
+        self._models: dict[str, PolicyModel] = {}
         for name in names:
-            check_choice("opponents", name, POLICIES)
+            if name == "policy" or name.startswith("net:"):
+                try:
+                    model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
+                    model.check(game)
+                except ModelMismatch as error:
+                    raise ValueError(f"opponent {name!r}: {error}") from None
+                self._models[name] = model
+                continue
+            check_choice("opponents", name, (*POLICIES, "policy", "net:PATH"))
             if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
                 raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
@@ -255,8 +268,18 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 if self.engine_random
                 else batch.random_actions(self.np_random)
             )
-        if "heuristic" in wanted:
+        if "heuristic" in wanted or any(m.prior_weight is not None for m in self._models.values()):
             found["heuristic"] = batch.heuristic_actions()
+        if self._models:
+            # Learned opponents: greedy, on the view of the seat to act (finished matches: anything legal).
+            x = batch.information_state_tensor()
+            mask = batch.legal_mask()
+            mask = np.where(mask.any(axis=1, keepdims=True), mask, True)
+            for name, model in self._models.items():
+                prior = np.maximum(found["heuristic"], 0) if model.prior_weight is not None else None
+                found[name] = model.best_actions(x, mask, prior)
+        if len(wanted) == 1:
+            return found[next(iter(wanted))]
         if len(found) == 1:
             return next(iter(found.values()))
         seat = np.maximum(batch.current_player, 0)
