@@ -19,12 +19,12 @@ def test_a_trained_network_plays_the_other_seats(tmp_path: Path) -> None:
     env = AtoutVectorEnv(
         "wizard", 8, 4, opponents=["heuristic", f"net:{tmp_path / 'snapshot.npz'}", "random"]
     )
-    obs, _ = env.reset(seed=4)
+    env.reset(seed=4)
     rng = np.random.default_rng(0)
     for _ in range(200):
         masks = env.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, reward, terminated, truncated, _ = env.step(actions)
+        _, reward, _, _, _ = env.step(actions)
         assert np.isfinite(reward).all()
     env.close()
 
