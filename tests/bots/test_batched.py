@@ -135,3 +135,18 @@ def test_batched_inference_worlds_match_the_view_in_every_game(game_name: str) -
         assert len(worlds) == 6
         assert all(w.view(view.seat) == view for w in worlds)
         assert bot.choose(view) in view.legal_actions
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_batch_search_reads_nothing_but_the_view(game_name: str) -> None:
+    """Two states that look alike from the seat (same view, other hidden cards) get the same answer."""
+    game = atout.load(game_name, players=4)
+    rng = random.Random(3)
+    for truth, view in decision_points(game_name, 4, seed=17, count=3):
+        other = game.sample_state(view, rng)
+        assert other.view(view.seat) == view
+        answers = [
+            BatchSearchBot(9, playouts=48, inference=True).choose(state.view(view.seat))
+            for state in (truth, other)
+        ]
+        assert answers[0] == answers[1]
