@@ -56,8 +56,10 @@ EXPERT_CAP = 2.5
 SEARCH_FLAGS = ("infer", "model")
 #: Playouts of a ``master`` decision: the batch-engine search (bots/batched.py), whose playouts run
 #: together, with the learned network as the model of every seat where one is shipped for the game
-#: and player count (else the heuristic).  bench/RESULTS.md has its measurements.
+#: and player count (a forward pass per step: MASTER_MODEL_PLAYOUTS), else the heuristic
+#: (MASTER_PLAYOUTS).  bench/RESULTS.md has their measurements.
 MASTER_PLAYOUTS = 2000
+MASTER_MODEL_PLAYOUTS = 500
 #: Most playouts a ``batch:N`` decision may ask for (its rows are bounded anyway: see bots.batched).
 MAX_BATCH_PLAYOUTS = 100_000
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
@@ -77,8 +79,9 @@ LEVELS: dict[str, str] = {
         f"(≤ {EXPERT_CAP:g} s)"
     ),
     "master": (
-        f"search with the batch engine: {MASTER_PLAYOUTS} playouts per decision over sampled worlds, "
-        "played by the learned network where one is shipped for the player count, else by the heuristic"
+        f"search with the batch engine: {MASTER_MODEL_PLAYOUTS} playouts per decision over sampled worlds "
+        "played by the learned network where one is shipped for the player count, else "
+        f"{MASTER_PLAYOUTS} played by the heuristic"
     ),
     "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
 }
@@ -158,7 +161,8 @@ def _master(game: Game, seed: int | None, caps: bool) -> Bot:
         model = shipped_model(game)
     except ModelMismatch:
         model = None
-    master = BatchSearchBot(seed, playouts=MASTER_PLAYOUTS, model=model)
+    budget = MASTER_PLAYOUTS if model is None else MASTER_MODEL_PLAYOUTS
+    master = BatchSearchBot(seed, playouts=budget, model=model)
     master.name = "master"
     return master
 
