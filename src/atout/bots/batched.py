@@ -21,6 +21,7 @@ the view by the game's sampler; nothing else is read.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +86,7 @@ class BatchSearchBot(Bot):
         inference: bool = False,
         candidates: int = 2,
         epsilon: float = INFERENCE_EPSILON,
+        time_limit: float | None = None,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1 or candidates < 1:
@@ -98,6 +100,9 @@ class BatchSearchBot(Bot):
         self.inference = inference
         self.candidates = candidates
         self.epsilon = epsilon
+        #: Wall-clock safety cap (seconds) for live tables: checked between the halving rounds, so a
+        #: decision ends with the actions that survived so far.  None (measurements): never.
+        self.time_limit = time_limit
         self.policy: PlayoutPolicy = policy or (
             model_playouts(model) if model is not None else heuristic_playouts
         )
@@ -115,6 +120,7 @@ class BatchSearchBot(Bot):
         survivors = legal
         totals = dict.fromkeys(legal, 0.0)
         rounds = max(1, math.ceil(math.log2(len(legal))))
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         for done in range(rounds):
             # Sequential halving: an equal share of the budget per round, the worse half dropped after each;
             # the survivors have all been tried on the same worlds, so their sums compare.
@@ -123,7 +129,7 @@ class BatchSearchBot(Bot):
             margins = self._playouts(cls, view, survivors, worlds)
             for i, action in enumerate(survivors):
                 totals[action] += float(margins[i].sum())
-            if done == rounds - 1:
+            if done == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
                 break
             ranked = sorted(survivors, key=lambda a: (-totals[a], a))
             survivors = ranked[: math.ceil(len(ranked) / 2)]

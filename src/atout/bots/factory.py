@@ -50,6 +50,8 @@ EXPERT_MODEL_PLAYOUTS = 800
 #: decision they cut short is no longer exactly reproducible from the seed.
 HARD_CAP = 1.0
 EXPERT_CAP = 2.5
+#: master's cap is checked between its halving rounds (the playouts of a round run together).
+MASTER_CAP = 2.5
 #: Flags of ``search:N:<flag>...`` (see :class:`~atout.bots.search.SearchBot`): inference,
 #: playouts with the game's model of strong play.  (``flat``, an even split of the budget,
 #: and ``own``, playing for the seat's own score, were measured worse and removed: issue 19.)
@@ -162,7 +164,7 @@ def _master(game: Game, seed: int | None, caps: bool) -> Bot:
     except ModelMismatch:
         model = None
     budget = MASTER_PLAYOUTS if model is None else MASTER_MODEL_PLAYOUTS
-    master = BatchSearchBot(seed, playouts=budget, model=model)
+    master = BatchSearchBot(seed, playouts=budget, model=model, time_limit=MASTER_CAP if caps else None)
     master.name = "master"
     return master
 
