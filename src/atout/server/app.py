@@ -67,6 +67,7 @@ from .clock import TURN_TIMES
 from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
 from .messages import ReasonContext, game_words, localize
+from .outbox import Outbox, SlowSocket
 from .storage import Storage, default_url
 from .tables import (
     BOT_PACES,
@@ -462,6 +463,9 @@ def create_app(
     async def socket(ws: WebSocket) -> None:
         client = client_of(ws.scope)
         if open_sockets.get(client, 0) >= limits.max_sockets:
+            # Accepted, then closed with 1008 and the reason: refused at the handshake, a
+            # browser would see only code 1006 and no reason, and retry as if the network failed.
+            await ws.accept()
             await ws.close(code=1008, reason="too many connections from this address")
             return
         open_sockets[client] = open_sockets.get(client, 0) + 1
@@ -474,6 +478,9 @@ def create_app(
 
     async def serve_socket(ws: WebSocket) -> None:
         await ws.accept()
+        # Every message to this socket goes through its outbox: the tables never wait on it.
+        outbox = Outbox(ws, name=client_of(ws.scope))
+        outbox.start()
         limiter = TokenBucket(rate, burst)  # this socket's messages
         table = None
         seat = -1
@@ -485,20 +492,21 @@ def create_app(
         key_hash: str | None = None
 
         async def send(message: dict[str, Any]) -> None:
-            if ws.application_state == WebSocketState.CONNECTED:
-                if message.get("type") == "left":  # the seat was handed over: say so, then close
-                    message = {**message, "message": localize(str(message.get("message")), lang, context)}
-                    await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-                    await ws.close(code=4001)
-                    return
-                await ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            """Queue ``message`` (never waits); :class:`SlowSocket` once the socket is dropped."""
+            if ws.application_state != WebSocketState.CONNECTED:
+                raise SlowSocket("closed")
+            if message.get("type") == "left":  # the seat was handed over: say so, then close
+                message = {**message, "message": localize(str(message.get("message")), lang, context)}
+                outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")), close=4001)
+                return
+            outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
         async def refuse(code: str, message: str) -> None:
             await send({"type": "error", "code": code, "message": localize(message, lang, context)})
 
         try:
             while True:
-                frame = await ws.receive()
+                frame = await outbox.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
@@ -536,9 +544,13 @@ def create_app(
                             seat = manager.seat_for_key(candidate, data.get("key"))
                             key_hash = hash_key(data["key"])
                         spectator_name = data.get("name")
-                        await living.attach(
-                            candidate, seat, send, living=data.get("living") is True, key_hash=key_hash
-                        )
+                        try:
+                            await living.attach(
+                                candidate, seat, send, living=data.get("living") is True, key_hash=key_hash
+                            )
+                        except SlowSocket:  # dropped while joining: forget it as if it had joined
+                            living.detach(candidate, seat, send)
+                            raise
                         table = candidate
                     elif kind == "act":
                         if table is None:
@@ -592,16 +604,17 @@ def create_app(
                         )
                         break
                     await refuse(exc.code, exc.message)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, SlowSocket):
             pass
         except Exception:
             log.exception("socket error")
             with contextlib.suppress(Exception):
                 await refuse("internal", "internal error")
-                await ws.close(code=1011)
+                outbox.put(None, close=1011, reason="internal error")
         finally:
             if table is not None:
                 living.detach(table, seat, send)
+            await outbox.stop()
 
     def said(request: Request, message: str) -> str:
         return localize(message, pick_language(request), context_of(request))
