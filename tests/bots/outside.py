@@ -99,3 +99,15 @@ class FirstInMask(PolicyBot):
     def act(self, observation: Any, action_mask: Any) -> Any:
         assert observation.dtype == np.float32
         return np.flatnonzero(action_mask)[0]
+
+
+#: Released by the tests that hang :class:`Hangs` (so no thread outlives them).
+RELEASE = __import__("threading").Event()
+
+
+class Hangs(atout.Bot):
+    """A bot that never answers until :data:`RELEASE` is set (a hung outside bot)."""
+
+    def choose(self, view: atout.View) -> int:
+        RELEASE.wait(60)
+        return view.legal_actions[0]

@@ -30,8 +30,10 @@ def test_an_allowed_bot_is_offered_and_plays(db_path: str) -> None:
     with TestClient(create_app(db_path, bot_delay=0, allowed_bots=(MINE,))) as client:
         games = client.get("/api/games").json()["games"]
         wizard = next(g for g in games if g["name"] == "wizard")
-        assert MINE in wizard["bots"] and OTHER not in wizard["bots"]
-        assert {"name": MINE, "label": MINE, "help": ""} in wizard["levels"]
+        # Offered by name: the spec (a module path, a program's file) is not shown to visitors.
+        assert "FirstLegal" in wizard["bots"] and MINE not in str(games) and "Unnamed" not in wizard["bots"]
+        assert {"name": "FirstLegal", "label": "FirstLegal", "help": ""} in wizard["levels"]
+        assert _create(client, [None, "FirstLegal", "random"]).status_code == 200
         r = _create(client, [None, MINE, MINE])
         assert r.status_code == 200, r.text
         table = r.json()["table"]

@@ -108,6 +108,18 @@ class ActionRange:
         return f"ActionRange({self.name!r}, ids {self.start}..{self.stop - 1})"
 
 
+def check_digits(text: str) -> None:
+    """Refuse a number written with other digits than 0-9 (``bid ١``, ``bid ²``).
+
+    ``int`` reads any Unicode decimal digit, so without this check ``bid ١`` would
+    be read as ``bid 1`` while a record's numbers are ASCII only: live input and
+    records must accept the same texts.
+    """
+    for c in text:
+        if c.isdigit() and not c.isascii():
+            raise NotationError(f"{text!r}: write numbers with the digits 0-9")
+
+
 def words_of(text: str) -> list[str]:
     """The words of an action text, case folded: ``"Bid 3 "`` -> ``["bid", "3"]``."""
     return text.strip().lower().split()
@@ -194,6 +206,7 @@ class ActionSpace:
 
     def read(self, text: str) -> int:
         """The id a text names; raises NotationError saying what is wrong with it."""
+        check_digits(text)
         words = self.words(text)
         reader = self.readers.get(words[0]) if words else None
         rest = words[1:]
@@ -243,6 +256,7 @@ def read_chance(text: str, phase_name: str, event: ChanceEvent | None) -> int:
     One wording for the four games: the reader's reason after the text, or what
     to write when the text is not the event expected here.
     """
+    check_digits(text)
     words = words_of(text)
     if event is not None and len(words) == event.arity + 1 and words[0] == event.keyword:
         try:

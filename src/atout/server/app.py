@@ -309,7 +309,7 @@ def create_app(
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
             # The operator's own bots, offered under their names (no text to translate).
-            for extra in manager.allowed_bots:
+            for extra in manager.bot_aliases:  # their names only: a spec shows the server's files
                 if extra not in g["bots"]:
                     g["bots"].append(extra)
                     g.setdefault("levels", []).append({"name": extra, "label": extra, "help": ""})

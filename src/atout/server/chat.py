@@ -25,10 +25,19 @@ EMOTES = ("😄", "😉", "😮", "😢", "♥", "GG")
 
 _MARKUP = re.compile(r"<\s*[/!?]?\s*[A-Za-z!]|&#?\w+;")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")  # and lone surrogates (no text)
+#: Bidirectional embeddings, overrides and isolates (U+202A-E, U+2066-9): "Ann\u202egnp.exe"
+#: shows as another text than it is, in a name or a line, and leaks onto what follows it.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def check_plain(text: str, name: bool = False) -> None:
-    """Refuse markup and control characters in a chat line (or, ``name``, a player's name)."""
+    """Refuse markup, control and direction-changing characters in a chat line (or, ``name``, a name)."""
+    if _BIDI.search(text):
+        what = "a name" if name else "a message"
+        raise TableError(
+            "markup",
+            f"{what} is plain text: no characters that change the direction of the text (U+202E and the like)",
+        )
     if _MARKUP.search(text) or _CONTROL.search(text):
         if name:
             raise TableError(

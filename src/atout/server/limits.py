@@ -44,6 +44,9 @@ class Limits:
     #: Bots thinking at once in this process's threads (cheap bots); search bots are
     #: bounded by the worker processes (``bot_workers``).
     max_thinking: int = 4
+    #: Seconds an operator's bot (``--allow-bot py:/cmd:``) may think over one move; past
+    #: it the table's fallback bot plays that move and the table is told.
+    bot_move_time: float = 10.0
     #: Worker processes for search bots (hard, expert, search:N); 0: think in threads.
     bot_workers: int = 1
     #: Client addresses remembered per bucket kind (least recently seen forgotten first).

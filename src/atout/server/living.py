@@ -35,7 +35,7 @@ from .chat import ChatLimiter, check_plain, clean_line
 from .room import DEFAULT_AWAY_LEVEL, Room
 from .roomstore import ChatLine
 from .storage import SeatInfo, StoredTable
-from .tables import MAX_NAME, LiveTable, SeatSpec, Sender, TableError, TableManager, hash_key
+from .tables import MAX_NAME, LiveTable, SeatSpec, Sender, TableError, TableManager, hash_key, public_bot_name
 
 log = logging.getLogger("atout.server")
 
@@ -318,7 +318,7 @@ class Living:
                 {
                     "seat": s.seat,
                     "name": s.name,
-                    "bot": s.bot,
+                    "bot": public_bot_name(s.bot),
                     "free": s.bot is None and s.key_hash is None,
                     "connected": bool(table.sockets.get(s.seat)),
                     "away": s.seat in table.room.away,

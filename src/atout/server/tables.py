@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,20 @@ class TableError(AtoutError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def public_bot_name(bot: str | None) -> str | None:
+    """What visitors are shown of a bot: an operator's ``py:``/``cmd:`` bot by its name alone.
+
+    ``py:pkg.module:MyBot`` is ``MyBot``, ``cmd:/opt/bots/mine --deep`` is ``mine``: the
+    specs name the server's modules and files, which are nobody else's business.
+    """
+    if bot is None or not bot.startswith(("py:", "cmd:")):
+        return bot
+    if bot.startswith("py:"):
+        return bot.rsplit(":", 1)[-1].rsplit(".", 1)[-1] or "bot"
+    words = bot[4:].split()
+    return (words[0].replace("\\", "/").rsplit("/", 1)[-1] if words else "") or "bot"
 
 
 def hash_key(key: str) -> str:
@@ -147,7 +162,7 @@ class LiveTable:
             "seat": seat,
             "n": self.n,
             "seats": [
-                {"name": s.name, "bot": s.bot, "free": s.bot is None and s.key_hash is None}
+                {"name": s.name, "bot": public_bot_name(s.bot), "free": s.bot is None and s.key_hash is None}
                 for s in self.seats
             ],
             "view": view.to_dict(),
@@ -193,6 +208,12 @@ class TableManager:
         #: Bots beyond the built-in ones that tables may seat: the operator's
         #: ``atout serve --allow-bot`` (``py:...``, ``cmd:...``), never a web user's.
         self.allowed_bots = tuple(dict.fromkeys(allowed_bots))
+        #: The operator's bots by the name visitors see (:func:`public_bot_name`): the
+        #: creation form offers and sends these, never the specs.
+        self.bot_aliases = {public_bot_name(b) or b: b for b in self.allowed_bots}
+        #: Operator bots whose last move overran ``limits.bot_move_time``, by (table, seat):
+        #: set once their abandoned thread returns; until then the fallback bot plays at once.
+        self._overdue: dict[tuple[str, int], threading.Event] = {}
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._closing = False
@@ -305,6 +326,8 @@ class TableManager:
         keys: dict[int, str] = {}
         for i, spec in enumerate(seats):
             name = clean_name(spec.name) or f"Seat {i + 1}"
+            if spec.bot is not None and spec.bot in self.bot_aliases:
+                spec = SeatSpec(spec.name, self.bot_aliases[spec.bot], spec.open)
             if spec.bot is not None:
                 # Never a program or an import path the operator did not allow:
                 # a web user names bots from this list only.
@@ -703,7 +726,9 @@ class TableManager:
         """The bot's legal action; a safe bot's when it fails (logged), so the table goes on."""
         name = table.seats[seat].bot or bot.name
         try:
-            if self.pool is not None and needs_worker(name):
+            if name in self.allowed_bots:
+                action = await self._think_outside(table, seat, name, bot, view)
+            elif self.pool is not None and needs_worker(name):
                 seed = derive_seed(table.seed, "bot", seat, table.n)
                 action = await self.pool.choose(table.game, name, seat, seed, view)
             else:
@@ -725,6 +750,52 @@ class TableManager:
             except Exception:
                 log.exception("fallback bot %s at table %s failed", fallback, table.id)
         return int(view.legal_actions[0])  # pragma: no cover - the random bot cannot fail
+
+    async def _think_outside(self, table: LiveTable, seat: int, name: str, bot: Bot, view: Any) -> int:
+        """An operator's bot (``py:``/``cmd:``) chooses within ``limits.bot_move_time`` seconds.
+
+        Such code is not ours: it may hang.  Past the limit its thread is abandoned (a
+        thread cannot be killed), the table is told (event ``bot_slow``) and
+        :class:`TimeoutError` makes :meth:`_think` have the fallback bot play this move, a
+        legal one; while the abandoned call has not returned, the fallback plays that
+        seat's later moves at once instead of waiting the limit again at every turn (and
+        no second thread is left hanging).  Its answer, when it comes, is thrown away.
+        """
+        key = (table.id, seat)
+        pending = self._overdue.get(key)
+        if pending is not None and not pending.is_set():
+            raise TimeoutError(f"bot {name} has not answered its previous move yet")
+        self._overdue.pop(key, None)
+        done = threading.Event()
+
+        def choose() -> int:
+            try:
+                return int(bot.choose(view))
+            finally:
+                done.set()
+
+        async with self._thinking:
+            try:
+                return await asyncio.wait_for(
+                    to_thread.run_sync(choose, abandon_on_cancel=True), self.limits.bot_move_time
+                )
+            except TimeoutError:
+                self._overdue[key] = done
+                await self._tell_living(
+                    table,
+                    {"type": "event", "event": "bot_slow", "seat": seat, "name": table.seats[seat].name},
+                )
+                raise TimeoutError(
+                    f"bot {name} did not answer within {self.limits.bot_move_time:g} s"
+                ) from None
+
+    async def _tell_living(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """``message`` to the table's sockets that asked for events (the pages)."""
+        for senders in list(table.sockets.values()):
+            for send in list(senders):
+                if send in table.room.living:
+                    with contextlib.suppress(Exception):
+                        await send(message)
 
     # -- seats and records -----------------------------------------------------------------
     async def replace_with_bot(self, table: LiveTable, seat: int, bot_name: str) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ActionRange, ActionSpace, ChanceEvent, deal_reader
+from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits, deal_reader
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
@@ -1168,6 +1168,7 @@ class MalinState(State):
         bidding) and checking a card named after a target ("on 2:19")."""
         if self.is_chance or not isinstance(text, str):
             return super().parse(text)
+        check_digits(text)
         return parse_in_context(self.game, text, PHASE_NAMES[self.phase], tuple(self.trick))
 
     # -- results and information ----------------------------------------------------------

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader
+from ...core.actions import ChanceEvent, check_digits, deal_reader
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
@@ -499,6 +499,7 @@ class StichelnState(State):
         """As :meth:`State.parse`; a bare card ("B7") means "pain B7" while handicap cards are laid."""
         if not isinstance(text, str) or self.is_chance:
             return super().parse(text)
+        check_digits(text)
         return self.game.read_action(text, self.phase == PAIN)
 
     def _chance_to_text(self, outcome: int) -> str:
