@@ -33,10 +33,14 @@ _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 def check_plain(text: str, name: bool = False) -> None:
     """Refuse markup, control and direction-changing characters in a chat line (or, ``name``, a name)."""
     if _BIDI.search(text):
-        what = "a name" if name else "a message"
+        if name:
+            raise TableError(
+                "markup",
+                "a name is plain text: no characters that change the direction of the text (U+202E and the like)",
+            )
         raise TableError(
             "markup",
-            f"{what} is plain text: no characters that change the direction of the text (U+202E and the like)",
+            "a message is plain text: no characters that change the direction of the text (U+202E and the like)",
         )
     if _MARKUP.search(text) or _CONTROL.search(text):
         if name:
