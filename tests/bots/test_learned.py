@@ -159,7 +159,7 @@ game = atout.load({name!r}, players={int(players[:-1])})
 bots = [make_bot("policy", game, 1)] + [make_bot("normal", game, s) for s in range(2, game.players + 1)]
 result = play_match(game, bots, seed=5)
 assert "torch" not in sys.modules or sys.modules["torch"] is None
-print(len(result.scores), bots[0].model.meta["training"]["decisions"])
+print(len(result.state.scores()), bots[0].model.meta["training"]["decisions"])
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

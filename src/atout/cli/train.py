@@ -48,6 +48,13 @@ def train(
         int, typer.Option(help="Decisions spent imitating the heuristic before self-play.", min=0)
     ] = 1_000_000,
     threads: Annotated[int, typer.Option(help="PyTorch threads.", min=1, max=64)] = 2,
+    heuristic_prior: Annotated[
+        bool,
+        typer.Option(
+            help="Train the network as a correction of the heuristic (its choice a learned prior in the "
+            "logits: it plays as normal from the start); off: a plain network that first imitates it."
+        ),
+    ] = True,
     ray: Annotated[
         str | None,
         typer.Option(
@@ -78,6 +85,7 @@ def train(
         matches=matches,
         imitation_decisions=imitation,
         threads=threads,
+        prior=TrainConfig.prior if heuristic_prior else None,
     )
     target = out_dir or Path(f"train-{g.name}-{g.players}p-seed{seed}")
     progress = Progress(
