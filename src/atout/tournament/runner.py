@@ -13,8 +13,10 @@ spec only (decision times aside), so every backend gives the same results.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -184,7 +186,8 @@ def run_local(
         return _collect(specs, (run_match(s) for s in specs), on_done)
     # "spawn": workers start clean (no copy of this process's threads or locks).
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(jobs)
+    with _single_threaded_math():
+        pool = context.Pool(jobs)
     try:
         outcomes = _collect(specs, pool.imap_unordered(run_match, specs), on_done)
     except BaseException:
@@ -197,6 +200,31 @@ def run_local(
     finally:
         pool.join()
     return outcomes
+
+
+#: The math libraries' thread counts, set to 1 in worker processes.
+_MATH_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _single_threaded_math() -> Iterator[None]:
+    """Worker processes started here use one thread for numpy's matrix products.
+
+    Why: the batch-engine search (``master``) multiplies matrices at every playout
+    step; with several workers each starting one BLAS thread per core, the machine
+    is oversubscribed and spin-waiting threads made a 2-worker Wizard tournament
+    many times slower than one worker.  The workers are the parallelism.
+    """
+    saved = {name: os.environ.get(name) for name in _MATH_THREADS}
+    os.environ.update(dict.fromkeys(_MATH_THREADS, "1"))
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def run_ray(
