@@ -58,9 +58,7 @@ def model_playouts(model: PolicyModel) -> PlayoutPolicy:
         live = np.flatnonzero(~batch.terminal)
         actions = np.zeros(batch.num_games, dtype=np.intp)
         if live.size:
-            x = batch.information_state_tensor()[live]
-            prior = heuristic_playouts(batch)[live] if model.prior_weight is not None else None
-            actions[live] = model.best_actions(x, batch.legal_mask()[live], prior)
+            actions[live] = model.batch_actions(batch, live)
         return actions
 
     return policy

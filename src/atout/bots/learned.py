@@ -237,6 +237,17 @@ class PolicyModel:
         result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask, prior), axis=1)
         return result
 
+    def batch_actions(self, batch: Any, rows: NDArray[np.intp]) -> NDArray[np.intp]:
+        """The most probable legal action of the player to act in each of a batch's ``rows``.
+
+        ``batch``: an :mod:`atout.batch` batch (its tensors, legal masks and, for a
+        model with a prior, its heuristic); the one place the evaluation, the
+        batch search and their kin read a model over a batch.
+        """
+        x = batch.information_state_tensor()[rows]
+        prior = batch.heuristic_actions()[rows] if self.prior_weight is not None else None
+        return self.best_actions(x, batch.legal_mask()[rows], prior)
+
 
 #: Where the shipped models live: package data beside this module.
 _SHIPPED = "models"

@@ -61,9 +61,7 @@ class ModelPolicy:
         self.model = model
 
     def __call__(self, batch: Batch, rows: NDArray[np.intp]) -> NDArray[np.intp]:
-        x = batch.information_state_tensor()[rows]
-        prior = heuristic_policy(batch, rows) if self.model.prior_weight is not None else None
-        return self.model.best_actions(x, batch.legal_mask()[rows], prior)
+        return self.model.batch_actions(batch, rows)
 
 
 def rotation(
