@@ -35,7 +35,7 @@ def test_every_page_belongs_to_a_game() -> None:
 
 
 def test_a_language_without_a_page_gets_english() -> None:
-    page = rules_text("sticheln", "de")
+    page = rules_text("sticheln", "it")
     assert page is not None and page.lang == "en"
     assert page == rules_text("sticheln")
 

@@ -51,7 +51,7 @@ def test_rules_in_french(client: TestClient, game: str, header: str, cookie: str
 @pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize(
     ("header", "cookie"),
-    [("en-US,en;q=0.9,fr;q=0.8", None), ("de-DE,de;q=0.9", None), ("", None), ("fr-FR", "en")],
+    [("en-US,en;q=0.9,fr;q=0.8", None), ("it-IT,it;q=0.9", None), ("", None), ("fr-FR", "en")],
 )
 def test_rules_in_english_otherwise(client: TestClient, game: str, header: str, cookie: str | None) -> None:
     if cookie:

@@ -64,9 +64,9 @@ from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .chat import check_plain
 from .clock import TURN_TIMES
+from .languages import LANGUAGES, game_texts, language_buttons, pick_language
 from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
-from .languages import LANGUAGES, game_texts, language_buttons, pick_language
 from .messages import ReasonContext, localize
 from .outbox import Outbox, SlowSocket
 from .storage import Storage, default_url
