@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from atout.core.registry import game_class
+from atout.server.languages import LANGUAGES
 
 from .conftest import SHORT_OPTIONS, Server, game_names, short_options
 
@@ -30,6 +31,10 @@ ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+#: The translation files of the table (static/i18n).
+I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
+#: Every language the table speaks but English, each played through a whole game below.
+TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: Upper bound on the human's moves in one short game (a guard against a stuck loop).
 MAX_MOVES = 400
 
@@ -285,6 +290,20 @@ def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.wait_for_function("() => document.getElementById('create-title').textContent === 'Nouvelle table'")
 
 
+def test_every_spoken_language_is_offered_and_remembered(server: Server, page: Page) -> None:
+    """The switch lists every language the table speaks (from its files), German included."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    offered = page.locator(".langs button").evaluate_all("bs => bs.map(b => b.dataset.lang)")
+    assert offered == ["en", *TRANSLATIONS] and "de" in offered
+    page.click("button[data-lang=de]")
+    page.wait_for_selector("html[lang=de]")
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Neuer Tisch'")
+    page.reload()  # the choice is remembered (a cookie)
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Neuer Tisch'")
+    assert page.locator("button[data-lang=de]").is_disabled()
+
+
 # ---- the card table ------------------------------------------------------------------------
 
 #: Records, in the page, every moment the felt showed a whole trick (one card per seat): which
@@ -467,13 +486,6 @@ def test_a_phone_sees_the_table_without_scrolling_sideways(
         assert page.js_errors == []  # type: ignore[attr-defined]
     finally:
         page.context.close()
-
-
-#: The translation files of the table (static/i18n).
-I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
-#: Every language the table speaks but English, each played through a whole game below.
-TRANSLATIONS = [path.stem for path in sorted(I18N.glob("*.json")) if re.fullmatch(r"[a-z]{2,3}", path.stem)]
-TRANSLATIONS = [lang for lang in TRANSLATIONS if lang != "en"]
 
 
 def english_only_words(lang: str = "fr") -> set[str]:
