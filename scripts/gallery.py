@@ -46,6 +46,8 @@ LOCALES = {"en": "en-US"}
 
 def locale(lang: str) -> str:
     return LOCALES.get(lang, f"{lang}-{lang.upper()}")
+
+
 #: Short games (two rounds of Wizard, one hand of the others), with every optional part of the
 #: table shown (Le Malin's Malheur cards): each applies to the games that have the option.
 SHORT = {"rounds": 2, "hands": 1, "max_deals": 1, "start_score": 6, "fun": True}
