@@ -450,20 +450,28 @@ def test_keyboard_only_play_finishes_a_wizard_round(server: Server, browser: Bro
 
 LAYOUT = """() => {
   const box = (sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+  // Words longer than their box (German ones are): a bar button or a seat's plate whose text
+  // overflows it, or which sticks out of the screen. The status pill may end in an ellipsis.
+  const spills = [...document.querySelectorAll('header.bar button, header.bar a, #board .plate')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (e.scrollWidth > e.clientWidth + 1 || r.left < -1 || r.right > innerWidth + 1);
+  }).map((e) => e.textContent.trim().slice(0, 40));
   return { width: document.documentElement.scrollWidth, felt: box('#board .felt'), hand: box('#board .hand'),
+           bar: document.querySelector('header.bar').getBoundingClientRect().height, spills,
            cards: [...document.querySelectorAll('#board .hand .card')].map((c) => c.getBoundingClientRect().width) };
 }"""
 
 
 @pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("lang", TRANSLATIONS)
 def test_a_phone_sees_the_table_without_scrolling_sideways(
-    server: Server, browser: Browser, game: str
+    server: Server, browser: Browser, lang: str, game: str
 ) -> None:
     urls = new_table(server, game, humans=1, players=4)
     page = open_table(
         browser,
         urls[0],
-        locale="fr-FR",
+        locale=f"{lang}-{lang.upper()}",
         viewport={"width": 360, "height": 740},
         is_mobile=True,
         has_touch=True,
@@ -477,12 +485,14 @@ def test_a_phone_sees_the_table_without_scrolling_sideways(
                 box = seen[part]
                 assert box is not None and box["top"] >= 0 and box["bottom"] <= 740, (part, seen)
             assert all(w >= 44 for w in seen["cards"]), seen  # large enough to tap
+            assert seen["spills"] == [], seen  # every word fits its button or plate
+            assert seen["bar"] <= 48, seen  # the bar stays one row
             wait_my_turn_or_end(page, 0)
             if board(page)["over"] == "true":
                 break
             play_one(page)
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"phone-{game}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"phone-{game}-{lang}.png"))
         assert page.js_errors == []  # type: ignore[attr-defined]
     finally:
         page.context.close()
