@@ -35,7 +35,6 @@ TEXTS: dict[str, dict[str, Any]] = {
     for lang in LANGUAGES
     for path in [STATIC / "i18n" / f"games.{lang}.json"]
 }
-FRENCH = TEXTS["fr"]
 ENGLISH = TEXTS["en"]
 #: The languages other than English, each held to what French is.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
@@ -278,16 +277,17 @@ def test_an_unknown_lang_parameter_falls_back_to_the_reader_s_language(client: T
 @pytest.mark.skipif(
     not os.path.exists("/usr/bin/chromium"), reason="needs chromium (apt-get install chromium)"
 )
-def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_a_translated_home_page_shows_its_texts(server: Server, lang: str) -> None:
     from playwright.sync_api import sync_playwright
 
-    wizard = french_game("wizard")
+    wizard = game_texts("wizard", lang)
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
         )
         try:
-            page = browser.new_context(locale="fr-FR").new_page()
+            page = browser.new_context(locale=f"{lang}-{lang.upper()}").new_page()
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server.url + "/")
@@ -308,7 +308,7 @@ def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
             labels = page.locator("#options .option-label").all_inner_texts()
             assert labels == [wizard["options"][s.name]["label"] for s in game_class("wizard").option_specs]
             title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
-            assert title == FRENCH["bots"]["normal"]
+            assert title == TEXTS[lang]["bots"]["normal"]
             assert errors == []
         finally:
             browser.close()
