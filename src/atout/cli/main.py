@@ -34,7 +34,7 @@ from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, o
 from .serve import serve
 from .servebot import serve_bot
 from .tournament import tournament
-from .train import train
+from .train import distill, train
 
 app = typer.Typer(
     help="atout: Wizard, Le Malin, Sticheln and Le Nain Jaune, for players, researchers and bot writers.",
@@ -513,5 +513,6 @@ app.command()(serve)
 app.command("serve-bot")(serve_bot)
 app.command()(tournament)
 app.command()(train)
+app.command()(distill)
 
 __all__ = ["app"]
