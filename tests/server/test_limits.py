@@ -55,7 +55,8 @@ def test_every_http_request_is_rate_limited_per_client(db_path: str) -> None:
         assert r.status_code == 429 and r.json()["message"] == "trop de requêtes : ralentissez"
         with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/ws/abc") as ws:
             ws.receive_json()
-        assert closed.value.code == 1008
+        # Accepted, then closed with the reason (not HTTP 403 at the handshake).
+        assert closed.value.code == 1008 and closed.value.reason == "too many requests: slow down"
 
 
 def test_record_and_replay_downloads_are_rate_limited(db_path: str) -> None:
