@@ -153,7 +153,9 @@ class RateLimit:
             connect = await receive()  # the ASGI order: the connect event, then accept
             if connect.get("type") == "websocket.connect":
                 await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": 1008, "reason": "too many requests: slow down"})
+                await send(
+                    {"type": "websocket.close", "code": 1008, "reason": "too many requests: slow down"}
+                )
             return
         message = self.say(scope, "too many requests: slow down")
         body = json.dumps({"type": "error", "code": "rate_limited", "message": message}).encode()
