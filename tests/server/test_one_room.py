@@ -13,6 +13,7 @@ The clocks are short: ``ATOUT_CLOCK_SCALE=10`` makes a 30 s turn last 3 s.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import threading
@@ -25,12 +26,15 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
+from atout.server import create_app
+from atout.server.limits import Limits
 from atout.server.storage import Storage, url_for
-from atout.server.tables import rebuild
+from atout.server.tables import TableManager, rebuild
 
-from .conftest import Server, private_schema
+from .conftest import Server, create_table, private_schema
 
 PG_ENV = "ATOUT_TEST_POSTGRES_URL"
 #: The turn clock runs this many times faster in the servers of these tests.
@@ -319,3 +323,38 @@ def test_prompt_humans_on_another_process_are_never_played_by_the_away_bot(tmp_p
         assert [by_seat[0], by_seat[1]] == [players[0].sent, players[1].sent]
         # The game outlasted a turn's time: A's clock had every chance to be wrong.
         assert lasted > 30 / SCALE + 1
+
+
+def test_a_bot_is_never_asked_for_a_seat_no_longer_to_act(
+    db_path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The issue's IndexError: the table moves (another process's move) while its driver waits its pace.
+
+    The driver sleeps before a bot's move; meanwhile that move is stored by another
+    writer and this process catches up.  Waking, the driver must look again, not ask
+    the bot to choose for a seat that has no legal action.
+    """
+    app = create_app(db_path, bot_delay=0.4, limits=Limits(bot_workers=0))
+    with TestClient(app) as client:
+        portal = client.portal
+        assert portal is not None
+        for _ in range(20):  # a table whose first seat to act is a bot (the seed decides)
+            table_id, _ = create_table(client, "wizard", 3, bots={1: "random", 2: "random"})
+            manager: TableManager = app.state.manager
+            table = portal.call(manager.get, table_id)
+            if table.state.current_player in table.bots:
+                break
+        else:
+            pytest.fail("no table began with a bot's turn")
+        seat = table.state.current_player
+        other = Storage(url_for(db_path))  # another process's writer
+        try:
+            other.append_action(table_id, 0, seat, table.state.legal_actions()[0], False)
+        finally:
+            other.close()
+        with caplog.at_level(logging.WARNING, logger="atout.server"):
+            portal.call(manager.refresh, table)
+            assert table.state.current_player != seat and table.n == 1
+            time.sleep(1.2)  # the driver wakes and goes on with the seats now to act
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+        assert table.n >= 2 or table.state.current_player not in table.bots

@@ -115,6 +115,10 @@ class Living:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        if self.shared:  # this process's sockets are gone: the others see it within a second
+            storage = self.manager.storage
+            with contextlib.suppress(Exception):
+                await to_thread.run_sync(roomstore.forget_process, storage, storage.origin)
 
     def _background(self, coro: Any) -> None:
         """Run ``coro`` in a task of its own (kept referenced until done; errors logged)."""

@@ -122,14 +122,6 @@ def _locked_room(session: Session, table_id: str) -> RoomRow:
     return row
 
 
-def update_room(storage: Storage, table_id: str, changes: dict[str, Any]) -> None:
-    """Merge ``changes`` into the room's settings (one transaction; a row is made if missing)."""
-    with Session(storage.engine) as session, session.begin():
-        row = _locked_room(session, table_id)
-        row.settings = {**(row.settings or {}), **changes}
-        storage.changed(session, table_id, "room")
-
-
 def set_away(storage: Storage, table_id: str, seat: int, away: bool) -> bool:
     """Add seat ``seat`` to the away seats (``away``) or take it out; whether that changed them.
 
@@ -297,6 +289,12 @@ def heartbeat(storage: Storage, origin: str, seats: list[tuple[str, int]]) -> No
                 index_elements=["table_id", "seat", "origin"], set_={"expires": stmt.excluded.expires}
             )
         )
+
+
+def forget_process(storage: Storage, origin: str) -> None:
+    """A process stopping: its presence rows go at once (not when they expire)."""
+    with Session(storage.engine) as session, session.begin():
+        session.execute(delete(PresenceRow).where(PresenceRow.origin == origin))
 
 
 def present_elsewhere(storage: Storage, table_ids: list[str], origin: str) -> dict[str, set[int]]:
