@@ -200,6 +200,9 @@ def test_players_and_a_spectator_on_three_processes_are_one_room(tmp_path: Path)
             10,
             "both players connected, seen on A (where neither is)",
         )
+        # The spectator on A is counted on B and C (a second late at most: the heartbeat).
+        for sock in (p0, p1):
+            sock.wait(lambda m: m["type"] == "state" and m["room"]["spectators"] == 1, 10, "the spectator")
         # Chat said on B reaches C and A.
         p0.send({"type": "chat", "text": "hello from B"})
         for sock in everyone:

@@ -147,7 +147,8 @@ class Living:
         table.room.chat = await to_thread.run_sync(roomstore.load_chat, storage, table.id)
         if self.shared:  # a player may be at this table on another process
             found = await to_thread.run_sync(roomstore.present_elsewhere, storage, [table.id], storage.origin)
-            table.room.elsewhere = found[table.id]
+            table.room.elsewhere = {s for s in found[table.id] if s >= 0}
+            table.room.spectators_elsewhere = found[table.id].get(SPECTATOR, 0)
         self._set_room(table, public, settings)
 
     @staticmethod
@@ -164,6 +165,7 @@ class Living:
             room.away_level = DEFAULT_AWAY_LEVEL if DEFAULT_AWAY_LEVEL in available(table.game) else "random"
         room.chat = table.room.chat
         room.elsewhere = table.room.elsewhere
+        room.spectators_elsewhere = table.room.spectators_elsewhere
         for seat in humans(table):
             if not self.connected(table, seat):  # nobody here is at a table just loaded
                 room.clock.gone[seat] = now
@@ -266,7 +268,7 @@ class Living:
         if living or seat == SPECTATOR:
             room.living.add(send)
         if seat == SPECTATOR:
-            if len(table.sockets.get(SPECTATOR, ())) >= MAX_SPECTATORS:
+            if self.spectators(table) >= MAX_SPECTATORS:
                 raise TableError("full", f"this table has {MAX_SPECTATORS} spectators already")
             async with table.lock:
                 table.sockets.setdefault(SPECTATOR, set()).add(send)
@@ -276,7 +278,7 @@ class Living:
             room.clock.gone.pop(seat, None)  # before its first message: its clock is whole
             await self.manager.attach(table, seat, send, key_hash)
             if self.shared and len(table.sockets.get(seat, ())) == 1:  # this process's first
-                await self._present(table, seat, True)
+                await self._present(table, seat)
             if seat in room.away:
                 await self.back(table, seat)
             elif not was_here:
@@ -304,7 +306,7 @@ class Living:
     async def _announce_leaving(self, table: LiveTable, seat: int | None, here: int | None) -> None:
         try:
             if here is not None and self.shared and not table.sockets.get(here):
-                await self._present(table, here, False)
+                await self._present(table, here)
             if seat is not None:
                 await self._event(table, "left", seat)
             async with table.lock:
@@ -313,15 +315,21 @@ class Living:
             log.exception("table %s: announcing a departure", table.id)
 
     # -- presence across processes (PostgreSQL) ---------------------------------------------
-    async def _present(self, table: LiveTable, seat: int, present: bool) -> None:
-        """Store (and announce) that this process holds a socket of ``seat``, or no longer does.
+    @staticmethod
+    def spectators(table: LiveTable) -> int:
+        """The table's spectators on every process."""
+        return len(table.sockets.get(SPECTATOR, ())) + table.room.spectators_elsewhere
+
+    async def _present(self, table: LiveTable, seat: int) -> None:
+        """Store (and announce) how many sockets of ``seat`` this process holds now (0: it no longer has one).
 
         A database away is logged, not raised: the heartbeat (:meth:`sync_presence`)
         writes this process's rows again every :data:`PRESENCE_EVERY` seconds.
         """
         storage = self.manager.storage
         try:
-            await to_thread.run_sync(roomstore.set_present, storage, table.id, seat, storage.origin, present)
+            count = len(table.sockets.get(seat, ()))
+            await to_thread.run_sync(roomstore.set_present, storage, table.id, seat, storage.origin, count)
         except Exception as exc:
             log.warning("table %s: presence not stored (%s)", table.id, type(exc).__name__)
 
@@ -338,27 +346,29 @@ class Living:
         storage = self.manager.storage
         tables = self.manager.tables
         if only is None:
-            mine = [
-                (t.id, seat)
-                for t in list(tables.values())
-                for seat, s in t.sockets.items()
-                if seat >= 0 and s
-            ]
+            mine = [(t.id, seat, len(s)) for t in list(tables.values()) for seat, s in t.sockets.items() if s]
             await to_thread.run_sync(roomstore.heartbeat, storage, storage.origin, mine)
         ids = [only] if only is not None else list(tables)
         found = await to_thread.run_sync(roomstore.present_elsewhere, storage, ids, storage.origin)
-        for table_id, seats in found.items():
+        for table_id, sockets in found.items():
             table = tables.get(table_id)
             if table is not None:
-                await self._set_elsewhere(table, seats)
+                await self._set_elsewhere(table, sockets)
 
-    async def _set_elsewhere(self, table: LiveTable, seats: set[int]) -> None:
-        """The seats with a socket on other processes are now ``seats``: announce who came and went."""
+    async def _set_elsewhere(self, table: LiveTable, sockets: dict[int, int]) -> None:
+        """The sockets on other processes are now ``sockets`` (by seat): announce who came and went."""
         room = table.room
+        seats = {s for s in sockets if s >= 0}
+        watchers = sockets.get(SPECTATOR, 0)
         changed = sorted(s for s in seats ^ room.elsewhere if 0 <= s < len(table.seats))
         if not changed:
-            room.elsewhere = set(seats)
+            room.elsewhere = seats
+            if watchers != room.spectators_elsewhere:
+                room.spectators_elsewhere = watchers
+                async with table.lock:
+                    await self._refresh(table)
             return
+        room.spectators_elsewhere = watchers
         before = {s: self.connected(table, s) for s in changed}
         room.elsewhere = set(seats)
         for seat in changed:
@@ -539,7 +549,7 @@ class Living:
                     "seats": seats,
                     "status": "open" if any(s["free"] for s in seats) else "running",
                     "moves": table.n,
-                    "spectators": len(table.sockets.get(SPECTATOR, ())),
+                    "spectators": self.spectators(table),
                     "turn_time": table.room.clock.turn_time,
                 }
             )

@@ -39,6 +39,8 @@ class Room:
     living: set[Any] = field(default_factory=set)
     #: Seats with a live socket on another server process (PostgreSQL: :mod:`.roomstore`).
     elsewhere: set[int] = field(default_factory=set)
+    #: Spectators of the table on other server processes.
+    spectators_elsewhere: int = 0
     limiters: dict[object, ChatLimiter] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)
     next_table: str | None = None
@@ -87,7 +89,7 @@ class Room:
             if left is not None:
                 clock = {"seat": to_act, "left": round(left, 1), "total": self.clock.turn_time}
         return {
-            "spectators": len(sockets.get(-1, ())),
+            "spectators": len(sockets.get(-1, ())) + self.spectators_elsewhere,
             "public": self.public,
             "turn_time": self.clock.turn_time,
             "spectator_chat": self.spectator_chat,

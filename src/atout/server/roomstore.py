@@ -65,13 +65,18 @@ class ChatRow(Base):
 
 
 class PresenceRow(Base):
-    """Process ``origin`` holds a live socket of seat ``seat`` of the table, until ``expires``."""
+    """Process ``origin`` holds ``sockets`` live sockets of seat ``seat`` of the table, until ``expires``.
+
+    Seat -1 counts the process's spectators of the table (renewed with the heartbeat
+    only, so they may be a second late; a player's row is written as they come and go).
+    """
 
     __tablename__ = "atout_presence"
 
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     origin: Mapped[str] = mapped_column(String(32), primary_key=True)
+    sockets: Mapped[int] = mapped_column(Integer, default=1)
     expires: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
@@ -248,20 +253,24 @@ def _expiry(session: Session) -> Any:
     return func.now() + _dt.timedelta(seconds=PRESENCE_TTL)
 
 
-def set_present(storage: Storage, table_id: str, seat: int, origin: str, present: bool) -> None:
-    """This process (``origin``) now holds a live socket of the seat, or no longer does; others are told."""
+def _upsert(session: Session, rows: list[dict[str, Any]]) -> None:
     from sqlalchemy.dialects.postgresql import insert
 
+    stmt = insert(PresenceRow).values(rows)
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["table_id", "seat", "origin"],
+            set_={"expires": stmt.excluded.expires, "sockets": stmt.excluded.sockets},
+        )
+    )
+
+
+def set_present(storage: Storage, table_id: str, seat: int, origin: str, sockets: int) -> None:
+    """This process (``origin``) now holds ``sockets`` live sockets of the seat (0: none); others are told."""
     with Session(storage.engine) as session, session.begin():
-        if present:
-            stmt = insert(PresenceRow).values(
-                table_id=table_id, seat=seat, origin=origin, expires=_expiry(session)
-            )
-            session.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["table_id", "seat", "origin"], set_={"expires": stmt.excluded.expires}
-                )
-            )
+        if sockets > 0:
+            row = {"table_id": table_id, "seat": seat, "origin": origin, "sockets": sockets}
+            _upsert(session, [{**row, "expires": _expiry(session)}])
         else:
             session.execute(
                 delete(PresenceRow).where(
@@ -271,24 +280,23 @@ def set_present(storage: Storage, table_id: str, seat: int, origin: str, present
         storage.changed(session, table_id, "presence")
 
 
-def heartbeat(storage: Storage, origin: str, seats: list[tuple[str, int]]) -> None:
-    """Keep this process's presence rows alive (made again if an outage let them expire)."""
-    from sqlalchemy.dialects.postgresql import insert
-
+def heartbeat(storage: Storage, origin: str, seats: list[tuple[str, int, int]]) -> None:
+    """Keep this process's presence rows (table, seat, sockets) alive, made again if an outage let them expire."""
     with Session(storage.engine) as session, session.begin():
         session.execute(
             delete(PresenceRow).where(PresenceRow.expires < func.now() - _dt.timedelta(minutes=1))
         )
-        if not seats:
-            return
-        stmt = insert(PresenceRow).values(
-            [{"table_id": t, "seat": s, "origin": origin, "expires": _expiry(session)} for t, s in seats]
-        )
-        session.execute(
-            stmt.on_conflict_do_update(
-                index_elements=["table_id", "seat", "origin"], set_={"expires": stmt.excluded.expires}
+        # Spectators are counted here only (a flood of them costs one write a second):
+        # this process's counts are replaced whole.
+        session.execute(delete(PresenceRow).where(PresenceRow.origin == origin, PresenceRow.seat < 0))
+        if seats:
+            _upsert(
+                session,
+                [
+                    {"table_id": t, "seat": s, "origin": origin, "sockets": n, "expires": _expiry(session)}
+                    for t, s, n in seats
+                ],
             )
-        )
 
 
 def forget_process(storage: Storage, origin: str) -> None:
@@ -297,19 +305,21 @@ def forget_process(storage: Storage, origin: str) -> None:
         session.execute(delete(PresenceRow).where(PresenceRow.origin == origin))
 
 
-def present_elsewhere(storage: Storage, table_ids: list[str], origin: str) -> dict[str, set[int]]:
-    """For each of ``table_ids``, the seats with a live socket on a process other than ``origin``."""
-    out: dict[str, set[int]] = {t: set() for t in table_ids}
+def present_elsewhere(storage: Storage, table_ids: list[str], origin: str) -> dict[str, dict[int, int]]:
+    """For each of ``table_ids``, the live sockets of each seat (-1: spectators) on processes other than ``origin``."""
+    out: dict[str, dict[int, int]] = {t: {} for t in table_ids}
     if not table_ids:
         return out
     with Session(storage.engine) as session:
         rows = session.execute(
-            select(PresenceRow.table_id, PresenceRow.seat).where(
+            select(PresenceRow.table_id, PresenceRow.seat, func.sum(PresenceRow.sockets))
+            .where(
                 PresenceRow.table_id.in_(table_ids),
                 PresenceRow.origin != origin,
                 PresenceRow.expires > func.now(),
             )
+            .group_by(PresenceRow.table_id, PresenceRow.seat)
         ).all()
-    for table_id, seat in rows:
-        out[table_id].add(seat)
+    for table_id, seat, count in rows:
+        out[table_id][seat] = int(count or 0)
     return out
