@@ -361,3 +361,11 @@ def test_a_bot_is_never_asked_for_a_seat_no_longer_to_act(
             time.sleep(1.2)  # the driver wakes and goes on with the seats now to act
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
         assert table.n >= 2 or table.state.current_player not in table.bots
+
+
+def test_a_notice_says_table_origin_and_what_changed() -> None:
+    from atout.server.pubsub import notice_payload, parse_notice
+
+    assert parse_notice(notice_payload("t1", "abc")) == ("t1", "abc", "")
+    assert parse_notice(notice_payload("t1", "abc", "event sat 2")) == ("t1", "abc", "event sat 2")
+    assert parse_notice("t1 abc room") == ("t1", "abc", "room")
