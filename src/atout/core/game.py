@@ -458,6 +458,12 @@ class View(ABC):
             raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
         return view_from_dict(cls, data, game)
 
+    def __repr__(self) -> str:
+        """The view as its dict shows it, cards as text (``hand=['B3', 'Z']``), not raw ids or masks."""
+        fields = {k: v for k, v in self.to_dict().items() if k != "game"}
+        inner = "".join(f", {k}={v!r}" for k, v in fields.items())
+        return f"{type(self).__name__}(game={self.game!r}{inner})"
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, View) and self.to_dict() == other.to_dict()
 
@@ -465,7 +471,7 @@ class View(ABC):
         return hash(repr(sorted(self.to_dict().items())))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class BaseView(View):
     """The frozen dataclass the shipped games' views extend: the head fields, declared once.
 
@@ -797,6 +803,20 @@ class State(ABC):
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"
+
+    def __repr__(self) -> str:
+        """An expression that rebuilds this state: ``atout.load(...).new_state(position='...')``.
+
+        A failing test or a debugger then shows something a person can paste back
+        (python-chess's ``Board('fen')``).  It shows every hand (like
+        :meth:`position`): a repr is for the programmer, never for a player.  A game
+        without a position notation, or a state it cannot write, keeps the short form.
+        """
+        try:
+            position = self.position()
+        except (PositionError, NotImplementedError):
+            return f"<{type(self).__name__} {self}>"
+        return f"{self.game!r}.new_state(position={position!r})"
 
 
 def check_seat(game: Game, seat: int) -> None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 TableCard = tuple[int, int, int, Value]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class MalinView(BaseView, LastTrick["tuple[tuple[TableCard, ...], int]"]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`); Malheur cards are counted by type."""
 

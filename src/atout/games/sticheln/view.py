@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class StichelnView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`)."""
 

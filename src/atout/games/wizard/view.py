@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import WizardGame, WizardState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class WizardView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
 
