@@ -57,8 +57,21 @@ from ..core.registry import game_class
 
 log = logging.getLogger("atout.server")
 
-LANGUAGES = ("en", "fr")
 I18N = resources.files("atout.server") / "static" / "i18n"
+
+
+def _catalogue_languages() -> tuple[str, ...]:
+    """The languages with a catalogue, ``static/i18n/reasons.<lang>.json``, English first.
+
+    Another language's messages are rendered in English (with names and card words);
+    adding a language's catalogue is adding its file, not editing a list.
+    """
+    names = [p.name for p in I18N.iterdir() if p.name.startswith("reasons.") and p.name.endswith(".json")]
+    langs = {name[len("reasons.") : -len(".json")] for name in names} | {"en"}
+    return tuple(sorted(langs, key=lambda lang: (lang != "en", lang)))
+
+
+LANGUAGES = _catalogue_languages()
 
 #: Placeholder in a template key: ``{name:kind}`` (a brace not followed by that is literal).
 _PLACEHOLDER = re.compile(r"\{(\w+):(\w+)\}")
