@@ -189,4 +189,4 @@ def test_german_names_the_cards() -> None:
     assert R.render(bid, wizard) == "jetzt wird angesagt (Ben) – nicht Rot als Trumpf wählen"
     nain = Reader("de", "nain-jaune", (), game_class("nain-jaune").card_name)
     needs = R.reason("nain_jaune.run_needs", rank=R.Rank("K"), card=R.Card("QH"))
-    assert R.render(needs, nain) == "die Reihe braucht einen König (beliebige Farbe), nicht Herz-Dame"
+    assert R.render(needs, nain) == "die Folge braucht einen König (beliebige Farbe), nicht Herz-Dame"

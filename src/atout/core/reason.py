@@ -177,8 +177,8 @@ def pieces(template: str) -> tuple[tuple[str, str, str], ...]:
             out.append((template[pos:], "", ""))
             return tuple(out)
         end = template.find("}", start)
-        name, _, form = template[start + 1 : end].partition(":")
-        if end < 0 or not name.isidentifier() or (form and not form.isidentifier()):
+        name, _, form = template[start + 1 : end].partition(":") if end > start else ("", "", "")
+        if not name.isidentifier() or (form and not form.isidentifier()):
             raise ValueError(f"template {template!r}: a brace at {start} opens no {{name}}")
         out.append((template[pos:start], name, form))
         pos = end + 1

@@ -152,6 +152,11 @@ export function trickWinning(view, ctx, number = String) {
   return { winning: w.seat, why: t(w.why, vars) };
 }
 
+/** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone). */
+export function drawWhy(model) {
+  return model.why ? el("p", { class: "trick-why" }, model.why) : null;
+}
+
 /** The felt: seats, the trick, and a game's own centre piece. */
 export function drawFelt(msg, model, ctx) {
   const n = msg.players;
@@ -173,7 +178,6 @@ export function drawFelt(msg, model, ctx) {
     model.winning === p.seat ? el("span", { class: "crown", title: t("winning") }, "♛") : null));
   }
   felt.append(trick);
-  if (model.why) felt.append(el("p", { class: "trick-why" }, model.why));
   return felt;
 }
 
