@@ -441,3 +441,18 @@ def test_seat_endpoint_errors_are_in_french(client: TestClient) -> None:
     r = client.post(f"/api/tables/{table}/replay", json={"key": keys[0], "step": 999})
     assert r.json()["message"] == "step va de 0 à 0"
     assert client.get("/api/nothing").json()["message"] == "introuvable"
+
+
+def test_a_socket_refusal_carries_its_reason_as_data(client: TestClient) -> None:
+    """The refusal reaches the socket in its language and as data: its key and parameters."""
+    table, keys = create_table(client, "wizard", 3)
+    state = client.app.state.manager.tables[table].state  # type: ignore[attr-defined]
+    seat = state.current_player
+    why = state.refusal(state.game.text_to_action("trump red"))
+    assert why is not None and why.key == "time_to_bid"
+    for lang, start in (("fr", "c'est le moment des annonces (P"), ("de", "jetzt wird angesagt (P")):
+        reply = socket_error(client, table, keys[seat], {"type": "join", "lang": lang}, "trump red")
+        assert reply["code"] == "illegal"
+        assert reply["message"].startswith(start), reply
+        assert reply["reason"] == why.to_dict()
+        assert reply["reason"]["params"]["seat"] == {"kind": "seat", "index": seat}
