@@ -124,7 +124,12 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
     "match": {"core"},
     "records": {"core"},
     "bots": {"core", "match", "batch"},  # the batch-engine search (bots/batched.py) plays out in atout.batch
-    "learn": {"core", "batch", "bots"},  # training over the batch engine; writes the bots' model format
+    "learn": {
+        "core",
+        "batch",
+        "bots",
+        "match",
+    },  # training over the batch engine (distillation: teacher matches through the engine); writes the bots' model format
     "tournament": {"core", "bots", "match", "records"},
     "envs": {"core", "bots", "match", "batch"},  # the vector env steps atout.batch
     "testing": {"core", "envs", "records", "match", "bots"},
