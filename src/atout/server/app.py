@@ -21,6 +21,8 @@ Routes::
     POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
     POST /api/tables/{id}/replay   {key, step} → the seat's view after `step` actions
     POST /api/tables/{id}/leave    {key, bot} → a bot takes the seat; the key stops working
+    POST /api/tables/{id}/review   {key, as_seat} → a finished game's review of a seat, or how far
+                                   its queued search is (:mod:`.review`)
     WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
                                    {"type": "act", "action": "play B7", "n": 12},
                                    {"type": "name", "name": "Ann"}, {"type": "ping"};
@@ -68,6 +70,7 @@ from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
 from .messages import ReasonContext, game_words, localize
 from .outbox import Outbox, SlowSocket
+from .review import Reviewer
 from .storage import Storage, default_url
 from .tables import (
     BOT_PACES,
@@ -266,6 +269,7 @@ def create_app(
     open_sockets: dict[str, int] = {}
     # The turn clock is looked at every ``clock_tick`` seconds (0: never; tests call ``tick()``).
     living = Living(manager, tick=clock_tick if clock_tick is not None else 0.25)
+    reviewer = Reviewer(storage, workers=1 if limits.bot_workers > 0 else 0)
     # For end-to-end tests only: ATOUT_CLOCK_SCALE=10 makes the turn clock run ten times
     # faster, so a real server's 60 s turn is 6 s (the page still counts the nominal time).
     scale = float(os.environ.get("ATOUT_CLOCK_SCALE", "1") or 1)
@@ -435,6 +439,13 @@ def create_app(
         return JSONResponse(
             {"step": step, "steps": table.n, "seat": who, "view": view.to_dict(), "over": state.is_terminal}
         )
+
+    async def review(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        who = data.get("as_seat", seat)
+        if not isinstance(who, int) or isinstance(who, bool):
+            raise TableError("bad_request", "as_seat must be a seat number")
+        return JSONResponse(await reviewer.request(table, who, client_of(request.scope)))
 
     async def leave(request: Request) -> Response:
         table, seat, data = await seat_request(request)
@@ -642,6 +653,7 @@ def create_app(
             yield
         finally:
             await living.stop()
+            reviewer.close()
             await manager.stop()
             storage.close()
 
@@ -659,6 +671,7 @@ def create_app(
             Route("/api/tables/{table}/record", record, methods=["POST"]),
             Route("/api/tables/{table}/replay", replay, methods=["POST"]),
             Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+            Route("/api/tables/{table}/review", review, methods=["POST"]),
             WebSocketRoute("/ws/{table}", socket),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
@@ -676,5 +689,6 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.living = living
+    app.state.reviewer = reviewer
     app.state.storage = storage
     return app
