@@ -11,8 +11,6 @@ from atout.bots.batched import BatchSearchBot
 from atout.bots.evaluation import SearchEvaluation
 from atout.bots.factory import make_bot
 from atout.bots.review import (
-    BLUNDER_POINTS,
-    MISTAKE_POINTS,
     evaluate_view,
     level_of,
     review_decision,
@@ -79,11 +77,18 @@ def test_a_cost_is_paired_and_never_negative_for_the_choice() -> None:
 
 
 def test_levels_need_both_the_points_and_significance() -> None:
-    assert level_of(0.0, 0.0) == ""
-    assert level_of(MISTAKE_POINTS - 0.1, 0.0) == ""
-    assert level_of(MISTAKE_POINTS, 0.0) == "mistake"
-    assert level_of(BLUNDER_POINTS, 1.0) == "blunder"
-    assert level_of(BLUNDER_POINTS, BLUNDER_POINTS) == ""  # within two standard errors: noise
+    limits = (5.0, 15.0)
+    assert level_of(0.0, 0.0, limits) == ""
+    assert level_of(4.9, 0.0, limits) == ""
+    assert level_of(5.0, 0.0, limits) == "mistake"
+    assert level_of(15.0, 1.0, limits) == "blunder"
+    assert level_of(15.0, 15.0, limits) == ""  # within two standard errors: noise
+
+
+def test_the_thresholds_are_the_games() -> None:
+    """Points weigh differently per game: Le Malin's scores move by a point or two a hand."""
+    assert atout.load("wizard", 4).review_thresholds == (5.0, 15.0)
+    assert atout.load("malin", 4).review_thresholds == (0.5, 1.5)
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -118,7 +123,7 @@ def test_a_whole_game_review_covers_every_decision_with_a_choice() -> None:
         assert d.seat == 2 and d.cost >= 0.0
         assert d.chosen in [o.action for o in d.options] and d.best in [o.action for o in d.options]
         if d.level:
-            assert d.cost >= MISTAKE_POINTS and d.cost > 2 * d.cost_stderr
+            assert d.cost >= game.review_thresholds[0] and d.cost > 2 * d.cost_stderr
         if d.chosen == d.best:
             assert d.cost == 0.0 and d.level == ""
         again = review_decision(

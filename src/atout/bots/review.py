@@ -15,10 +15,11 @@ standard error and number of worlds.  The best action is the bot's choice; the
 *cost* of the player's action is the best's margin minus the player's,
 paired over the worlds both were tried in (so the luck of the deal cancels).
 
-A decision is flagged a **mistake** when its cost is at least
-:data:`MISTAKE_POINTS` and more than two standard errors (a difference the
-search could not tell from noise is not held against the player), a
-**blunder** at :data:`BLUNDER_POINTS`.  Each decision is searched with its own
+A decision is flagged a **mistake** when its cost is at least the game's first
+threshold (``Game.review_thresholds``: 5 points by default, half a point in Le
+Malin, whose scores move by a point or two a hand) and more than two standard
+errors (a difference the search could not tell from noise is not held against
+the player), a **blunder** at the second (15 by default).  Each decision is searched with its own
 seed, ``derive_seed(seed, "review", index)``, so a decision's figures do not
 depend on which others were reviewed (the command line and the web table agree).
 
@@ -39,8 +40,6 @@ from ..match import derive_seed
 from .evaluation import SearchEvaluation
 
 __all__ = [
-    "BLUNDER_POINTS",
-    "MISTAKE_POINTS",
     "REVIEW_PLAYOUTS",
     "DecisionReview",
     "GameReview",
@@ -52,10 +51,6 @@ __all__ = [
 
 #: Playouts a reviewed decision (the batch-engine search where the game has a batch simulator).
 REVIEW_PLAYOUTS = 300
-#: A decision costing at least this many points (and more than two standard errors) is a mistake.
-MISTAKE_POINTS = 5.0
-#: ... and at least this many, a blunder.
-BLUNDER_POINTS = 15.0
 #: How many standard errors a cost must exceed to be held against the player.
 SIGNIFICANCE = 2.0
 
@@ -137,6 +132,8 @@ class GameReview:
     playouts: int
     seed: int
     seats: list[int]
+    #: The game's (mistake, blunder) thresholds in points (``Game.review_thresholds``).
+    thresholds: tuple[float, float]
     decisions: list[DecisionReview] = field(default_factory=list)
 
     def rounds(self) -> list[dict[str, Any]]:
@@ -160,20 +157,21 @@ class GameReview:
             "playouts": self.playouts,
             "seed": self.seed,
             "seats": self.seats,
-            "mistake_points": MISTAKE_POINTS,
-            "blunder_points": BLUNDER_POINTS,
+            "mistake_points": self.thresholds[0],
+            "blunder_points": self.thresholds[1],
             "decisions": [d.to_dict() for d in self.decisions],
             "rounds": self.rounds(),
         }
 
 
-def level_of(cost: float, stderr: float) -> str:
+def level_of(cost: float, stderr: float, thresholds: tuple[float, float]) -> str:
     """``"blunder"``, ``"mistake"`` or ``""`` for a decision that cost ``cost`` ± ``stderr`` points."""
+    mistake, blunder = thresholds
     if cost <= SIGNIFICANCE * stderr:
         return ""
-    if cost >= BLUNDER_POINTS:
+    if cost >= blunder:
         return "blunder"
-    return "mistake" if cost >= MISTAKE_POINTS else ""
+    return "mistake" if cost >= mistake else ""
 
 
 def review_decision(
@@ -207,7 +205,7 @@ def review_decision(
         best=evaluation.choice,
         cost=cost,
         cost_stderr=stderr,
-        level=level_of(cost, stderr),
+        level=level_of(cost, stderr, view.game.review_thresholds),
     )
 
 
@@ -246,7 +244,7 @@ def review_game(
                 todo.append((replay.view(actor), action, (index, step, replay.round)))
             step += 1
         replay.apply(action)
-    review = GameReview(game.name, game.players, playouts, seed, wanted)
+    review = GameReview(game.name, game.players, playouts, seed, wanted, game.review_thresholds)
     for done, (view, action, at) in enumerate(todo, 1):
         review.decisions.append(review_decision(view, action, at, playouts, seed))
         if progress is not None:

@@ -69,9 +69,9 @@ def review(
 
     Expected points are the seat's margin over the others' mean for the rest of
     the round, as the search estimates it from what the seat could see.  A
-    mistake costs at least 5 points, a blunder at least 15 (and more than two
-    standard errors).  An unfinished game is reviewed up to its last finished
-    round.  Exit 2 when the record cannot be read, 3 when a move is illegal.
+    mistake costs at least the game's first threshold, a blunder its second (and
+    more than two standard errors): 5 and 15 points, half a point and 1.5 in Le
+    Malin.  An unfinished game is reviewed up to its last finished round.  Exit 2 when the record cannot be read, 3 when a move is illegal.
     """
     if lang not in LANGS:
         raise fail(f"--lang is one of: {', '.join(LANGS)}")

@@ -11,6 +11,7 @@ import { drawInfo, drawFelt, drawHand, drawMoves, snapshot, animatePlays, gather
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
+import { setupReview, reviewStep, optionLabels } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -458,11 +459,13 @@ function setupReplay(msg) {
     const sheet = mod.sheet ? mod.sheet(view) : null;
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);
   $("prev").addEventListener("click", () => { $("step").value = Math.max(0, Number($("step").value) - 1); showStep(); });
   $("next").addEventListener("click", () => { $("step").value = Math.min(Number($("step").max), Number($("step").value) + 1); showStep(); });
+  setupReview({ post, names: msg.seats.map((s) => s.name), goTo: (step) => { $("step").value = step; showStep(); } });
   showStep();
 }
 
