@@ -148,7 +148,7 @@ def _print_seat(result: GameReview, seat: int, names: list[str], say: Words) -> 
 
 def _print_decision(d: DecisionReview, say: Words) -> None:
     chosen = next(o for o in d.options if o.action == d.chosen)
-    line = Text(f"  {say('review_move', step=d.step + 1)} · {chosen.text} · ")
+    line = Text(f"  {say('review_chip', step=d.step + 1)} · {chosen.text} · ")
     if d.level:
         style = "bold red" if d.level == "blunder" else "yellow"
         line.append(say(f"review_{d.level}"), style=style)

@@ -128,7 +128,7 @@ function chart(rounds) {
     svg("title", {}, t("review_chart_bar", { round: r.round, lost: points(r.lost, false) })),
     svg("rect", { x, y: top + height - h, width: bar, height: h, rx: 2 }),
     svg("text", { x: x + bar / 2, y: top + height + 12, "text-anchor": "middle" }, String(r.round)),
-    r.lost >= 0.5 ? svg("text", { x: x + bar / 2, y: top + height - h - 3, "text-anchor": "middle", class: "value" }, String(Math.round(r.lost))) : null);
+    svg("text", { x: x + bar / 2, y: top + height - h - 3, "text-anchor": "middle", class: "value" }, points(r.lost, false)));
   });
   figure.append(svg("svg", {
     viewBox: `0 0 ${width} ${height + top + bottom}`, "aria-label": t("review_chart"),
@@ -150,7 +150,7 @@ function flagged(decisions) {
       type: "button", class: `review-chip ${d.level}${d.step === state.step ? " here" : ""}`,
       title: `${t(`review_${d.level}`)} · ${t("review_cost", { cost: points(d.cost, false) })}`,
       onclick: () => state.hooks.goTo(d.step),
-    }, t("review_move", { step: d.step + 1 })))));
+    }, t("review_chip", { step: d.step + 1 })))));
 }
 
 /** The decision at the replay's step: its options, best first, the played and the best marked. */
