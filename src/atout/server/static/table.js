@@ -12,6 +12,7 @@ import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
 import { setupReview, reviewStep, optionLabels } from "./review.js";
+import { setupHints, hintTurn } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -276,6 +277,7 @@ async function show(msg) {
   const mine = !msg.over && msg.to_act === msg.seat;
   if (mine && !wasMine) { chime(); announce(t("your_turn")); }
   shown = { msg, model, mod, ctx };
+  hintTurn(msg, (texts) => optionLabels(mod, msg, ctx, texts));
   $("title").textContent = msg.spectator ? `${msg.title} — ${t("watching")}` : `${msg.title} — ${ctx.names[msg.seat]}`;
   if (!msg.spectator && document.activeElement !== $("name")) $("name").value = ctx.names[msg.seat];
   $("leave").hidden = msg.over || !!msg.spectator;
@@ -505,6 +507,7 @@ async function main() {
   await loadStrings();
   translatePage();
   if (!key && !spectator) { notice(t("no_key"), true); return; }
+  if (key) setupHints(post);
   document.body.classList.toggle("spectating", spectator);
   setupChat($("chat"), (text) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "chat", text })); }, true);
   $("rematch-after").addEventListener("click", askRematch);
