@@ -20,26 +20,15 @@ from atout.bots.search import SearchBot
 from atout.core.game import State, View
 from atout.match import play_match
 
+from .test_batched import decision_points
+
 GAMES = ["wizard", "malin", "sticheln", "nain-jaune"]
-
-
-def decisions(game_name: str, seed: int, count: int) -> list[tuple[State, View]]:
-    """States of a random 4-seat match where the player to act has a choice, with that player's view."""
-    state = atout.load(game_name, 4).new_state(seed=seed)
-    rng = random.Random(seed)
-    found: list[tuple[State, View]] = []
-    while not state.is_terminal and len(found) < count:
-        view = state.view(state.current_player)
-        if len(view.legal_actions) > 2 and rng.random() < 0.2:
-            found.append((state.clone(), view))
-        state.apply(rng.choice(state.legal_actions()))
-    return found
 
 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_the_review_figures_are_the_batch_search_bots_own(game_name: str) -> None:
     """Same seed, same view: the review's means are the bot's totals over its worlds, its best the bot's choice."""
-    for _, view in decisions(game_name, seed=3, count=3):
+    for _, view in decision_points(game_name, 4, seed=3, count=3):
         review = evaluate_view(view, playouts=120, seed=11)
         bot = BatchSearchBot(11, playouts=120)
         own = bot.evaluate(view)
@@ -52,7 +41,7 @@ def test_the_review_figures_are_the_batch_search_bots_own(game_name: str) -> Non
 
 def test_the_engine_search_bot_exposes_the_same_evaluation() -> None:
     """The engine's PIMC bot (the review's fallback for a game without a batch simulator) too."""
-    for _, view in decisions("wizard", seed=4, count=2):
+    for _, view in decision_points("wizard", 4, seed=4, count=2):
         bot = SearchBot(5, playouts=60)
         evaluation = bot.evaluate(view)
         assert SearchBot(5, playouts=60).choose(view) == evaluation.choice
@@ -94,7 +83,7 @@ def test_the_thresholds_are_the_games() -> None:
 @pytest.mark.parametrize("game_name", GAMES)
 def test_a_decision_is_reviewed_from_the_seats_view_only(game_name: str) -> None:
     """A world that differs from the game in every hidden card but agrees with the seat's view reviews alike."""
-    for state, view in decisions(game_name, seed=6, count=2):
+    for state, view in decision_points(game_name, 4, seed=6, count=2):
         other = view.game.sample_state(view, random.Random(1))
         assert other.view(view.seat).to_dict() == view.to_dict()
         chosen = view.legal_actions[0]

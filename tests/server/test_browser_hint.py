@@ -60,7 +60,9 @@ def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, siz
             if page.locator("#board button.card.legal, #board button.action").count() > 1:
                 box = page.locator("#hint-button").bounding_box()
                 height = page.viewport_size["height"]  # type: ignore[index]
-                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box  # in sight
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+                    box
+                )  # in sight
                 page.click("#hint-button")
                 page.wait_for_selector("#hint .hint-says")
                 says = page.inner_text("#hint .hint-says")

@@ -50,6 +50,7 @@ def review_on_page(page: object, game: str, shot: str) -> None:
     page.locator("#review").scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"review-{shot}.png"), full_page=False)
+    page.locator("#after .replay-area").screenshot(path=str(ARTIFACTS / f"review-{shot}-area.png"))
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 

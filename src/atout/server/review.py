@@ -50,6 +50,8 @@ MAX_JOBS = 8
 #: Reviews one client address may start, per minute and in a burst.
 STARTS_PER_MINUTE = 4.0
 STARTS_BURST = 6
+#: Failed reviews remembered until their next reader is told (the oldest forgotten first).
+FAILED_KEPT = 100
 #: The seed every web review is searched from (a table's review is the same for every reader).
 REVIEW_SEED = 0
 
@@ -162,6 +164,8 @@ class Reviewer:
         except Exception:
             log.exception("the review of table %s seat %d failed", table_id, seat)
             self.failed[key] = "the review failed: try again later"
+            while len(self.failed) > FAILED_KEPT:  # reported once each; never an unbounded list
+                del self.failed[next(iter(self.failed))]
         finally:
             del self.jobs[key]
 

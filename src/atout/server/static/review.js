@@ -126,6 +126,8 @@ function chart(rounds) {
       onclick: go, onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(); } },
     },
     svg("title", {}, t("review_chart_bar", { round: r.round, lost: points(r.lost, false) })),
+    // The whole column answers a click, not only the bar (a round with nothing lost has none).
+    svg("rect", { x, y: 0, width: bar, height: top + height + bottom, class: "hit" }),
     svg("rect", { x, y: top + height - h, width: bar, height: h, rx: 2 }),
     svg("text", { x: x + bar / 2, y: top + height + 12, "text-anchor": "middle" }, String(r.round)),
     svg("text", { x: x + bar / 2, y: top + height - h - 3, "text-anchor": "middle", class: "value" }, points(r.lost, false)));
