@@ -93,3 +93,34 @@ def test_no_hint_at_a_table_without_hints(server: Server, browser: object) -> No
         assert page.locator("#hint-button").count() == 0
     finally:
         page.context.close()
+
+
+def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> None:  # noqa: F811
+    """The home page's setting (off unless ticked) reaches the table, whose seats are told."""
+    page = open_home(browser, server)  # type: ignore[arg-type]
+    try:
+        assert not page.is_checked("#hints")
+        page.check("#hints")
+        page.locator("#hints").scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "hint-home-form.png"))
+        page.click("#create-button")
+        page.locator("a[data-seat='0']").click()
+        page.wait_for_selector("#board[data-n]")
+        page.wait_for_selector("#hint:not([hidden]) .hint-on")
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+def open_home(chromium: Any, server: Server) -> Any:
+    """The home page in a fresh context, JavaScript errors collected."""
+    context = chromium.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    setattr(page, "js_errors", errors)  # noqa: B010 - read by the test
+    return page
