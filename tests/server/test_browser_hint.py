@@ -97,7 +97,7 @@ def test_no_hint_at_a_table_without_hints(server: Server, browser: object) -> No
 
 def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> None:  # noqa: F811
     """The home page's setting (off unless ticked) reaches the table, whose seats are told."""
-    page = open_home(browser, server)  # type: ignore[arg-type]
+    page = open_home(browser, server)
     try:
         assert not page.is_checked("#hints")
         page.check("#hints")
@@ -108,7 +108,7 @@ def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> No
         page.locator("a[data-seat='0']").click()
         page.wait_for_selector("#board[data-n]")
         page.wait_for_selector("#hint:not([hidden]) .hint-on")
-        assert page.js_errors == []  # type: ignore[attr-defined]
+        assert page.js_errors == []
     finally:
         page.context.close()
 
