@@ -112,9 +112,11 @@ function draw() {
 function chart(rounds) {
   const figure = el("figure", { class: "review-chart" }, el("figcaption", {}, t("review_chart")));
   if (!rounds.length) return figure;
-  const bar = 22, gap = 6, height = 90, top = 14, bottom = 16;
+  const lost = Math.max(...rounds.map((r) => r.lost));
+  // Nothing lost anywhere: a flat strip of rounds (still a way to each round), not an empty box.
+  const bar = 22, gap = 6, height = lost >= 0.05 ? 90 : 6, top = 14, bottom = 16;
   const width = rounds.length * (bar + gap) + gap;
-  const most = Math.max(1, ...rounds.map((r) => r.lost));
+  const most = Math.max(1, lost);
   const decisions = state.reviews.get(state.seat).decisions;
   const bars = rounds.map((r, i) => {
     const x = gap + i * (bar + gap);
