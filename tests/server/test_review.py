@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from atout.bots.review import review_game
 from atout.core.registry import load
 from atout.server import create_app
+from atout.server.limits import ClientBuckets
 from atout.server.review import REVIEW_SEED, Reviewer, load_review
 
 from .conftest import create_table, join, send, short_options
@@ -91,8 +92,7 @@ def test_the_queue_is_bounded_and_starts_are_limited_per_address(db_path: str) -
         del reviewer.jobs[("held", 0, reviewer.playouts)]
         reviewer.max_jobs = 8
         # Starts per address: the burst, then refused (asking about a queued one is free).
-        reviewer.starts.burst = 1
-        reviewer.starts._buckets.clear()
+        reviewer.starts = ClientBuckets(0.0, 1)  # one start per address, never refilled
         r = client.post(f"/api/tables/{table}/review", json={"key": keys[0], "as_seat": 0})
         assert r.json()["status"] == "queued"
         r = client.post(f"/api/tables/{table}/review", json={"key": keys[0], "as_seat": 0})
