@@ -12,7 +12,8 @@ with bots, and writes PNGs named ``<game>-<device>-<lang>-<moment>.png``:
 - ``4-summary``: the summary of a finished round;
 - ``5-over``: the final ranking.
 
-Devices: ``laptop`` (1280×800) and ``phone`` (360×740, touch); languages EN and FR.
+Devices: ``laptop`` (1280×800) and ``phone`` (360×740, touch); languages EN and FR by
+default, any language the table speaks with ``--langs en,fr,de``.
 Needs Debian's chromium (``apt-get install chromium``), as the browser tests do.
 """
 
@@ -39,7 +40,14 @@ DEVICES: dict[str, dict[str, Any]] = {
     "laptop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
 }
-LOCALES = {"en": "en-US", "fr": "fr-FR"}
+#: The browser's locale for a language the table speaks (its Accept-Language: en-US, fr-FR, de-DE).
+LOCALES = {"en": "en-US"}
+
+
+def locale(lang: str) -> str:
+    return LOCALES.get(lang, f"{lang}-{lang.upper()}")
+
+
 #: Short games (two rounds of Wizard, one hand of the others), with every optional part of the
 #: table shown (Le Malin's Malheur cards): each applies to the games that have the option.
 SHORT = {"rounds": 2, "hands": 1, "max_deals": 1, "start_score": 6, "fun": True}
@@ -126,7 +134,7 @@ def shoot(page: Page, out: Path, stem: str, moment: str, done: set[str]) -> None
 def play_and_shoot(
     browser: Browser, link: str, out: Path, stem: str, device: str, lang: str, players: int
 ) -> None:
-    context = browser.new_context(locale=LOCALES[lang], **DEVICES[device])
+    context = browser.new_context(locale=locale(lang), **DEVICES[device])
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from atout.bots.review import review_game
+from atout.cli.review import LANGS
 from atout.records import load_record
 
 
@@ -53,7 +54,8 @@ def test_the_review_of_a_record_is_the_bots_review(record: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [("en", ["Review of normal 0 (seat 0)", "Points lost by round", "★ best", "◀ played"]),
-     ("fr", ["Analyse de normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"])],
+     ("fr", ["Analyse de normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"]),
+     ("de", ["Analyse von normal 0 (Platz 0)", "Verlorene Punkte je Runde", "★ beste", "◀ gespielt"])],
 )  # fmt: skip
 def test_the_text_review_reads_in_both_languages(record: Path, lang: str, words: list[str]) -> None:
     done = atout("review", str(record), "--seat", "0", "--playouts", "40", "--lang", lang, cwd=record.parent)
@@ -67,8 +69,8 @@ def test_bad_input_is_refused_with_a_clear_error(record: Path, tmp_path: Path) -
     assert done.returncode == 2 and "--seat is 0..3" in done.stderr
     done = atout("review", str(tmp_path / "missing.atout"), cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    done = atout("review", str(record), "--lang", "de", cwd=tmp_path)
-    assert done.returncode == 2 and "--lang is one of: en, fr" in done.stderr
+    done = atout("review", str(record), "--lang", "xx", cwd=tmp_path)
+    assert done.returncode == 2 and f"--lang is one of: {', '.join(LANGS)}" in done.stderr
     broken = tmp_path / "broken.atout"
     broken.write_text(record.read_text().replace("0: bid", "0: bid 9 bid", 1))
     done = atout("review", str(broken), cwd=tmp_path)

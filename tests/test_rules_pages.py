@@ -11,6 +11,7 @@ import atout
 from atout.core.errors import UnknownGame
 from atout.core.registry import game_class
 from atout.core.rules_pages import PAGES, rules_text
+from atout.server.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +36,7 @@ def test_every_page_belongs_to_a_game() -> None:
 
 
 def test_a_language_without_a_page_gets_english() -> None:
-    page = rules_text("sticheln", "de")
+    page = rules_text("sticheln", "it")
     assert page is not None and page.lang == "en"
     assert page == rules_text("sticheln")
 
@@ -58,3 +59,44 @@ def test_the_wheel_ships_the_pages() -> None:
     package = ROOT / "src" / "atout"
     shipped = {p for pattern in patterns for p in package.glob(pattern)}
     assert {package / "rules" / p.name for p in PAGES.iterdir() if p.name.endswith(".md")} <= shipped
+
+
+#: Every language the web table speaks (one per static/i18n/<lang>.json) but English.
+TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def headings(text: str) -> list[str]:
+    """The section levels of a page, in order ("##", "###", ...), its title left out."""
+    return [line.split(" ")[0] for line in text.splitlines() if line.startswith("##")]
+
+
+def example_lines(text: str) -> list[str]:
+    """The doctest lines of a page (``>>>`` and ``...``), their comments left out (a
+    translation may translate them): its worked examples."""
+    return [line.split("  #")[0].rstrip() for line in text.splitlines() if line.startswith((">>> ", "... "))]
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+@pytest.mark.parametrize("name", atout.names())
+def test_every_language_has_every_page_with_english_s_structure(name: str, lang: str) -> None:
+    """A spoken language has each game's rules, with English's sections and its worked
+    examples (the code of each example is English's; the prose around it is translated)."""
+    page, english = rules_text(name, lang), rules_text(name, "en")
+    assert page is not None and english is not None
+    assert page.lang == lang, f"no {lang} rules page for {name}: write rules/{english.name}.{lang}.md"
+    assert page.text != english.text
+    title, english_title = page.text.splitlines()[0], english.text.splitlines()[0]
+    assert title.startswith("# ") and title != english_title
+    # The game's name opens both titles ("# Wizard — ...").
+    assert title.split(" — ")[0] == english_title.split(" — ")[0]
+    assert headings(page.text) == headings(english.text)
+    examples = example_lines(page.text)
+    assert examples, f"the {lang} page of {name} lost its worked examples"
+    assert set(examples) <= set(example_lines(english.text))
+
+
+def test_a_page_without_its_sections_is_caught() -> None:
+    english = rules_text("wizard", "en")
+    assert english is not None
+    shortened = english.text.replace("\n### Scoring\n", "\n")
+    assert headings(shortened) != headings(english.text)

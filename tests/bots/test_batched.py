@@ -94,6 +94,43 @@ def test_a_learned_model_can_play_the_playouts() -> None:
     assert legal[np.arange(3), chosen].all()
 
 
+def test_drawn_playout_actions_follow_the_policy() -> None:
+    """With an rng the model's action is drawn from the softmax of its legal logits (Gumbel-max), legally."""
+    from atout.bots.learned import PolicyModel
+    from tests.bots.test_learned import random_model
+
+    game = atout.load("wizard", players=4)
+    wild = random_model(game, seed=5)
+    # Logits of a few units, so that several actions are likely (a raw random model's are huge).
+    w, b = wild.policy
+    model = PolicyModel(wild.meta, wild.trunk, (w * 0.02, b * 0.02), wild.value)
+    batch = batch_class("wizard")(4, [7] * 4000)
+    rows = np.arange(4000)
+    logits = model.masked_logits(batch.information_state_tensor()[:1], batch.legal_mask()[:1])[0]
+    legal = np.flatnonzero(np.isfinite(logits))
+    want = np.exp(logits[legal] - logits[legal].max())
+    want /= want.sum()
+    drawn = model.batch_actions(batch, rows, np.random.default_rng(3))
+    assert set(drawn) <= set(legal) and want.max() < 0.9
+    seen = np.array([(drawn == a).mean() for a in legal])
+    # 4,000 draws: each share within 5 standard errors of its probability.
+    assert np.all(np.abs(seen - want) <= 5 * np.sqrt(want * (1 - want) / 4000) + 1e-9)
+    # The greedy reading is unchanged: the most probable legal action, every row alike.
+    assert (model.batch_actions(batch, rows[:5]) == legal[np.argmax(logits[legal])]).all()
+
+
+def test_a_search_with_drawn_playouts_answers_legally_and_reproducibly() -> None:
+    from tests.bots.test_learned import random_model
+
+    game = atout.load("wizard", players=4)
+    model = random_model(game, seed=2)
+    points = decision_points("wizard", 4, seed=9, count=3)
+    first = [BatchSearchBot(4, playouts=40, model=model, sample=True).choose(v) for _, v in points]
+    again = [BatchSearchBot(4, playouts=40, model=model, sample=True).choose(v) for _, v in points]
+    assert first == again
+    assert all(a in v.legal_actions for a, (_, v) in zip(first, points, strict=True))
+
+
 def test_batch_search_specs_are_checked() -> None:
     game = atout.load("wizard", players=4)
     assert make_bot("batch:32", game, 1).name == "batch:32"
@@ -101,6 +138,11 @@ def test_batch_search_specs_are_checked() -> None:
         make_bot("batch:many", game, 1)
     with pytest.raises(atout.OptionError, match="the flags are"):
         make_bot("batch:32:fast", game, 1)
+    # Drawing actions needs a network to draw from.
+    with pytest.raises(atout.OptionError, match="'sample'"):
+        make_bot("batch:32:sample", game, 1)
+    drawn = make_bot("batch:32:model:sample", game, 1)
+    assert isinstance(drawn, BatchSearchBot) and drawn.sample
     with pytest.raises(atout.OptionError, match="not a model file"):
         make_bot("batch:32:net=/nonexistent/model.npz", game, 1)
 

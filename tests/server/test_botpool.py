@@ -94,3 +94,15 @@ def test_a_table_of_search_bots_plays_through_the_pool(db_path: str) -> None:
         wait_until(lambda: live_state(client, table).is_terminal, timeout=60)
         pool = client.app.state.manager.pool  # type: ignore[attr-defined]
         assert pool is not None and pool._executor is not None  # the search bots used it
+
+
+def test_workers_yield_to_the_server(pool: BotPool) -> None:
+    """Every worker runs in Linux's idle class (else at nice WORKER_NICE or more): a human's move first."""
+    from atout.server.botpool import WORKER_NICE
+
+    for pid in pool.pids():
+        idle = getattr(os, "SCHED_IDLE", None)
+        if idle is not None:
+            assert os.sched_getscheduler(pid) == idle
+        else:  # pragma: no cover - not Linux
+            assert os.getpriority(os.PRIO_PROCESS, pid) >= WORKER_NICE

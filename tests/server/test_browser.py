@@ -6,6 +6,7 @@ Playwright cannot download browsers here: .ci/run installs ``chromium`` with apt
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from atout.core.registry import game_class
+from atout.server.languages import LANGUAGES
 
 from .conftest import SHORT_OPTIONS, Server, game_names, short_options
 
@@ -29,6 +31,10 @@ ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+#: The translation files of the table (static/i18n).
+I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
+#: Every language the table speaks but English, each played through a whole game below.
+TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: Upper bound on the human's moves in one short game (a guard against a stuck loop).
 MAX_MOVES = 400
 
@@ -284,6 +290,20 @@ def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.wait_for_function("() => document.getElementById('create-title').textContent === 'Nouvelle table'")
 
 
+def test_every_spoken_language_is_offered_and_remembered(server: Server, page: Page) -> None:
+    """The switch lists every language the table speaks (from its files), German included."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    offered = page.locator(".langs button").evaluate_all("bs => bs.map(b => b.dataset.lang)")
+    assert offered == ["en", *TRANSLATIONS] and "de" in offered
+    page.click("button[data-lang=de]")
+    page.wait_for_selector("html[lang=de]")
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Neuer Tisch'")
+    page.reload()  # the choice is remembered (a cookie)
+    page.wait_for_function("() => document.getElementById('create-title').textContent === 'Neuer Tisch'")
+    assert page.locator("button[data-lang=de]").is_disabled()
+
+
 # ---- the card table ------------------------------------------------------------------------
 
 #: Records, in the page, every moment the felt showed a whole trick (one card per seat): which
@@ -430,20 +450,28 @@ def test_keyboard_only_play_finishes_a_wizard_round(server: Server, browser: Bro
 
 LAYOUT = """() => {
   const box = (sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+  // Words longer than their box (German ones are): a bar button or a seat's plate whose text
+  // overflows it, or which sticks out of the screen. The status pill may end in an ellipsis.
+  const spills = [...document.querySelectorAll('header.bar button, header.bar a, #board .plate')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (e.scrollWidth > e.clientWidth + 1 || r.left < -1 || r.right > innerWidth + 1);
+  }).map((e) => e.textContent.trim().slice(0, 40));
   return { width: document.documentElement.scrollWidth, felt: box('#board .felt'), hand: box('#board .hand'),
+           bar: document.querySelector('header.bar').getBoundingClientRect().height, spills,
            cards: [...document.querySelectorAll('#board .hand .card')].map((c) => c.getBoundingClientRect().width) };
 }"""
 
 
 @pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("lang", TRANSLATIONS)
 def test_a_phone_sees_the_table_without_scrolling_sideways(
-    server: Server, browser: Browser, game: str
+    server: Server, browser: Browser, lang: str, game: str
 ) -> None:
     urls = new_table(server, game, humans=1, players=4)
     page = open_table(
         browser,
         urls[0],
-        locale="fr-FR",
+        locale=f"{lang}-{lang.upper()}",
         viewport={"width": 360, "height": 740},
         is_mobile=True,
         has_touch=True,
@@ -457,46 +485,67 @@ def test_a_phone_sees_the_table_without_scrolling_sideways(
                 box = seen[part]
                 assert box is not None and box["top"] >= 0 and box["bottom"] <= 740, (part, seen)
             assert all(w >= 44 for w in seen["cards"]), seen  # large enough to tap
+            assert seen["spills"] == [], seen  # every word fits its button or plate
+            assert seen["bar"] <= 48, seen  # the bar stays one row
             wait_my_turn_or_end(page, 0)
             if board(page)["over"] == "true":
                 break
             play_one(page)
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"phone-{game}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"phone-{game}-{lang}.png"))
         assert page.js_errors == []  # type: ignore[attr-defined]
     finally:
         page.context.close()
 
 
-def english_only_words() -> set[str]:
-    """Words of the English dictionaries that no French one uses: one of them on a French page
-    is a string left untranslated (computed from the files, so a new string is checked too)."""
-    i18n = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
+def english_only_words(lang: str = "fr") -> set[str]:
+    """Words of the English dictionaries that no ``lang`` one uses: one of them on a page in
+    ``lang`` is a string left untranslated (computed from the files, so a new string is checked too)."""
 
-    def words(lang: str) -> set[str]:
+    def words(code: str) -> set[str]:
         found: set[str] = set()
-        for path in i18n.glob(f"*{lang}.json"):
+        for path in I18N.glob(f"*{code}.json"):
             found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", path.read_text(encoding="utf-8"))}
         return found
 
-    return words("en") - words("fr")
+    return words("en") - words(lang)
 
 
-#: What a French reader is shown: the page's text, and the names and tips of its controls.
+#: What a reader is shown: the page's text, and the names and tips of its controls.
 VISIBLE_TEXT = """() => [document.body.innerText, document.title,
   ...[...document.querySelectorAll('[aria-label], [title], [placeholder]')].flatMap((e) =>
      [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')])].filter(Boolean).join('\\n')"""
 
 
-def assert_french(page: Page, english: set[str], where: str) -> None:
+def assert_translated(
+    page: Page, english: set[str], where: str, lang: str = "fr", untranslated: str = ""
+) -> None:
+    """No English word on the page, but in ``untranslated`` (a refusal's reason in English,
+    for a language whose refusal templates are not written yet)."""
     text = page.evaluate(VISIBLE_TEXT)
+    if untranslated:
+        text = text.replace(untranslated, "")
     left = sorted({w for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() in english})
-    assert not left, f"{where}: English words on a French page: {left}\n{text[:3000]}"
+    assert not left, f"{where}: English words on a page in {lang}: {left}\n{text[:3000]}"
+
+
+def refusal_prefix(lang: str) -> str:
+    """How the table opens a refusal in ``lang`` ("Refusé :", "Abgelehnt:"), from its dictionary."""
+    core = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    prefix: str = core["refused"].split("{reason}")[0].strip()
+    return prefix
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_a_french_player_sees_no_english_in_a_whole_game(server: Server, browser: Browser, game: str) -> None:
-    english = english_only_words()
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_a_player_sees_no_english_in_a_whole_game(
+    server: Server, browser: Browser, lang: str, game: str
+) -> None:
+    english = english_only_words(lang)
+    # The refusals' own words come from static/i18n/reasons.<lang>.json (server/messages.py):
+    # a language without that file yet (German: its refusal templates are written with the
+    # new refusal system) is checked for its own frame around a refusal, not for the reason.
+    reasons_translated = (I18N / f"reasons.{lang}.json").is_file()
     cls = game_class(game)
     n = cls.min_players
     r = httpx.post(
@@ -515,39 +564,46 @@ def test_a_french_player_sees_no_english_in_a_whole_game(server: Server, browser
         },
     )
     assert r.status_code == 200, r.text
-    page = open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR")
+    page = open_table(browser, r.json()["seats"][0]["url"], locale=f"{lang}-{lang.upper()}")
     try:
+        assert page.locator("html").get_attribute("lang") == lang
         page.click(".seat-menu summary")  # the settings too
         refused = False
+        reason = ""  # the refusal's English reason, while its language has no templates
         for moves in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
-            assert_french(page, english, f"{game}, move {moves}")
+            assert_translated(page, english, f"{game}, move {moves}", lang, reason)
             if board(page)["over"] == "true":
                 break
             illegal = page.locator("#board button.card.illegal")
-            if not refused and illegal.count():  # a refusal is explained in French too
+            if not refused and illegal.count():  # a refusal is explained in the reader's language too
                 n_before = board(page)["n"]
                 illegal.first.click(position={"x": 8, "y": 24})
                 page.wait_for_selector("#notice.error")
-                assert page.inner_text("#notice").startswith("Refusé"), page.inner_text("#notice")
-                assert_french(page, english, f"{game}, refusal")
+                assert page.inner_text("#notice").startswith(refusal_prefix(lang)), page.inner_text("#notice")
+                if not reasons_translated:
+                    reason = page.inner_text("#notice").removeprefix(refusal_prefix(lang)).strip()
+                    assert reason
+                assert_translated(page, english, f"{game}, refusal", lang, reason)
                 assert board(page)["n"] == n_before
                 refused = True
             play_one(page)
         assert board(page)["over"] == "true"
         page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
-        assert_french(page, english, f"{game}, final ranking")
+        assert_translated(page, english, f"{game}, final ranking", lang, reason)
         for tool in ("#btn-sheet", "#btn-last"):  # Le Nain Jaune has no tricks, nor that button
             if page.locator(tool).is_visible():
                 page.click(tool)
-            assert_french(page, english, f"{game}, {tool}")
+            assert_translated(page, english, f"{game}, {tool}", lang)
         page.click("#prev")
         page.wait_for_function("() => document.getElementById('step-label').textContent.length > 0")
-        assert_french(page, english, f"{game}, replay")
+        assert_translated(page, english, f"{game}, replay", lang)
         page.goto(server.url + "/")
         page.wait_for_selector("#game option", state="attached")
         page.select_option("#game", game)
-        assert_french(page, english, f"{game}, home page")
+        assert_translated(page, english, f"{game}, home page", lang)
+        page.goto(server.url + f"/rules/{game}")
+        assert page.locator("html").get_attribute("lang") == lang
         assert page.js_errors == []  # type: ignore[attr-defined]
     finally:
         page.context.close()

@@ -1,12 +1,13 @@
-"""The games' texts in French and English: summaries, option labels, helps, choice labels
+"""The games' texts in every language: summaries, option labels, helps, choice labels
 and bot levels.
 
 The program's values stay the source of truth (the Game classes' ``summary`` and
-``option_specs``, ``atout.bots.factory.LEVELS``); static/i18n/games.fr.json holds the
-French, keyed by game and option name, and static/i18n/games.en.json what the
-interface says in English of each option (label, help naming the choices by their
-labels, choice labels); GET /api/games serves them to the reader.  Adding an option to
-a game without its texts in both languages fails here.
+``option_specs``, ``atout.bots.factory.LEVELS``); static/i18n/games.<lang>.json holds each
+translation (French, German...), keyed by game and option name, and
+static/i18n/games.en.json what the interface says in English of each option (label, help
+naming the choices by their labels, choice labels); GET /api/games serves them to the
+reader.  Adding an option to a game without its texts in every language fails here, and
+so does a language whose games.<lang>.json is missing or incomplete.
 """
 
 from __future__ import annotations
@@ -23,22 +24,33 @@ from atout.bots.factory import LEVELS
 from atout.core.options import OptionSpec
 from atout.core.registry import game_class, names
 from atout.server.app import STATIC
+from atout.server.languages import LANGUAGES
 from atout.server.tables import game_catalogue
 
 from .conftest import Server, game_names
 
-FRENCH = json.loads((STATIC / "i18n" / "games.fr.json").read_text(encoding="utf-8"))
-ENGLISH = json.loads((STATIC / "i18n" / "games.en.json").read_text(encoding="utf-8"))
-TEXTS = {"en": ENGLISH, "fr": FRENCH}
+#: games.<lang>.json of every language the table speaks ({} when the file is missing: caught).
+TEXTS: dict[str, dict[str, Any]] = {
+    lang: json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    for lang in LANGUAGES
+    for path in [STATIC / "i18n" / f"games.{lang}.json"]
+}
+ENGLISH = TEXTS["en"]
+#: The languages other than English, each held to what French is.
+TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: What GET /api/games adds to an option for the interface (the rest is the program's).
 INTERFACE_KEYS = ("help", "label", "choice_labels", "none_label")
 #: The bot levels the creation form offers.
 FORM_LEVELS = ["random", "easy", "normal", "hard", "expert", "master"]
-#: Ways a reader asks for French: query parameter, Accept-Language, cookie.
-FRENCH_REQUESTS = [
-    ({"lang": "fr"}, {}, None),
-    ({}, {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8"}, None),
-    ({}, {"Accept-Language": "en-US,en;q=0.9"}, "fr"),
+#: Ways a reader asks for a language: query parameter, Accept-Language, cookie.
+REQUESTS = [
+    (lang, *request)
+    for lang in TRANSLATIONS
+    for request in [
+        ({"lang": lang}, {}, None),
+        ({}, {"Accept-Language": f"{lang}-{lang.upper()},{lang};q=0.9,en;q=0.8"}, None),
+        ({}, {"Accept-Language": "en-US,en;q=0.9"}, lang),
+    ]
 ]
 
 
@@ -46,38 +58,45 @@ def numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+", text))
 
 
-def french_game(game: str) -> dict[str, Any]:
-    texts: dict[str, Any] = FRENCH["games"].get(game, {})
+def game_texts(game: str, lang: str = "fr") -> dict[str, Any]:
+    texts: dict[str, Any] = TEXTS[lang].get("games", {}).get(game, {})
     return texts
 
 
-def test_registered_games_are_the_translated_ones() -> None:
-    assert set(FRENCH["games"]) == set(names()), "games.fr.json must describe exactly the registered games"
+def french_game(game: str) -> dict[str, Any]:
+    return game_texts(game, "fr")
 
 
-def missing_french(game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
-    """What games.fr.json lacks (or describes wrongly) for ``game``'s summary and options."""
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_registered_games_are_the_translated_ones(lang: str) -> None:
+    assert set(TEXTS[lang].get("games", {})) == set(names()), (
+        f"games.{lang}.json must describe exactly the registered games"
+    )
+
+
+def missing_translation(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
+    """What games.<lang>.json lacks (or describes wrongly) for ``game``'s summary and options."""
     cls = game_class(game)
-    texts = french_game(game)
+    texts = game_texts(game, lang)
     problems = []
     summary = texts.get("summary", "")
     if not summary.strip() or summary == cls.summary:
-        problems.append(f"no French summary for {game}")
+        problems.append(f"no {lang} summary for {game}")
     elif not numbers(cls.summary) <= numbers(summary):
-        problems.append(f"{game}: the French summary lost a number")
+        problems.append(f"{game}: the {lang} summary lost a number")
     options = texts.get("options", {})
     specs = cls.option_specs if specs is None else specs
     for spec in specs:
         entry = options.get(spec.name, {})
-        help_fr = entry.get("help", "")
-        if not help_fr.strip() or help_fr == spec.help:
-            problems.append(f"no French help for {game} option {spec.name}")
-        elif not numbers(spec.help) <= numbers(help_fr):
-            problems.append(f"{game} option {spec.name}: the French help lost a number")
+        help_text = entry.get("help", "")
+        if not help_text.strip() or help_text == spec.help:
+            problems.append(f"no {lang} help for {game} option {spec.name}")
+        elif not numbers(spec.help) <= numbers(help_text):
+            problems.append(f"{game} option {spec.name}: the {lang} help lost a number")
         labels = entry.get("choices", {})
         values = [str(c) for c in spec.choices or ()]
         problems += [
-            f"no French label for choice {v} of {game} option {spec.name}"
+            f"no {lang} label for choice {v} of {game} option {spec.name}"
             for v in values
             if not labels.get(v)
         ]
@@ -86,9 +105,10 @@ def missing_french(game: str, specs: tuple[OptionSpec, ...] | None = None) -> li
     return problems
 
 
+@pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("game", game_names())
-def test_every_option_of_every_game_has_french_texts(game: str) -> None:
-    assert missing_french(game) == [], "complete src/atout/server/static/i18n/games.fr.json"
+def test_every_option_of_every_game_has_translated_texts(game: str, lang: str) -> None:
+    assert missing_translation(lang, game) == [], f"complete src/atout/server/static/i18n/games.{lang}.json"
 
 
 def missing_labels(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
@@ -112,16 +132,16 @@ def missing_labels(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = 
     return problems
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", game_names())
-def test_every_option_has_a_label_and_a_help_in_both_languages(lang: str, game: str) -> None:
+def test_every_option_has_a_label_and_a_help_in_every_language(lang: str, game: str) -> None:
     assert missing_labels(lang, game) == [], f"complete src/atout/server/static/i18n/games.{lang}.json"
     assert set(TEXTS[lang]["games"][game]["options"]) == {s.name for s in game_class(game).option_specs}
 
 
 def test_a_new_option_without_labels_is_caught() -> None:
     extra = OptionSpec("new_rule", int, None, "A rule added later.", none_ok=True)
-    for lang in ("en", "fr"):
+    for lang in LANGUAGES:
         assert missing_labels(lang, "wizard", (*game_class("wizard").option_specs, extra)) == [
             f"no {lang} label for wizard option new_rule",
             f"no {lang} help for wizard option new_rule",
@@ -143,7 +163,7 @@ def test_the_form_s_texts_name_no_choice_by_its_code() -> None:
                     assert code not in entry["label"], f"{lang} label of {game} {spec.name} says {code}"
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_level_the_form_offers_has_a_label_and_a_help(lang: str) -> None:
     levels = TEXTS[lang]["levels"]
     assert set(levels) == set(FORM_LEVELS)
@@ -151,29 +171,33 @@ def test_every_level_the_form_offers_has_a_label_and_a_help(lang: str) -> None:
         assert levels[level]["label"].strip() and levels[level]["help"].strip()
 
 
-def test_a_new_option_without_french_text_is_caught() -> None:
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_a_new_option_without_translated_text_is_caught(lang: str) -> None:
     specs = game_class("wizard").option_specs
     extra = OptionSpec("new_rule", str, "a", "A rule added later.", choices=("a", "b"))
-    assert missing_french("wizard", (*specs, extra)) == [
-        "no French help for wizard option new_rule",
-        "no French label for choice a of wizard option new_rule",
-        "no French label for choice b of wizard option new_rule",
+    assert missing_translation(lang, "wizard", (*specs, extra)) == [
+        f"no {lang} help for wizard option new_rule",
+        f"no {lang} label for choice a of wizard option new_rule",
+        f"no {lang} label for choice b of wizard option new_rule",
     ]
-    assert missing_french("wizard", specs[1:]) == [f"wizard has no option {specs[0].name}"]
+    assert missing_translation(lang, "wizard", specs[1:]) == [f"wizard has no option {specs[0].name}"]
 
 
-def test_every_bot_level_has_a_french_help() -> None:
-    assert set(FRENCH["bots"]) == set(LEVELS)
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_every_bot_level_has_a_translated_help(lang: str) -> None:
+    bots = TEXTS[lang].get("bots", {})
+    assert set(bots) == set(LEVELS)
     for level, english in LEVELS.items():
-        french = FRENCH["bots"][level]
-        assert french.strip() and french != english, f"no French help for the {level} bot"
-        assert numbers(english) <= numbers(french), f"the {level} bot's French help lost a number"
+        help_text = bots[level]
+        assert help_text.strip() and help_text != english, f"no {lang} help for the {level} bot"
+        assert numbers(english) <= numbers(help_text), f"the {level} bot's {lang} help lost a number"
 
 
-@pytest.mark.parametrize(("params", "headers", "cookie"), FRENCH_REQUESTS)
-def test_the_french_catalogue_shows_the_french_texts(
-    client: TestClient, params: dict[str, str], headers: dict[str, str], cookie: str | None
+@pytest.mark.parametrize(("lang", "params", "headers", "cookie"), REQUESTS)
+def test_a_translated_catalogue_shows_its_texts(
+    client: TestClient, lang: str, params: dict[str, str], headers: dict[str, str], cookie: str | None
 ) -> None:
+    translation = TEXTS[lang]
     if cookie:
         client.cookies.set("lang", cookie)
     r = client.get("/api/games", params=params, headers=headers)
@@ -182,14 +206,14 @@ def test_the_french_catalogue_shows_the_french_texts(
     english = {g["name"]: g for g in game_catalogue()}
     for g in r.json()["games"]:
         en = english[g["name"]]
-        texts = french_game(g["name"])
+        texts = game_texts(g["name"], lang)
         assert g["summary"] == texts["summary"]
         assert g["title"] == en["title"]
         assert set(g["bot_help"]) == set(en["bot_help"]) and set(g["bot_help"]) >= {"easy", "normal"}
-        for level, help_fr in g["bot_help"].items():
-            assert help_fr == FRENCH["bots"][level]
+        for level, help_text in g["bot_help"].items():
+            assert help_text == translation["bots"][level]
         assert g["levels"] == [
-            {"name": b, "label": FRENCH["levels"][b]["label"], "help": FRENCH["levels"][b]["help"]}
+            {"name": b, "label": translation["levels"][b]["label"], "help": translation["levels"][b]["help"]}
             for b in FORM_LEVELS
         ]
         assert [o["name"] for o in g["options"]] == [o["name"] for o in en["options"]]
@@ -246,23 +270,24 @@ def test_the_english_catalogue_keeps_the_program_s_values_and_adds_the_form_s_te
 def test_an_unknown_lang_parameter_falls_back_to_the_reader_s_language(client: TestClient) -> None:
     r = client.get("/api/games", params={"lang": "../fr"}, headers={"Accept-Language": "fr"})
     assert r.json()["games"][0]["summary"] == french_game(r.json()["games"][0]["name"])["summary"]
-    r = client.get("/api/games", params={"lang": "de"})
+    r = client.get("/api/games", params={"lang": "it"})  # a language atout does not speak
     assert r.json()["games"][0]["summary"] == game_class(r.json()["games"][0]["name"]).summary
 
 
 @pytest.mark.skipif(
     not os.path.exists("/usr/bin/chromium"), reason="needs chromium (apt-get install chromium)"
 )
-def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_a_translated_home_page_shows_its_texts(server: Server, lang: str) -> None:
     from playwright.sync_api import sync_playwright
 
-    wizard = french_game("wizard")
+    wizard = game_texts("wizard", lang)
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
         )
         try:
-            page = browser.new_context(locale="fr-FR").new_page()
+            page = browser.new_context(locale=f"{lang}-{lang.upper()}").new_page()
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server.url + "/")
@@ -283,7 +308,7 @@ def test_the_french_home_page_shows_the_french_texts(server: Server) -> None:
             labels = page.locator("#options .option-label").all_inner_texts()
             assert labels == [wizard["options"][s.name]["label"] for s in game_class("wizard").option_specs]
             title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
-            assert title == FRENCH["bots"]["normal"]
+            assert title == TEXTS[lang]["bots"]["normal"]
             assert errors == []
         finally:
             browser.close()

@@ -1,4 +1,4 @@
-"""The table's strings: both languages complete, and every key the pages ask for exists.
+"""The table's strings: every language complete, and every key the pages ask for exists.
 
 The pages translate through ``t("key")`` (static/lib/dom.js) with the core dictionary
 (static/i18n/<lang>.json) and each game's own (static/i18n/<game>.<lang>.json, loaded with
@@ -16,9 +16,11 @@ import pytest
 
 from atout.core.registry import names
 from atout.server.app import STATIC
+from atout.server.languages import LANGUAGES
 
 I18N = Path(str(STATIC)) / "i18n"
-LANGS = ("en", "fr")
+#: Every language the table speaks (one per static/i18n/<lang>.json), each checked against English.
+TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: A literal key in a call of t() / has(): t("your_turn"), t('bid', {...}).
 CALL = re.compile(r"""\b(?:t|has)\(\s*["']([A-Za-z0-9_]+)["']""")
 #: Dictionaries of the table's pages (games.<lang>.json is the API's, checked in test_i18n_games.py).
@@ -38,23 +40,30 @@ def scripts() -> list[Path]:
     return sorted(p for p in root.rglob("*.js"))
 
 
+def test_german_and_french_are_spoken() -> None:
+    """The languages are found from the files; both translations are there."""
+    assert LANGUAGES[0] == "en" and {"fr", "de"} <= set(TRANSLATIONS)
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("name", TABLE_FILES)
-def test_both_languages_have_the_same_keys(name: str) -> None:
-    en, fr = dictionary(name, "en"), dictionary(name, "fr")
-    assert set(en) == set(fr), {
-        "only in English": sorted(set(en) - set(fr)),
-        "only in French": sorted(set(fr) - set(en)),
+def test_every_language_has_the_english_keys(name: str, lang: str) -> None:
+    en, other = dictionary(name, "en"), dictionary(name, lang)
+    assert set(en) == set(other), {
+        "only in English": sorted(set(en) - set(other)),
+        f"only in {lang}": sorted(set(other) - set(en)),
     }
-    for lang, d in (("en", en), ("fr", fr)):
+    for code, d in (("en", en), (lang, other)):
         empty = [k for k, v in d.items() if not isinstance(v, str) or not v.strip()]
-        assert not empty, f"{name or 'core'}.{lang}: empty strings {empty}"
+        assert not empty, f"{name or 'core'}.{code}: empty strings {empty}"
 
 
+@pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("name", TABLE_FILES)
-def test_placeholders_agree_between_languages(name: str) -> None:
-    en, fr = dictionary(name, "en"), dictionary(name, "fr")
-    for key in set(en) & set(fr):
-        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", fr[key])), key
+def test_placeholders_agree_between_languages(name: str, lang: str) -> None:
+    en, other = dictionary(name, "en"), dictionary(name, lang)
+    for key in set(en) & set(other):
+        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", other[key])), key
 
 
 def test_every_literal_key_the_pages_ask_for_exists() -> None:
@@ -69,20 +78,43 @@ def test_every_literal_key_the_pages_ask_for_exists() -> None:
     assert not missing, missing
 
 
-#: Proper names, the same in both languages (Le Malin's Malheur cards, the Nain Jaune).
+#: Proper names, the same in every language (Le Malin's Malheur cards, the Nain Jaune).
 PROPER_NAMES = {"L'Avocat du Diable", "Belzébuth", "Nain Jaune", "Le Malin", "Le Nain Jaune"}
+#: Keys a language writes exactly as English does, on purpose: placeholders in English order
+#: and punctuation only (French puts a space before a colon, German does not; German names a
+#: card colour first, "Blau 7"), and German's own word "Computer".
+SAME_AS_ENGLISH = {
+    "de": {"played_card", "mal_log_line", "st_pain_of_seat", "home_level", "wiz_card", "st_card"}
+}
 
 
-def test_the_french_table_is_not_english() -> None:
-    """A French string copied from English (same text, more than one word) is a missed translation."""
-    for name in TABLE_FILES:
-        en, fr = dictionary(name, "en"), dictionary(name, "fr")
-        same = [
-            k
-            for k in en
-            if k in fr
-            and en[k] == fr[k]
-            and en[k] not in PROPER_NAMES
-            and len(re.findall(r"[A-Za-z]{3,}", en[k])) > 1
-        ]
-        assert not same, f"{name or 'core'}: untranslated {same}"
+def copied_from_english(en: dict[str, str], other: dict[str, str], lang: str) -> list[str]:
+    """Keys whose ``lang`` translation is the English text (more than one word, not a proper
+    name, not in :data:`SAME_AS_ENGLISH`): missed translations."""
+    return [
+        k
+        for k in en
+        if k in other
+        and k not in SAME_AS_ENGLISH.get(lang, set())
+        and en[k] == other[k]
+        and en[k] not in PROPER_NAMES
+        and len(re.findall(r"[A-Za-z]{3,}", en[k])) > 1
+    ]
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_no_translation_is_english(lang: str) -> None:
+    """A string copied from English (same text, more than one word) is a missed translation."""
+    untranslated = {
+        name or "core": copied_from_english(dictionary(name, "en"), dictionary(name, lang), lang)
+        for name in TABLE_FILES
+    }
+    assert not any(untranslated.values()), f"{lang}: untranslated {untranslated}"
+
+
+def test_a_copied_string_is_caught() -> None:
+    """The check above can fail: an English sentence left in a translation is named, a proper
+    name or a single word is not."""
+    en = dictionary("", "en")
+    german = {**dictionary("", "de"), "your_turn": en["your_turn"], "mal_m_avocat": en["mal_m_avocat"]}
+    assert copied_from_english(en, german, "de") == ["your_turn"]

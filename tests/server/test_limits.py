@@ -55,7 +55,8 @@ def test_every_http_request_is_rate_limited_per_client(db_path: str) -> None:
         assert r.status_code == 429 and r.json()["message"] == "trop de requêtes : ralentissez"
         with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/ws/abc") as ws:
             ws.receive_json()
-        assert closed.value.code == 1008
+        # Accepted, then closed with the reason (not HTTP 403 at the handshake).
+        assert closed.value.code == 1008 and closed.value.reason == "too many requests: slow down"
 
 
 def test_record_and_replay_downloads_are_rate_limited(db_path: str) -> None:
@@ -189,3 +190,31 @@ def test_finished_tables_nobody_watches_are_forgotten_and_reload(db_path: str) -
         assert sum(1 for t in done if t in held) <= 1
         r = client.post(f"/api/tables/{done[0]}/seat", json={"key": "x" * 10})
         assert r.status_code == 403  # found again in the database (a wrong key, not "no such table")
+
+
+def test_a_rate_limited_socket_is_accepted_then_closed_with_1008_by_a_real_server(db_path: str) -> None:
+    """Through uvicorn, not the test client: the handshake succeeds (no HTTP 403), the close says why."""
+    import uvicorn
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from .conftest import free_port
+
+    limits = Limits(**{**ROOMY, "http_burst": 1}, http_rate=0.0)
+    app = create_app(db_path, bot_delay=0, limits=limits)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: server.started, 20)
+        with connect(f"ws://127.0.0.1:{port}/ws/abc") as first:  # the only token
+            first.send('{"type": "ping"}')
+            assert first.recv(timeout=5) == '{"type":"pong"}'
+        with pytest.raises(ConnectionClosed) as closed, connect(f"ws://127.0.0.1:{port}/ws/abc") as ws:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "too many requests: slow down")
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -4,11 +4,14 @@ document to everyone else."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from starlette.testclient import TestClient
 
 from atout.core.registry import game_class
 from atout.core.rules_pages import PAGES, rules_text
+from atout.server.languages import LANGUAGES
 
 from .conftest import game_names
 
@@ -51,7 +54,7 @@ def test_rules_in_french(client: TestClient, game: str, header: str, cookie: str
 @pytest.mark.parametrize("game", game_names())
 @pytest.mark.parametrize(
     ("header", "cookie"),
-    [("en-US,en;q=0.9,fr;q=0.8", None), ("de-DE,de;q=0.9", None), ("", None), ("fr-FR", "en")],
+    [("en-US,en;q=0.9,fr;q=0.8", None), ("it-IT,it;q=0.9", None), ("", None), ("fr-FR", "en")],
 )
 def test_rules_in_english_otherwise(client: TestClient, game: str, header: str, cookie: str | None) -> None:
     if cookie:
@@ -61,3 +64,20 @@ def test_rules_in_english_otherwise(client: TestClient, game: str, header: str, 
     assert '<html lang="en">' in r.text
     assert ENGLISH_TITLE in h1(r.text)
     assert FRENCH_TITLE not in r.text
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_rules_in_every_language(client: TestClient, game: str, lang: str) -> None:
+    """Each spoken language gets its own page, by header or by cookie, its title as the heading."""
+    page = rules_text(game, lang)
+    assert page is not None and page.lang == lang
+    title = page.text.splitlines()[0].removeprefix("# ")
+    for headers, cookie in (({"Accept-Language": f"{lang}-{lang.upper()},{lang};q=0.9"}, None), ({}, lang)):
+        client.cookies.clear()
+        if cookie:
+            client.cookies.set("lang", cookie)
+        r = client.get(f"/rules/{game}", headers=headers)
+        assert r.status_code == 200, r.text
+        assert f'<html lang="{lang}">' in r.text
+        assert html.unescape(h1(r.text)) == title

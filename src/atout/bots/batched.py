@@ -52,14 +52,14 @@ def heuristic_playouts(batch: Batch) -> NDArray[np.intp]:
     return actions
 
 
-def model_playouts(model: PolicyModel) -> PlayoutPolicy:
-    """Every row played by ``model``'s most probable legal action."""
+def model_playouts(model: PolicyModel, rng: np.random.Generator | None = None) -> PlayoutPolicy:
+    """Every row played by ``model``: its most probable legal action, or with ``rng`` one drawn from it."""
 
     def policy(batch: Batch) -> NDArray[np.intp]:
         live = np.flatnonzero(~batch.terminal)
         actions = np.zeros(batch.num_games, dtype=np.intp)
         if live.size:
-            actions[live] = model.batch_actions(batch, live)
+            actions[live] = model.batch_actions(batch, live, rng)
         return actions
 
     return policy
@@ -86,6 +86,7 @@ class BatchSearchBot(Bot):
         candidates: int = 2,
         epsilon: float = INFERENCE_EPSILON,
         time_limit: float | None = None,
+        sample: bool = False,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1 or candidates < 1:
@@ -102,8 +103,12 @@ class BatchSearchBot(Bot):
         #: Wall-clock safety cap (seconds) for live tables: checked between the halving rounds, so a
         #: decision ends with the actions that survived so far.  None (measurements): never.
         self.time_limit = time_limit
+        #: Playouts draw each action from the model's policy instead of taking its most probable one
+        #: (a distilled model's probabilities are how often the search chose each action).
+        self.sample = sample
+        draws = np.random.default_rng(self.rng.getrandbits(64)) if sample else None
         self.policy: PlayoutPolicy = policy or (
-            model_playouts(model) if model is not None else heuristic_playouts
+            model_playouts(model, draws) if model is not None else heuristic_playouts
         )
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0

@@ -123,11 +123,17 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
         raise OptionError(f"{spec!r}: the number of playouts must be 1..{MAX_BATCH_PLAYOUTS}")
     paths = [flag[4:] for flag in flags if flag.startswith("net=")]
     flags = [flag for flag in flags if not flag.startswith("net=")]
-    if set(flags) - {"model", "infer"} or len(paths) > 1 or (paths and "model" in flags):
+    if (
+        set(flags) - {"model", "infer", "sample"}
+        or len(paths) > 1
+        or (paths and "model" in flags)
+        or ("sample" in flags and not paths and "model" not in flags)
+    ):
         raise OptionError(
             f"{spec!r}: the flags are 'model' (playouts by the learned network shipped for the game), "
-            "'net=PATH' (by a network trained with atout train) and 'infer' (worlds weighed by the "
-            "other seats' actions)"
+            "'net=PATH' (by a network trained with atout train or atout distill), 'sample' (the "
+            "network's actions drawn from its policy, not its most probable one) and 'infer' (worlds "
+            "weighed by the other seats' actions)"
         )
     try:
         batch_class(game.name)
@@ -139,7 +145,9 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
 
         model = PolicyModel.load(paths[0])
         model.check(game)
-    bot = BatchSearchBot(seed, playouts=playouts, model=model, inference="infer" in flags)
+    bot = BatchSearchBot(
+        seed, playouts=playouts, model=model, inference="infer" in flags, sample="sample" in flags
+    )
     bot.name = name
     return bot
 

@@ -237,16 +237,28 @@ class PolicyModel:
         result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask, prior), axis=1)
         return result
 
-    def batch_actions(self, batch: Any, rows: NDArray[np.intp]) -> NDArray[np.intp]:
-        """The most probable legal action of the player to act in each of a batch's ``rows``.
+    def batch_actions(
+        self, batch: Any, rows: NDArray[np.intp], rng: np.random.Generator | None = None
+    ) -> NDArray[np.intp]:
+        """The action of the player to act in each of a batch's ``rows``: the most probable legal one,
+        or with ``rng`` one drawn from the policy (the softmax of the legal logits).
 
         ``batch``: an :mod:`atout.batch` batch (its tensors, legal masks and, for a
         model with a prior, its heuristic); the one place the evaluation, the
-        batch search and their kin read a model over a batch.
+        batch search and their kin read a model over a batch.  Drawn actions
+        make the policy a *model* of how players choose (a distilled model's
+        probabilities are how often the search chose each action), greedy ones
+        a player.
         """
         x = batch.information_state_tensor()[rows]
         prior = batch.heuristic_actions()[rows] if self.prior_weight is not None else None
-        return self.best_actions(x, batch.legal_mask()[rows], prior)
+        if rng is None:
+            return self.best_actions(x, batch.legal_mask()[rows], prior)
+        logits = self.masked_logits(x, batch.legal_mask()[rows], prior)
+        # Gumbel-max: the argmax of the logits plus Gumbel noise is a draw from their softmax.
+        noise = -np.log(-np.log(rng.random(logits.shape, dtype=np.float32) + np.float32(1e-12)))
+        result: NDArray[np.intp] = np.argmax(logits + noise, axis=1)
+        return result
 
 
 #: Where the shipped models live: package data beside this module.

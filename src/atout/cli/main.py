@@ -35,7 +35,7 @@ from .review import review
 from .serve import serve
 from .servebot import serve_bot
 from .tournament import tournament
-from .train import train
+from .train import distill, train
 
 app = typer.Typer(
     help="atout: Wizard, Le Malin, Sticheln and Le Nain Jaune, for players, researchers and bot writers.",
@@ -515,5 +515,6 @@ app.command("serve-bot")(serve_bot)
 app.command()(tournament)
 app.command()(review)
 app.command()(train)
+app.command()(distill)
 
 __all__ = ["app"]

@@ -25,18 +25,27 @@ from ..core.errors import RecordError
 from ..records import ReplayError, load_record
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, err, fail, out
 
-LANGS = ("en", "fr")
+#: The web table's translation files (the review's are ``review.<lang>.json``).
+I18N = resources.files("atout") / "server" / "static" / "i18n"
+#: The languages the review speaks: one per ``review.<lang>.json``, English first.
+LANGS: tuple[str, ...] = (
+    "en",
+    *sorted(
+        p.name[len("review.") : -len(".json")]
+        for p in I18N.iterdir()
+        if p.name.startswith("review.") and p.name.endswith(".json") and p.name != "review.en.json"
+    ),
+)
 
 
 def strings(lang: str) -> dict[str, str]:
     """The review's strings in ``lang`` (the web table's ``review.<lang>.json``)."""
-    path = resources.files("atout") / "server" / "static" / "i18n" / f"review.{lang}.json"
-    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, str] = json.loads((I18N / f"review.{lang}.json").read_text(encoding="utf-8"))
     return data
 
 
 class Words:
-    """``say(key, **values)`` in one language, numbers written its way (a decimal comma in French)."""
+    """``say(key, **values)`` in one language, numbers written its way (a decimal comma in French and German)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -50,7 +59,8 @@ class Words:
 
     def number(self, value: float, signed: bool = False) -> str:
         text = f"{value:+.1f}" if signed else f"{value:.1f}"
-        return text.replace(".", ",") if self.lang == "fr" else text
+        # The language's own decimal mark (a comma in French and German; the web page uses Intl).
+        return text.replace(".", self.table["review_decimal_point"])
 
 
 def review(
@@ -63,7 +73,7 @@ def review(
         int, typer.Option(help="Playouts a decision (the batch-engine search).", min=1, max=100_000)
     ] = REVIEW_PLAYOUTS,
     seed: Annotated[int, typer.Option(help="Seed of the search: the same seed gives the same figures.")] = 0,
-    lang: Annotated[str, typer.Option(help="Language of the text output: en or fr.")] = "en",
+    lang: Annotated[str, typer.Option(help=f"Language of the text output: {', '.join(LANGS)}.")] = "en",
 ) -> None:
     """Review a game: each decision's options with their expected points, the choice, the best, the cost.
 

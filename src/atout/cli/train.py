@@ -115,3 +115,100 @@ def train(
         f"model: {target / 'model.npz'} (best evaluation: {target / 'best.npz'}); curve: {target / 'curve.csv'}",
         soft_wrap=True,
     )
+
+
+#: Most teacher matches one command may ask for (each is a whole match of search decisions).
+MAX_TEACHER_MATCHES = 100_000
+
+
+def distill(
+    game: GameArg,
+    players: PlayersOpt = None,
+    option: OptionOpt = None,
+    teacher: Annotated[
+        str, typer.Option(help="The bot whose choices the network learns (any bot spec).")
+    ] = "hard",
+    matches: Annotated[
+        int, typer.Option(help="Teacher matches to play and record.", min=0, max=MAX_TEACHER_MATCHES)
+    ] = 100,
+    start: Annotated[
+        Path | None,
+        typer.Option("--from", help="The model to start from (default: the game's shipped model)."),
+    ] = None,
+    epochs: Annotated[int, typer.Option(help="Passes over the recorded decisions.", min=1, max=1000)] = 4,
+    seed: Annotated[int, typer.Option(help="Seed of the teacher's deals and of the fit.", min=0)] = 0,
+    workers: Annotated[int, typer.Option(help="Processes playing teacher matches.", min=1, max=256)] = 1,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder: decisions.npz (grown on each run), model.npz, distill.csv (one row an epoch).",
+        ),
+    ] = None,
+) -> None:
+    """Distil a search bot into the policy network: the model of strong play the search's playouts use.
+
+    Plays ``--matches`` teacher matches (every seat the teacher, each decision recorded from
+    its seat's view), adds them to the folder's decisions, then fine-tunes the model towards
+    the teacher's choices and writes it (``--bots batch:500:net=DIR/model.npz``).
+    """
+    g = load_game(game, players, option)
+    try:
+        from ..bots.learned import PolicyModel, shipped_model
+        from ..learn.distill import Decisions, Fit, collect
+        from ..learn.distill import distill as run_distill
+    except ImportError as exc:
+        raise fail(f"distillation needs PyTorch: pip install 'atout[train]' ({exc})") from None
+    target = out_dir or Path(f"distill-{g.name}-{g.players}p-seed{seed}")
+    target.mkdir(parents=True, exist_ok=True)
+    saved = target / "decisions.npz"
+    try:
+        model = PolicyModel.load(start) if start is not None else shipped_model(g)
+        model.check(g)
+        old = Decisions.load(saved) if saved.exists() else None
+        first = int(old.match.max()) + 1 if old is not None and len(old) else 0
+        if matches:
+            with Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn()
+            ) as progress:
+                task = progress.add_task(f"{teacher} matches", total=matches)
+                fresh = collect(
+                    g,
+                    teacher,
+                    matches,
+                    seed,
+                    first=first,
+                    workers=workers,
+                    progress=lambda done, _total: progress.update(task, completed=done),
+                )
+            data = Decisions.join([old, fresh]) if old is not None else fresh
+            data.save(saved)
+        elif old is None:
+            raise fail(f"no decisions in {target} yet: ask for some --matches")
+        else:
+            data = old
+        rows: list[Fit] = []
+
+        def show(fit: Fit) -> None:
+            if fit.epoch < 0:
+                out.print(
+                    f"start: held-out loss {fit.held_loss:.3f} · agreement with {teacher} {fit.agreement:.1%}"
+                )
+                return
+            rows.append(fit)
+            out.print(
+                f"epoch {fit.epoch}: loss {fit.loss:.3f} · held-out loss {fit.held_loss:.3f} · "
+                f"agreement with {teacher} {fit.agreement:.1%} (heuristic {fit.heuristic_agreement:.1%})"
+            )
+
+        new, _ = run_distill(model, data, epochs, seed=seed, teacher=teacher, report=show)
+    except (AtoutError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+    new.save(target / "model.npz")
+    with open(target / "distill.csv", "w") as sheet:
+        sheet.write("epoch,loss,held_loss,agreement,heuristic_agreement,seconds\n")
+        for f in rows:
+            sheet.write(
+                f"{f.epoch},{f.loss:.5f},{f.held_loss:.5f},{f.agreement:.5f},{f.heuristic_agreement:.5f},{f.seconds:.1f}\n"
+            )
+    out.print(f"model: {target / 'model.npz'} ({len(data):,} decisions of {teacher})", soft_wrap=True)

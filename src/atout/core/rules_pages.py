@@ -10,7 +10,7 @@ a lookup rule to keep in step.  The web table's ``/rules/<game>`` serves them.
 >>> page = rules_text("malin", "fr")
 >>> page.lang, page.name
 ('fr', 'le-malin')
->>> rules_text("wizard", "de").lang  # no German page: the English one
+>>> rules_text("wizard", "it").lang  # no Italian page: the English one
 'en'
 """
 

@@ -6,7 +6,7 @@ Routes::
     GET  /table/{id}#key=...       a seat's table page (the key stays in the fragment:
                                    it never reaches a log or a Referer header)
     GET  /rules/{game}             the game's rules page (atout/rules/) rendered to HTML
-    GET  /api/games[?lang=fr]      the games, their options (Game.option_specs) and bots,
+    GET  /api/games[?lang=de]      the games, their options (Game.option_specs) and bots,
                                    described in the page's language (static/i18n/games.<lang>.json:
                                    each option's label, help and choice labels; the bot levels)
     GET  /table/{id}#watch=...     a spectator's page (the watch token; empty at a public table)
@@ -69,9 +69,10 @@ from ..core.rules_pages import rules_text
 from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
+from .languages import LANGUAGES, game_texts, language_buttons, pick_language
 from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
-from .messages import ReasonContext, game_words, localize
+from .messages import ReasonContext, localize
 from .outbox import Outbox, SlowSocket
 from .review import Reviewer
 from .storage import Storage, default_url
@@ -94,46 +95,11 @@ MAX_MESSAGE = 4096
 #: Per-connection rate limit: a bucket of BURST messages refilled at RATE per second.
 RATE = 10.0
 BURST = 30
-LANGUAGES = ("en", "fr")
 #: The bot levels the creation form offers, in order (``heuristic`` is ``normal``;
 #: ``search`` is for programs).
 FORM_LEVELS = ("random", "easy", "normal", "hard", "expert", "master")
 
 STATIC = resources.files("atout.server") / "static"
-
-
-def pick_language(request: HTTPConnection) -> str:
-    """``lang`` cookie first, then the first supported language of Accept-Language."""
-    cookie = request.cookies.get("lang")
-    if cookie in LANGUAGES:
-        return cookie
-    header = request.headers.get("accept-language", "")
-    weighted: list[tuple[float, str]] = []
-    for part in header.split(","):
-        tag, _, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        lang = tag.strip().lower()[:2]
-        if lang in LANGUAGES:
-            weighted.append((q, lang))
-    weighted.sort(key=lambda p: -p[0])
-    return weighted[0][1] if weighted else "en"
-
-
-def game_texts(lang: str) -> dict[str, Any]:
-    """static/i18n/games.<lang>.json: what the interface says of the games in ``lang``.
-
-    Both languages: each option's ``label``, ``help`` (worded for the form: it names
-    the choices by their labels), ``choices`` labels and ``none`` label, and the bot
-    levels' ``label`` and ``help`` (``levels``).  French only: the games' summaries and
-    the levels' technical helps (``bots``), whose English is in the Game classes and in
-    ``atout.bots.factory.LEVELS``.
-    """
-    return game_words(lang)
 
 
 def localize_catalogue(games: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
@@ -284,7 +250,13 @@ def create_app(
         """A page of static/, its ``{{head}}`` the pages' shared head (static/head.html), in the reader's language."""
         lang = pick_language(request)
         head = (STATIC / "head.html").read_text(encoding="utf-8")
-        html = (STATIC / name).read_text(encoding="utf-8").replace("{{head}}", head).replace("{{lang}}", lang)
+        html = (
+            (STATIC / name)
+            .read_text(encoding="utf-8")
+            .replace("{{head}}", head)
+            .replace("{{lang}}", lang)
+            .replace("{{langs}}", language_buttons(lang))
+        )
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"})
 
     async def home(request: Request) -> Response:

@@ -117,15 +117,38 @@ def think(
         player.close()
 
 
-#: Scheduling priority of the workers (``nice``): searching is background work, the
-#: serving process must get a core as soon as a socket needs it.
+#: Scheduling priority of the workers (``nice``) where the idle class is not offered:
+#: searching is background work, the serving process must get a core as soon as a
+#: socket needs it.
 WORKER_NICE = 10
 
 
-def _init_worker(parent: int) -> None:
-    """A worker: lower priority, and dies with the server (even a ``kill -9`` of it, on Linux)."""
+def lower_priority() -> str:
+    """Make this process (a bot worker) yield to the server: ``SCHED_IDLE``, else ``nice``.
+
+    Linux's idle scheduling class (no privilege needed) gives a task the smallest
+    share of a busy core (weight 3 against nice 0's 1024; nice 10 is 110), and a
+    waking task of the normal class preempts it at once: a human's move never waits
+    behind a search for a time slice, which ``nice`` alone (a smaller share, the same
+    class) does not promise.  On an idle core the search runs at full speed.  The
+    levels' searches are cut by their wall-clock caps (``hard``, ``expert``:
+    :data:`atout.bots.factory.EXPERT_CAP`), so a worker squeezed by other work plays a
+    shallower move on time, not a late one.  Returns which was applied.
+    """
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+            return "idle"
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
+        return "nice"
+    return "none"  # pragma: no cover - neither is allowed here
+
+
+def _init_worker(parent: int) -> None:
+    """A worker: the lowest priority, and dies with the server (even a ``kill -9`` of it, on Linux)."""
+    lower_priority()
     with contextlib.suppress(Exception):
         import ctypes
 

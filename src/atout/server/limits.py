@@ -115,8 +115,10 @@ class RateLimit:
     """ASGI middleware: every HTTP request and socket connection takes a token of its client.
 
     A request over the limit gets ``429`` with a JSON error and ``Retry-After``;
-    a socket connection over it is closed before it is accepted (code 1008,
-    policy violation).  Record and replay downloads take from their own,
+    a socket connection over it is accepted and then closed with code 1008 (policy
+    violation) and the reason, as the per-address socket limit does: refused at the
+    handshake, a browser would see only code 1006 and no reason, and retry as if the
+    network had failed.  Record and replay downloads take from their own,
     smaller bucket as well.
     """
 
@@ -148,7 +150,12 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         if kind == "websocket":
-            await send({"type": "websocket.close", "code": 1008, "reason": "too many requests"})
+            connect = await receive()  # the ASGI order: the connect event, then accept
+            if connect.get("type") == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send(
+                    {"type": "websocket.close", "code": 1008, "reason": "too many requests: slow down"}
+                )
             return
         message = self.say(scope, "too many requests: slow down")
         body = json.dumps({"type": "error", "code": "rate_limited", "message": message}).encode()

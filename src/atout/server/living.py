@@ -6,6 +6,25 @@ table's settings, the chat table, the seat rows: :mod:`.roomstore`); who is
 connected is not, so after a restart every human counts as gone since the restart
 and every clock starts afresh, which is fair to all.
 
+**Several processes on one PostgreSQL are one room.**  Any process serves any
+socket of any table (no sticky routing):
+
+* *presence*: a process holding a live socket of a seat keeps a row for it
+  (:class:`~.roomstore.PresenceRow`), renewed every :data:`PRESENCE_EVERY` seconds
+  and dead :data:`~.roomstore.PRESENCE_TTL` seconds after its process's last
+  renewal (``kill -9``); a seat is connected when some process has a socket for it
+  (:meth:`Living.connected`), and away only when none has;
+* *the clock and the away bot*: every process times the turn (for the pages), but
+  only the holder of the table's lease (:mod:`.pubsub`, the one driving its bots)
+  hands a seat to the away bot; the away seats, ``back``, the rematch votes and
+  the next table are stored on the room's row, locked while they change;
+* *announcements*: each change's notice (``room``, ``chat``, ``presence``,
+  ``event``) makes every other process read the change and tell its own sockets,
+  so every socket hears each announcement once, from its own process.
+
+With SQLite (one process) nothing of this touches the database beyond what is
+stored anyway: presence is the process's own sockets.
+
 Announcements are socket messages ``{"type": "event", "event": ..., "seat", "name"}``
 with ``event`` one of ``joined`` (a player connected), ``left`` (their last socket
 closed), ``sat`` (someone took a free seat from the lobby), ``away`` (the clock ran
@@ -19,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as _dt
 import hmac
 import logging
 import secrets
@@ -27,6 +47,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anyio import to_thread
+from sqlalchemy.orm import Session
 
 from ..bots.factory import available
 from ..core.registry import game_class
@@ -34,13 +55,25 @@ from . import roomstore
 from .chat import ChatLimiter, check_plain, clean_line
 from .room import DEFAULT_AWAY_LEVEL, Room
 from .roomstore import ChatLine
-from .storage import SeatInfo, StoredTable
-from .tables import MAX_NAME, LiveTable, SeatSpec, Sender, TableError, TableManager, hash_key, public_bot_name
+from .storage import SeatInfo, StoredTable, table_row
+from .tables import (
+    MAX_NAME,
+    LiveTable,
+    PlannedTable,
+    SeatSpec,
+    Sender,
+    TableError,
+    TableManager,
+    hash_key,
+    public_bot_name,
+)
 
 log = logging.getLogger("atout.server")
 
 #: How often the clock is looked at (seconds).
 TICK = 0.25
+#: How often a process renews its presence rows and reads the others' (seconds; PostgreSQL).
+PRESENCE_EVERY = 1.0
 #: Spectators one table accepts at once (a stranger cannot open sockets without end).
 MAX_SPECTATORS = 50
 SPECTATOR = -1
@@ -61,20 +94,44 @@ class Living:
         self.now = now
         self.tick_every = tick
         self._ticker: asyncio.Task[None] | None = None
+        self._presence: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Several processes share this room through the database (PostgreSQL).
+        self.shared = manager.storage.shared
         manager.load_hooks.append(self._on_load)
+        manager.notice_hooks.append(self._on_notice)
         roomstore.ensure_tables(manager.storage)
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
         if self.tick_every > 0:
             self._ticker = asyncio.create_task(self._run())
+        if self.shared:
+            self._presence = asyncio.create_task(self._presence_loop())
 
     async def stop(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._ticker
+        for task in (self._ticker, self._presence):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self.shared:  # this process's sockets are gone: the others see it within a second
+            storage = self.manager.storage
+            with contextlib.suppress(Exception):
+                await to_thread.run_sync(roomstore.forget_process, storage, storage.origin)
+
+    def _background(self, coro: Any) -> None:
+        """Run ``coro`` in a task of its own (kept referenced until done; errors logged)."""
+
+        async def run() -> None:
+            try:
+                await coro
+            except Exception:
+                log.exception("living table")
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _run(self) -> None:
         while True:
@@ -85,9 +142,19 @@ class Living:
                 log.exception("turn clock")
 
     async def _on_load(self, table: LiveTable, stored: StoredTable) -> None:
-        public, settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
-        table.room.chat = await to_thread.run_sync(roomstore.load_chat, self.manager.storage, table.id)
+        storage = self.manager.storage
+        public, settings = await to_thread.run_sync(roomstore.load_room, storage, table.id)
+        table.room.chat = await to_thread.run_sync(roomstore.load_chat, storage, table.id)
+        if self.shared:  # a player may be at this table on another process
+            found = await to_thread.run_sync(roomstore.present_elsewhere, storage, [table.id], storage.origin)
+            table.room.elsewhere = {s for s in found[table.id] if s >= 0}
+            table.room.spectators_elsewhere = found[table.id].get(SPECTATOR, 0)
         self._set_room(table, public, settings)
+
+    @staticmethod
+    def connected(table: LiveTable, seat: int) -> bool:
+        """Whether some process (this one or, PostgreSQL, another) holds a live socket of ``seat``."""
+        return bool(table.sockets.get(seat)) or seat in table.room.elsewhere
 
     def _set_room(self, table: LiveTable, public: bool, settings: dict[str, Any]) -> None:
         now = self.now()
@@ -97,8 +164,11 @@ class Living:
         if room.away_level not in available(table.game):
             room.away_level = DEFAULT_AWAY_LEVEL if DEFAULT_AWAY_LEVEL in available(table.game) else "random"
         room.chat = table.room.chat
+        room.elsewhere = table.room.elsewhere
+        room.spectators_elsewhere = table.room.spectators_elsewhere
         for seat in humans(table):
-            room.clock.gone[seat] = now  # nobody is connected to a table just loaded
+            if not self.connected(table, seat):  # nobody here is at a table just loaded
+                room.clock.gone[seat] = now
         table.room = room
         for seat in sorted(room.away):
             if table.seats[seat].bot is None:
@@ -110,8 +180,8 @@ class Living:
         info = table.seats[seat]
         return self.manager._make_bot(table, SeatInfo(seat, info.name, table.room.away_level, None))
 
-    async def _save(self, table: LiveTable, changes: dict[str, Any]) -> None:
-        await to_thread.run_sync(lambda: roomstore.update_room(self.manager.storage, table.id, changes))
+    async def _set_away(self, table: LiveTable, seat: int, away: bool) -> None:
+        await self.manager._db(lambda: roomstore.set_away(self.manager.storage, table.id, seat, away))
 
     async def _event(self, table: LiveTable, event: str, seat: int) -> None:
         name = table.seats[seat].name if 0 <= seat < len(table.seats) else ""
@@ -169,6 +239,7 @@ class Living:
         )
         async with table.lock:
             self._set_room(table, public, settings)
+        await self.manager.lease(table)  # its clock's driver: the creator, from now
 
     # -- sockets ---------------------------------------------------------------------------
     def watch_allowed(self, table: LiveTable, token: object) -> None:
@@ -197,15 +268,17 @@ class Living:
         if living or seat == SPECTATOR:
             room.living.add(send)
         if seat == SPECTATOR:
-            if len(table.sockets.get(SPECTATOR, ())) >= MAX_SPECTATORS:
+            if self.spectators(table) >= MAX_SPECTATORS:
                 raise TableError("full", f"this table has {MAX_SPECTATORS} spectators already")
             async with table.lock:
                 table.sockets.setdefault(SPECTATOR, set()).add(send)
                 await send(table.message(SPECTATOR))
         else:
-            was_here = bool(table.sockets.get(seat))
+            was_here = self.connected(table, seat)
             room.clock.gone.pop(seat, None)  # before its first message: its clock is whole
             await self.manager.attach(table, seat, send, key_hash)
+            if self.shared and len(table.sockets.get(seat, ())) == 1:  # this process's first
+                await self._present(table, seat)
             if seat in room.away:
                 await self.back(table, seat)
             elif not was_here:
@@ -224,21 +297,154 @@ class Living:
         self.manager.detach(table, seat, send)
         table.room.living.discard(send)
         table.room.limiters.pop(id(send), None)
-        gone = seat >= 0 and not table.sockets.get(seat)
+        here = seat >= 0 and not table.sockets.get(seat)  # this process's last socket of the seat
+        gone = here and not self.connected(table, seat)
         if gone:
             table.room.clock.gone[seat] = self.now()
-        task = asyncio.create_task(self._announce_leaving(table, seat if gone else None))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._background(self._announce_leaving(table, seat if gone else None, seat if here else None))
 
-    async def _announce_leaving(self, table: LiveTable, seat: int | None) -> None:
+    async def _announce_leaving(self, table: LiveTable, seat: int | None, here: int | None) -> None:
         try:
+            if here is not None and self.shared and not table.sockets.get(here):
+                await self._present(table, here)
             if seat is not None:
                 await self._event(table, "left", seat)
             async with table.lock:
                 await self._refresh(table)
         except Exception:
             log.exception("table %s: announcing a departure", table.id)
+
+    # -- presence across processes (PostgreSQL) ---------------------------------------------
+    @staticmethod
+    def spectators(table: LiveTable) -> int:
+        """The table's spectators on every process."""
+        return len(table.sockets.get(SPECTATOR, ())) + table.room.spectators_elsewhere
+
+    async def _present(self, table: LiveTable, seat: int) -> None:
+        """Store (and announce) how many sockets of ``seat`` this process holds now (0: it no longer has one).
+
+        A database away is logged, not raised: the heartbeat (:meth:`sync_presence`)
+        writes this process's rows again every :data:`PRESENCE_EVERY` seconds.
+        """
+        storage = self.manager.storage
+        try:
+            count = len(table.sockets.get(seat, ()))
+            await to_thread.run_sync(roomstore.set_present, storage, table.id, seat, storage.origin, count)
+        except Exception as exc:
+            log.warning("table %s: presence not stored (%s)", table.id, type(exc).__name__)
+
+    async def _presence_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            try:
+                await self.sync_presence()
+            except Exception as exc:  # the database is away: the next round tries again
+                log.warning("presence: %s", type(exc).__name__)
+
+    async def sync_presence(self, only: str | None = None) -> None:
+        """Renew this process's presence rows (all tables), then read the others' (``only`` that table)."""
+        storage = self.manager.storage
+        tables = self.manager.tables
+        if only is None:
+            mine = [(t.id, seat, len(s)) for t in list(tables.values()) for seat, s in t.sockets.items() if s]
+            await to_thread.run_sync(roomstore.heartbeat, storage, storage.origin, mine)
+        ids = [only] if only is not None else list(tables)
+        found = await to_thread.run_sync(roomstore.present_elsewhere, storage, ids, storage.origin)
+        for table_id, sockets in found.items():
+            table = tables.get(table_id)
+            if table is not None:
+                await self._set_elsewhere(table, sockets)
+
+    async def _set_elsewhere(self, table: LiveTable, sockets: dict[int, int]) -> None:
+        """The sockets on other processes are now ``sockets`` (by seat): announce who came and went."""
+        room = table.room
+        seats = {s for s in sockets if s >= 0}
+        watchers = sockets.get(SPECTATOR, 0)
+        changed = sorted(s for s in seats ^ room.elsewhere if 0 <= s < len(table.seats))
+        if not changed:
+            room.elsewhere = seats
+            if watchers != room.spectators_elsewhere:
+                room.spectators_elsewhere = watchers
+                async with table.lock:
+                    await self._refresh(table)
+            return
+        room.spectators_elsewhere = watchers
+        before = {s: self.connected(table, s) for s in changed}
+        room.elsewhere = set(seats)
+        for seat in changed:
+            now_connected = self.connected(table, seat)
+            if now_connected == before[seat]:
+                continue
+            if now_connected:
+                room.clock.gone.pop(seat, None)
+                await self._event(table, "joined", seat)
+            else:
+                room.clock.gone[seat] = self.now()
+                await self._event(table, "left", seat)
+        async with table.lock:
+            await self._refresh(table)
+
+    # -- what other processes changed (PostgreSQL notices) ------------------------------------
+    def _on_notice(self, table_id: str, what: str) -> None:
+        """A notice of another process's change to a table's room (in the loop)."""
+        table = self.manager.tables.get(table_id)
+        if table is not None:
+            self._background(self._follow(table, what))
+
+    async def _follow(self, table: LiveTable, what: str) -> None:
+        """Read what another process changed and tell this process's sockets (empty ``what``: all)."""
+        kind, _, rest = what.partition(" ")
+        if kind in ("room", ""):
+            await self._reload_room(table)
+        if kind in ("chat", ""):
+            await self._reload_chat(table)
+        if kind in ("presence", ""):
+            await self.sync_presence(only=table.id)
+        if kind == "event":
+            name, _, seat = rest.partition(" ")
+            if name in ("sat", "bot_slow") and seat.isdigit() and int(seat) < len(table.seats):
+                if name == "sat":
+                    await self.manager.refresh(table)  # the seat's new name and key
+                await self._event(table, name, int(seat))
+
+    async def _reload_room(self, table: LiveTable) -> None:
+        """The room's stored state again: away seats (their bots, ``away``/``back``), votes, next table."""
+        _, settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
+        room = table.room
+        async with table.lock:
+            old_away, old_next = set(room.away), room.next_table
+            room.apply(settings)
+            for seat in sorted(room.away - old_away):
+                if not 0 <= seat < len(table.seats) or table.seats[seat].bot is not None:
+                    room.away.discard(seat)
+                    continue
+                table.bots[seat] = self._away_bot(table, seat)
+                await self._event(table, "away", seat)
+            for seat in sorted(old_away - room.away):
+                if 0 <= seat < len(table.seats) and table.seats[seat].bot is None:
+                    bot = table.bots.pop(seat, None)
+                    if bot is not None:
+                        bot.close()
+                    room.clock.restart(self.now())
+                    await self._event(table, "back", seat)
+            await self._refresh(table)
+        if room.next_table is not None and room.next_table != old_next:
+            await self._send_all(table, {"type": "rematch", "table": room.next_table})
+        self.manager._kick(table)
+
+    async def _reload_chat(self, table: LiveTable) -> None:
+        """Chat lines said on other processes, each sent once to this process's living sockets."""
+        room = table.room
+        async with table.lock:  # as say() holds it: a line is either known here or new
+            known = {c.idx for c in room.chat}
+            after = room.chat[-1].idx - 50 if room.chat else -1
+            lines = await to_thread.run_sync(roomstore.load_chat, self.manager.storage, table.id, after)
+            new = [line for line in lines if line.idx not in known]
+            if not new:
+                return
+            room.chat = sorted([*room.chat, *new], key=lambda c: c.idx)[-roomstore.CHAT_KEEP :]
+            for line in new:
+                await self._send_all(table, {"type": "chat", "line": line.to_dict()})
 
     # -- the clock and the away bot ----------------------------------------------------------
     async def tick(self) -> None:
@@ -252,15 +458,21 @@ class Living:
             if seat < 0 or seat in table.bots or table.seats[seat].bot is not None:
                 continue
             table.room.clock.observe(table.n, seat, now)
-            if table.room.clock.due(seat, now):
+            # Every process times the turn; only the one driving the table plays for the seat.
+            if table.room.clock.due(seat, now) and self.manager.leases.holds(table.id):
                 await self.take_over(table, seat)
 
     async def take_over(self, table: LiveTable, seat: int) -> None:
         async with table.lock:
-            if seat in table.bots or table.seats[seat].bot is not None or table.state.is_terminal:
+            if (
+                seat in table.bots
+                or table.seats[seat].bot is not None
+                or table.state.is_terminal
+                or table.state.current_player != seat  # moved meanwhile: not this seat's turn now
+            ):
                 return
+            await self._set_away(table, seat, True)
             table.room.away.add(seat)
-            await self._save(table, {"away": sorted(table.room.away)})
             table.bots[seat] = self._away_bot(table, seat)
             await self._event(table, "away", seat)
             await self._refresh(table)
@@ -271,8 +483,8 @@ class Living:
         async with table.lock:
             if seat not in table.room.away:
                 return
+            await self._set_away(table, seat, False)
             table.room.away.discard(seat)
-            await self._save(table, {"away": sorted(table.room.away)})
             bot = table.bots.pop(seat, None)
             if bot is not None:
                 bot.close()
@@ -296,9 +508,11 @@ class Living:
             if who:
                 check_plain(who, name=True)
         async with table.lock:
-            entry = ChatLine(room.chat[-1].idx + 1 if room.chat else 0, seat, who, line, table.n)
-            await to_thread.run_sync(lambda: roomstore.add_chat(self.manager.storage, table.id, entry))
+            entry: ChatLine = await self.manager._db(
+                lambda: roomstore.add_chat(self.manager.storage, table.id, seat, who, line, table.n)
+            )
             room.chat.append(entry)
+            room.chat.sort(key=lambda c: c.idx)  # a line said elsewhere may not be here yet
             del room.chat[: -roomstore.CHAT_KEEP]
             await self._send_all(table, {"type": "chat", "line": entry.to_dict()})
 
@@ -320,7 +534,7 @@ class Living:
                     "name": s.name,
                     "bot": public_bot_name(s.bot),
                     "free": s.bot is None and s.key_hash is None,
-                    "connected": bool(table.sockets.get(s.seat)),
+                    "connected": self.connected(table, s.seat),
                     "away": s.seat in table.room.away,
                 }
                 for s in table.seats
@@ -335,7 +549,7 @@ class Living:
                     "seats": seats,
                     "status": "open" if any(s["free"] for s in seats) else "running",
                     "moves": table.n,
-                    "spectators": len(table.sockets.get(SPECTATOR, ())),
+                    "spectators": self.spectators(table),
                     "turn_time": table.room.clock.turn_time,
                 }
             )
@@ -379,22 +593,44 @@ class Living:
         room = table.room
         if not table.state.is_terminal:
             raise TableError("not_over", "a rematch is offered once the game is over")
+        if room.next_table is not None:
+            return room.next_table
+        present = {
+            s for s in humans(table) if self.connected(table, s) and table.seats[s].key_hash is not None
+        }
+        planned, room_settings = await self._rematch_plan(table)
+        storage = self.manager.storage
+
+        def make(session: Session) -> tuple[str, PlannedTable]:
+            session.add(table_row(*planned.row_args()))
+            session.flush()  # the table's row before its room's (a foreign key)
+            session.add(
+                roomstore.RoomRow(
+                    table_id=planned.table_id,
+                    public=room.public,
+                    created=_dt.datetime.now(_dt.UTC),
+                    settings=room_settings,
+                )
+            )
+            return planned.table_id, planned
+
         async with table.lock:
-            if room.next_table is not None:
-                return room.next_table
-            room.rematch_votes.add(seat)
-            await self._save(table, {"rematch_votes": sorted(room.rematch_votes)})
-            present = {
-                s for s in humans(table) if table.sockets.get(s) and table.seats[s].key_hash is not None
-            }
-            if not present <= room.rematch_votes:
+            voted: tuple[set[int], str | None, Any] = await self.manager._db(
+                lambda: roomstore.vote_rematch(storage, table.id, seat, present, make)
+            )
+            votes, new_id, made = voted
+            room.rematch_votes = votes
+            if new_id is None:
                 await self._refresh(table)
                 return None
-            new_id = await self._start_rematch(table)
+            room.next_table = new_id
+        if made is not None:
+            await self.manager.opened(new_id)
         await self._send_all(table, {"type": "rematch", "table": new_id})
         return new_id
 
-    async def _start_rematch(self, table: LiveTable) -> str:
+    async def _rematch_plan(self, table: LiveTable) -> tuple[PlannedTable, dict[str, Any]]:
+        """The rematch of ``table`` drawn (not stored): same seats and keys, settings, the next dealer."""
         stored = await to_thread.run_sync(self.manager.storage.load, table.id)
         assert stored is not None
         _, room_settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
@@ -411,15 +647,7 @@ class Living:
         keep = ("public", "spectator_chat", "watch", "turn_time", "away_level")
         settings = {k: room_settings[k] for k in keep if k in room_settings}
         settings["prev"] = table.id
-        new_id, _ = await self.manager.create(
-            table.game.name,
-            table.game.players,
-            options,
-            seats,
-            bot_pace=table.bot_pace,
-            key_hashes=hashes,
+        planned = self.manager.plan(
+            table.game.name, table.game.players, options, seats, bot_pace=table.bot_pace, key_hashes=hashes
         )
-        await self.created(await self.manager.get(new_id), table.room.public, settings)
-        table.room.next_table = new_id
-        await self._save(table, {"next": new_id})
-        return new_id
+        return planned, settings

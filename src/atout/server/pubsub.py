@@ -7,7 +7,10 @@ in step, no message bus of our own:
   (:class:`~atout.server.storage.Storage`: an action, a seat, a name) sends
   ``pg_notify(CHANNEL, "<table id> <origin>")`` *in the same transaction*, so the
   notice goes out exactly when the change is committed, and never for a change
-  that was rolled back.  :class:`Listener` holds one dedicated connection in a
+  that was rolled back.  The living room (:mod:`.living`) adds what changed:
+  ``"<table id> <origin> room"`` (away seats, rematch votes, the next table),
+  ``chat`` (a new line), ``presence`` (a seat's sockets on some process came or
+  went), ``event <name> <seat>`` (an announcement with no stored change).  :class:`Listener` holds one dedicated connection in a
   thread, waits for notices and hands each table id to the server's loop, which
   reloads the table's new rows and tells its own sockets.  The payload says
   nothing but "this table changed" (other kinds of change, e.g. a lobby's, can
@@ -156,8 +159,20 @@ class Leases:
             self._drop()
 
 
+def notice_payload(table_id: str, origin: str, what: str = "") -> str:
+    """A notice's text: ``"<table id> <origin>"`` then, for a room's change, what changed."""
+    return f"{table_id} {origin} {what}" if what else f"{table_id} {origin}"
+
+
+def parse_notice(payload: str) -> tuple[str, str, str]:
+    """``(table id, origin, what)`` of a notice (``what`` empty: the table's moves or seats)."""
+    table_id, _, rest = payload.partition(" ")
+    origin, _, what = rest.partition(" ")
+    return table_id, origin, what
+
+
 class Listener:
-    """A thread LISTENing on :data:`CHANNEL`; calls ``on_change(table_id, origin)`` in ``loop``.
+    """A thread LISTENing on :data:`CHANNEL`; calls ``on_change(table_id, origin, what)`` in ``loop``.
 
     Reconnects after any error (with back-off up to 2 s) and then calls
     ``on_reconnect()`` in ``loop``: notices sent meanwhile were lost.
@@ -167,7 +182,7 @@ class Listener:
         self,
         url: str,
         loop: asyncio.AbstractEventLoop,
-        on_change: Callable[[str, str], None],
+        on_change: Callable[[str, str, str], None],
         on_reconnect: Callable[[], None],
     ) -> None:
         self.url = libpq_url(url)
@@ -198,8 +213,8 @@ class Listener:
                     first, delay = False, 0.1
                     while not self._stop.is_set():
                         for notice in conn.notifies(timeout=0.5):
-                            table_id, _, origin = notice.payload.partition(" ")
-                            self.loop.call_soon_threadsafe(self.on_change, table_id, origin)
+                            table_id, origin, what = parse_notice(notice.payload)
+                            self.loop.call_soon_threadsafe(self.on_change, table_id, origin, what)
             except Exception as exc:
                 if self._stop.is_set():
                     break

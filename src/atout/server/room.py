@@ -37,6 +37,10 @@ class Room:
     chat: list[ChatLine] = field(default_factory=list)
     #: Sockets that asked for presence, clock and chat messages (``"living": true`` in join).
     living: set[Any] = field(default_factory=set)
+    #: Seats with a live socket on another server process (PostgreSQL: :mod:`.roomstore`).
+    elsewhere: set[int] = field(default_factory=set)
+    #: Spectators of the table on other server processes.
+    spectators_elsewhere: int = 0
     limiters: dict[object, ChatLimiter] = field(default_factory=dict)
     rematch_votes: set[int] = field(default_factory=set)
     next_table: str | None = None
@@ -58,12 +62,16 @@ class Room:
         level = settings.get("away_level")
         if isinstance(level, str):
             room.away_level = level
-        room.away = {s for s in settings.get("away") or [] if isinstance(s, int)}
-        room.rematch_votes = {s for s in settings.get("rematch_votes") or [] if isinstance(s, int)}
-        nxt, prev = settings.get("next"), settings.get("prev")
-        room.next_table = nxt if isinstance(nxt, str) else None
-        room.prev_table = prev if isinstance(prev, str) else None
+        room.apply(settings)
         return room
+
+    def apply(self, settings: dict[str, Any]) -> None:
+        """Take the changing part of the stored settings: away seats, rematch votes and tables."""
+        self.away = {s for s in settings.get("away") or [] if isinstance(s, int)}
+        self.rematch_votes = {s for s in settings.get("rematch_votes") or [] if isinstance(s, int)}
+        nxt, prev = settings.get("next"), settings.get("prev")
+        self.next_table = nxt if isinstance(nxt, str) else None
+        self.prev_table = prev if isinstance(prev, str) else None
 
     def facts(
         self, seats: list[dict[str, Any]], sockets: dict[int, set[Any]], to_act: int | None, n: int
@@ -71,7 +79,7 @@ class Room:
         """The public facts every reader of the table is sent with its view."""
         now = self.now()
         for i, s in enumerate(seats):
-            s["connected"] = bool(sockets.get(i))
+            s["connected"] = bool(sockets.get(i)) or i in self.elsewhere
             s["away"] = i in self.away and not s.get("bot")
             s["free"] = s.get("free", False)
         clock = None
@@ -81,7 +89,7 @@ class Room:
             if left is not None:
                 clock = {"seat": to_act, "left": round(left, 1), "total": self.clock.turn_time}
         return {
-            "spectators": len(sockets.get(-1, ())),
+            "spectators": len(sockets.get(-1, ())) + self.spectators_elsewhere,
             "public": self.public,
             "turn_time": self.clock.turn_time,
             "spectator_chat": self.spectator_chat,

@@ -48,7 +48,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
-from .pubsub import CHANNEL, LOCK_SPACE
+from .pubsub import CHANNEL, LOCK_SPACE, notice_payload
 
 DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
 
@@ -190,13 +190,22 @@ class Storage:
         """Whether other server processes may use this database (PostgreSQL)."""
         return self.notifies
 
-    def _changed(self, session: Session, table_id: str) -> None:
-        """Tell the other processes (at commit) that ``table_id`` changed."""
+    def changed(self, session: Session, table_id: str, what: str = "") -> None:
+        """Tell the other processes (at commit) that ``table_id`` changed (``what``: its room's part)."""
         if self.notifies:
             session.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": f"{table_id} {self.origin}"},
+                {"channel": CHANNEL, "payload": notice_payload(table_id, self.origin, what)},
             )
+
+    def announce(self, table_id: str, what: str) -> None:
+        """A notice with no stored change (an announcement for the other processes' sockets)."""
+        if self.notifies:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": notice_payload(table_id, self.origin, what)},
+                )
 
     def migrate(self) -> list[str]:
         """Add the nullable columns an older database lacks; returns their names.
@@ -241,18 +250,7 @@ class Storage:
         settings: dict[str, Any] | None = None,
     ) -> None:
         with Session(self.engine) as session, session.begin():
-            row = TableRow(
-                id=table_id,
-                game=game,
-                players=players,
-                options=options,
-                seed=seed,
-                created=_dt.datetime.now(_dt.UTC),
-                finished=False,
-                settings=dict(settings or {}),
-            )
-            row.seats = [SeatRow(seat=s.seat, name=s.name, bot=s.bot, key_hash=s.key_hash) for s in seats]
-            session.add(row)
+            session.add(table_row(table_id, game, players, options, seed, seats, settings))
 
     def append_action(
         self, table_id: str, idx: int, seat: int, action: int, finished: bool, key_hash: str | None = None
@@ -277,7 +275,7 @@ class Storage:
                 if finished:
                     session.execute(update(TableRow).where(TableRow.id == table_id).values(finished=True))
                 session.flush()
-                self._changed(session, table_id)
+                self.changed(session, table_id)
         except IntegrityError:
             raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
 
@@ -288,7 +286,7 @@ class Storage:
                 raise KeyError(seat)
             row.bot = bot
             row.key_hash = key_hash
-            self._changed(session, table_id)
+            self.changed(session, table_id)
 
     def set_name(self, table_id: str, seat: int, name: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -296,7 +294,7 @@ class Storage:
             if row is None:
                 raise KeyError(seat)
             row.name = name
-            self._changed(session, table_id)
+            self.changed(session, table_id)
 
     def load(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
@@ -345,6 +343,30 @@ class Storage:
                 select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.key_hash == key_hash)
             )
             return seat
+
+
+def table_row(
+    table_id: str,
+    game: str,
+    players: int,
+    options: dict[str, str],
+    seed: int,
+    seats: list[SeatInfo],
+    settings: dict[str, Any] | None = None,
+) -> TableRow:
+    """A new table's row with its seats (added to a session by its caller, in its transaction)."""
+    row = TableRow(
+        id=table_id,
+        game=game,
+        players=players,
+        options=options,
+        seed=seed,
+        created=_dt.datetime.now(_dt.UTC),
+        finished=False,
+        settings=dict(settings or {}),
+    )
+    row.seats = [SeatRow(seat=s.seat, name=s.name, bot=s.bot, key_hash=s.key_hash) for s in seats]
+    return row
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -179,6 +179,25 @@ class LiveTable:
         return msg
 
 
+@dataclass(frozen=True)
+class PlannedTable:
+    """A new table as :meth:`TableManager.plan` drew it: what its rows hold, and the seats' keys."""
+
+    table_id: str
+    game: Game
+    options: dict[str, str]
+    seed: int
+    seats: list[SeatInfo]
+    settings: dict[str, Any]
+    keys: dict[int, str]
+
+    def row_args(self) -> tuple[str, str, int, dict[str, str], int, list[SeatInfo], dict[str, Any]]:
+        """The arguments of :meth:`Storage.create_table` and :func:`.storage.table_row`."""
+        return (
+            self.table_id, self.game.name, self.game.players, self.options, self.seed, self.seats, self.settings
+        )  # fmt: skip
+
+
 def rebuild(stored: StoredTable) -> tuple[Game, State, list[list[int]]]:
     """The table's game, state and score history: ``new_state(seed)`` then every stored action."""
     game = load(stored.game, stored.players, **stored.options)
@@ -232,6 +251,9 @@ class TableManager:
         #: Called with each table rebuilt from the database, before anyone sees it
         #: (the room's state: :mod:`.living`).
         self.load_hooks: list[Callable[[LiveTable, StoredTable], Awaitable[None]]] = []
+        #: Called in the loop with (table id, what) for each notice of a room's change made by
+        #: another process (:mod:`.living`); what is empty after lost notices: look at everything.
+        self.notice_hooks: list[Callable[[str, str], None]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -300,6 +322,38 @@ class TableManager:
         key_hashes: dict[int, str] | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table; returns its id and the secret key of each human seat."""
+        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes)
+        await self._db(lambda: self.storage.create_table(*planned.row_args()))
+        await self.opened(planned.table_id)
+        return planned.table_id, planned.keys
+
+    async def opened(self, table_id: str) -> LiveTable:
+        """A table just stored (here or, for a rematch, in a room's transaction): load it, drive its bots."""
+        table = await self.get(table_id)
+        await self.lease(table)
+        return table
+
+    @staticmethod
+    def wants_lease(table: LiveTable) -> bool:
+        """Whether someone must drive the table: the lease drives its bots and its turn clock."""
+        return bool(table.bots or table.room.clock.turn_time > 0) and not table.state.is_terminal
+
+    async def lease(self, table: LiveTable) -> None:
+        """Take the table's lease now if it needs a driver (the creator drives), and drive."""
+        if self.wants_lease(table):
+            await to_thread.run_sync(self.leases.acquire, [table.id])
+        self._kick(table)
+
+    def plan(
+        self,
+        game_name: str,
+        players: int,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        bot_pace: str = DEFAULT_PACE,
+        key_hashes: dict[int, str] | None = None,
+    ) -> PlannedTable:
+        """A new table checked and drawn (id, seed, seats, keys), not stored yet."""
         if bot_pace not in BOT_PACES:
             raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
         live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
@@ -343,19 +397,16 @@ class TableManager:
             else:
                 keys[i] = secrets.token_urlsafe(24)
                 infos.append(SeatInfo(i, name, None, hash_key(keys[i])))
-        table_id = secrets.token_hex(8)
-        seed = secrets.randbits(63)
         options_text = {k: v for k, v in (p.split("=", 1) for p in game.options_text().split())}
-        await self._db(
-            lambda: self.storage.create_table(
-                table_id, game.name, game.players, options_text, seed, infos, {"bot_pace": bot_pace}
-            )
+        return PlannedTable(
+            secrets.token_hex(8),
+            game,
+            options_text,
+            secrets.randbits(63),
+            infos,
+            {"bot_pace": bot_pace},
+            keys,
         )
-        table = await self.get(table_id)
-        if table.bots:
-            await to_thread.run_sync(self.leases.acquire, [table_id])
-        self._kick(table)
-        return table_id, keys
 
     async def get(self, table_id: str) -> LiveTable:
         """The live table, rebuilt from the database the first time it is asked for."""
@@ -595,9 +646,17 @@ class TableManager:
             await self._broadcast(table)
         return changed
 
-    def _on_change(self, table_id: str, origin: str) -> None:
-        """A notice from PostgreSQL (in the loop): another process changed ``table_id``."""
+    def _on_change(self, table_id: str, origin: str, what: str = "") -> None:
+        """A notice from PostgreSQL (in the loop): another process changed ``table_id``.
+
+        ``what`` names a change of the table's room (:mod:`.living` handles those);
+        empty, the table's moves or seats changed.
+        """
         if origin == self.storage.origin or self._closing:
+            return
+        if what:
+            for hook in self.notice_hooks:
+                hook(table_id, what)
             return
         table = self.tables.get(table_id)
         if table is None or table_id in self._refreshing:
@@ -621,6 +680,8 @@ class TableManager:
         for table_id, table in list(self.tables.items()):
             if not table.state.is_terminal:
                 self._on_change(table_id, "")
+                for hook in self.notice_hooks:
+                    hook(table_id, "")
 
     async def _lease_loop(self) -> None:
         """Several processes: take the bot leases of tables nobody drives (one whose driver died).
@@ -644,7 +705,7 @@ class TableManager:
                 for table in list(self.tables.values()):
                     if table.state.is_terminal and self.leases.holds(table.id):
                         await to_thread.run_sync(self.leases.release, table.id)
-                want = [t.id for t in self.tables.values() if t.bots and not t.state.is_terminal]
+                want = [t.id for t in self.tables.values() if self.wants_lease(t)]
                 before = {i for i in want if self.leases.holds(i)}
                 held = await to_thread.run_sync(self.leases.acquire, want)
                 for table_id in held:
@@ -696,8 +757,14 @@ class TableManager:
             delay = self.pace_delay(table.bot_pace) if failures == 0 else 0.0
             if delay > 0:
                 await asyncio.sleep(delay)
+                # The table may have moved while we waited (another process's move, the
+                # player back from away): never ask a bot for a seat that is not to act.
+                if table.state.current_player != seat or table.bots.get(seat) is not bot:
+                    continue
             n = table.n
             view = table.state.view(seat)
+            if not view.legal_actions:  # pragma: no cover - the seat to act always has a move
+                return
             action = await self._think(table, seat, bot, view)
             try:
                 async with table.lock:
@@ -785,6 +852,8 @@ class TableManager:
                     table,
                     {"type": "event", "event": "bot_slow", "seat": seat, "name": table.seats[seat].name},
                 )
+                with contextlib.suppress(Exception):  # the other processes' sockets (a courtesy)
+                    await to_thread.run_sync(self.storage.announce, table.id, f"event bot_slow {seat}")
                 raise TimeoutError(
                     f"bot {name} did not answer within {self.limits.bot_move_time:g} s"
                 ) from None

@@ -4,7 +4,8 @@
    cap for the Jack) around a large letter.
 
    Server notation: rank + suit, ranks A 2..10 J Q K, suits C D H S ("AC", "10D", "KH").
-   French indices: R(oi), D(ame), V(alet) for K, Q, J; the ace stays A. */
+   Indices in the page's letters (nain-jaune.<lang>.json): R(oi), D(ame), V(alet) in French,
+   K(önig), D(ame), B(ube) in German for K, Q, J; the ace stays A. */
 
 import { svg } from "../lib/dom.js";
 import { frame, index, label, at, g, circle, path, SERIF } from "../cards.js";
@@ -39,16 +40,14 @@ export const SUITS = {
   S: { name: "spades", color: BLACK, draw: spade, symbol: "♠" },
 };
 
-/** Index letters by language; the card text always uses the English ones. */
-const LETTERS = { en: { J: "J", Q: "Q", K: "K" }, fr: { J: "V", Q: "D", K: "R" } };
-
 /**
- * The rank as printed in the corner.
+ * The rank as printed in the corner; the card text always uses the English letters.
  * @param {string} rank  "A", "2".."10", "J", "Q", "K"
- * @param {string} [lang]  "en" (default) or "fr"
+ * @param {{J?: string, Q?: string, K?: string}} [letters]  the page's letters for the court
+ *   cards (V, D, R in French; B, D, K in German); the English ones when not given
  */
-export function rankLabel(rank, lang = "en") {
-  return (LETTERS[lang] || LETTERS.en)[rank] || rank;
+export function rankLabel(rank, letters = {}) {
+  return letters[rank] || rank;
 }
 
 /* ---- pip layouts ------------------------------------------------------------------- */
@@ -110,14 +109,14 @@ function plume() {
 
 const EMBLEMS = { K: crown, Q: flower, J: plume };
 
-function court(rank, s, lang) {
+function court(rank, s, letters) {
   const ink = s.color;
   return [
     svg("rect", { x: 32, y: 12, width: 36, height: 116, rx: 4, fill: ink === RED ? "#fcefed" : "#eef0f4", stroke: ink, "stroke-width": 1.3 }),
     svg("rect", { x: 34.5, y: 14.5, width: 31, height: 111, rx: 3, fill: "none", stroke: GOLD, "stroke-width": 1 }),
     // The emblem over a large letter, the suit under it: one way up, read at a glance.
     at(50, 38, 32, EMBLEMS[rank]()),
-    label(50, 88, rankLabel(rank, lang), { size: 38, fill: ink, family: SERIF }),
+    label(50, 88, rankLabel(rank, letters), { size: 38, fill: ink, family: SERIF }),
     at(50, 108, 17, s.draw()),
   ];
 }
@@ -132,7 +131,8 @@ function ace(s) {
 /**
  * The face of one card, for cardSvg().
  * @param {string} text  rank + suit: "AC", "10D", "KH"...
- * @param {{lang?: "en"|"fr"}} [opts]  "fr" prints R, D, V for K, Q, J
+ * @param {{letters?: {J?: string, Q?: string, K?: string}}} [opts]  the court cards' letters
+ *   (the page's: R, D, V for K, Q, J in French); J, Q, K when not given
  * @returns {Array|null}  SVG nodes, null for an unknown card
  */
 export function face(text, opts = {}) {
@@ -140,10 +140,10 @@ export function face(text, opts = {}) {
   if (!m) return null;
   const [, rank, suit] = m;
   const s = SUITS[suit];
-  const centre = rank === "A" ? ace(s) : EMBLEMS[rank] ? court(rank, s, opts.lang) : pips(+rank, s);
+  const centre = rank === "A" ? ace(s) : EMBLEMS[rank] ? court(rank, s, opts.letters) : pips(+rank, s);
   return [
     ...frame(),
     centre,
-    index({ rank: rankLabel(rank, opts.lang), color: s.color, symbol: s.draw, family: rank.length === 1 && !/\d/.test(rank) ? SERIF : undefined }),
+    index({ rank: rankLabel(rank, opts.letters), color: s.color, symbol: s.draw, family: rank.length === 1 && !/\d/.test(rank) ? SERIF : undefined }),
   ];
 }

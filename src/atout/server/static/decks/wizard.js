@@ -92,7 +92,7 @@ function star(fill) {
 }
 
 function wizardFace(opts) {
-  const letter = opts.lang === "en" ? "W" : "Z";
+  const letter = opts.letters?.Z || "Z";
   const gold = "#f6d874";
   // Sparkles kept off the two index columns.
   const stars = [[52, 16, 5], [70, 28, 6], [40, 26, 3], [30, 114, 6], [50, 124, 5], [60, 114, 3], [78, 56, 4], [24, 84, 4]];
@@ -110,7 +110,7 @@ function wizardFace(opts) {
 }
 
 function jesterFace(opts) {
-  const letter = opts.lang === "en" ? "J" : "N";
+  const letter = opts.letters?.N || "N";
   return [
     ...frame({ paper: ["#f7f7f8", "#d6d6de"], line: "#8a8a96", lineWidth: 1.2 }),
     circle(50, 72, 24, { fill: "#ffffff", opacity: 0.8 }),
@@ -136,8 +136,9 @@ function numberFace(suit, n) {
 /**
  * The face of one Wizard card, for cardSvg().
  * @param {string} text  "B1".."Y13", "Z" or "N"
- * @param {{lang?: "en"|"fr"}} [opts]  lang "en" writes W/J in the special cards'
- *   corners; otherwise Z/N, the server's notation.
+ * @param {{letters?: {Z?: string, N?: string}}} [opts]  the letters written in the special
+ *   cards' corners (W/J in English, Z/N in French and German); Z/N, the server's notation,
+ *   when not given.
  * @returns {Array|null}  SVG nodes, null for an unknown card
  */
 export function face(text, opts = {}) {

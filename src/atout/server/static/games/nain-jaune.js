@@ -19,7 +19,7 @@
    hand, what was paid or received, the deal's balance and the tokens after the deal;
    the chart is drawn from it (start = the starting tokens), so both agree. */
 
-import { el, svg, t, i18n, reducedMotion } from "../lib/dom.js";
+import { el, svg, t, reducedMotion } from "../lib/dom.js";
 import { cardElement } from "../felt.js";
 import { SUITS, rankLabel } from "../decks/nain-jaune.js";
 
@@ -46,9 +46,14 @@ function split(card) {
   return m ? { rank: m[1], suit: m[2] } : null;
 }
 
-/** The rank as the cards print it: A 2 … 10 J Q K, R D V in French. */
+/** The court cards' letters in the page's language (nain-jaune.<lang>.json: R D V in French). */
+function letters() {
+  return { J: t("nj_letter_J"), Q: t("nj_letter_Q"), K: t("nj_letter_K") };
+}
+
+/** The rank as the cards print it: A 2 … 10 J Q K, R D V in French, B D K in German. */
 export function rankShort(rank) {
-  return rankLabel(rank, i18n.lang);
+  return rankLabel(rank, letters());
 }
 
 /** The rank in words for sentences: "ace", "8", "queen" ("as", "8", "dame"). */
@@ -70,7 +75,7 @@ export function cardName(card) {
 }
 
 export function deckOptions() {
-  return { lang: i18n.lang };
+  return { letters: letters() };
 }
 
 /** Clicking a card that cannot be played sends it anyway: the server says why. */

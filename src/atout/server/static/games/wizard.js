@@ -2,16 +2,16 @@
    card on the felt, the card winning the trick crowned, the dealer's trump choice
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
-import { t, i18n } from "../lib/dom.js";
+import { t } from "../lib/dom.js";
 import { lastTrickModel, pairPlays } from "../felt.js";
 
 export const deck = "wizard";
 const LETTERS = "BGRY";
 const SUIT_WORDS = ["blue", "green", "red", "yellow"];
 
-/** The drawing's letters follow the page: W and J in English, Z and N (the notation) otherwise. */
+/** The drawing's letters follow the page's dictionary: W and J in English, Z and N in French and German. */
 export function deckOptions() {
-  return { lang: i18n.lang };
+  return { letters: { Z: t("wiz_letter_wizard"), N: t("wiz_letter_jester") } };
 }
 
 /** A card's name in words: "blue 7", "Wizard", "Jester" (accessible names, announcements). */

@@ -45,7 +45,8 @@ function append(node, children) {
 /* ---- translations ------------------------------------------------------------------ */
 
 export const i18n = {
-  lang: document.documentElement.lang === "fr" ? "fr" : "en",
+  // The server writes only a language it speaks (one per static/i18n/<lang>.json).
+  lang: document.documentElement.lang || "en",
   dict: {},
   loaded: new Set(),
 };
