@@ -14,12 +14,12 @@ from .conftest import short_options
 
 
 def table_with(client: TestClient, hints: bool | None, game: str = "wizard") -> tuple[str, dict[int, str]]:
-    """Two human seats (so that the table waits for them) and a bot."""
+    """Three human seats: the table waits for them (no bot moves meanwhile), and a human is to act."""
     body: dict[str, Any] = {
         "game": game,
         "players": 3,
         "options": short_options(game),
-        "seats": [{"name": "A"}, {"name": "B"}, {"name": "C", "bot": "random"}],
+        "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
     }
     if hints is not None:
         body["hints"] = hints
@@ -50,7 +50,7 @@ def test_a_hint_is_the_searchs_choice_once_per_decision(client: TestClient) -> N
     for key in keys.values():
         assert client.post(f"/api/tables/{table}/hint", json={"key": key}).json() == {"enabled": True}
     seat = live.state.current_player
-    other = 1 - seat if seat in (0, 1) else 0
+    other = (seat + 1) % 3
     r = client.post(f"/api/tables/{table}/hint", json={"key": keys[other], "n": live.n})
     assert r.status_code == 400 and "your own turn" in r.json()["message"]
     r = client.post(f"/api/tables/{table}/hint", json={"key": keys[seat], "n": live.n + 1})

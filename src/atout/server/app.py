@@ -358,12 +358,12 @@ def create_app(
         if not isinstance(with_hints, bool):
             raise TableError("bad_request", "hints is true or false")
         settings, watch = living.creation_settings(public, turn_time, spectator_chat, away_level)
+        if with_hints:
+            settings["hints"] = True  # stored with the room's settings (server/hint.py reads it)
         if not creations.allow(client_of(request.scope)):
             raise TableError("rate_limited", "too many tables created from this address: try again later")
         table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
         await living.created(await manager.get(table_id), public, settings)
-        if with_hints:
-            await hints.enable(table_id)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(
             {

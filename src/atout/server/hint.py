@@ -3,7 +3,7 @@
 Why these rules:
 
 * **Off by default, and public.**  A table gets hints only when its creator asks
-  (``"hints": true`` at creation, stored in the room's settings), and every seat's
+  (``"hints": true`` at creation, kept in the room's settings), and every seat's
   page says so: nobody plays against a helped opponent without knowing.
 * **From the seat's view only.**  What crosses to the worker is
   ``state.view(seat)`` (:func:`~.botpool.pack_view`): the search samples the hidden
@@ -74,11 +74,6 @@ class Hints:
         self.starts = ClientBuckets(HINTS_PER_MINUTE / 60, HINTS_BURST)
         self.given: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
         self._enabled: OrderedDict[str, bool] = OrderedDict()
-
-    async def enable(self, table_id: str) -> None:
-        """Turn hints on at a new table (its room's settings keep it across restarts)."""
-        await to_thread.run_sync(roomstore.update_room, self.storage, table_id, {"hints": True})
-        self._remember(table_id, True)
 
     async def enabled(self, table_id: str) -> bool:
         known = self._enabled.get(table_id)
