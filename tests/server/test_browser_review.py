@@ -5,7 +5,7 @@ random bots; the review of the human's seat is asked for with the button in the 
 the page must show the summary, the chart of points lost (one bar per round), and at a
 decision the options with their expected points, the move played and the best one marked —
 the options named as the table names them (card names, not the record's notation).
-Screenshots: laptop and phone, English and French (artifacts/review-*.png).
+Screenshots: laptop and phone, English, French and German (artifacts/review-*.png).
 """
 
 from __future__ import annotations
@@ -14,11 +14,18 @@ import httpx
 import pytest
 
 from .conftest import Server, game_names
-from .test_browser import ARTIFACTS, browser, new_table, open_table, play_to_the_end  # noqa: F401
+from .test_browser import (  # noqa: F401
+    ARTIFACTS,
+    assert_translated,
+    browser,
+    english_only_words,
+    new_table,
+    open_table,
+    play_to_the_end,
+)
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-NOTATION = ("play ", "bid ", "pass", "trump ")
 
 
 def review_on_page(page: object, game: str, shot: str) -> None:
@@ -73,9 +80,14 @@ def test_the_review_of_a_finished_game(server: Server, browser: object, game: st
 
 @pytest.mark.parametrize(
     ("locale", "size", "name"),
-    [("fr-FR", "laptop", "fr"), ("en-US", "phone", "en"), ("fr-FR", "phone", "fr")],
+    [
+        ("fr-FR", "laptop", "fr"),
+        ("de-DE", "laptop", "de"),
+        ("en-US", "phone", "en"),
+        ("fr-FR", "phone", "fr"),
+    ],
 )
-def test_the_review_reads_on_a_phone_and_in_french(
+def test_the_review_reads_on_a_phone_and_in_every_language(
     server: Server,
     browser: object,  # noqa: F811
     locale: str,
@@ -89,10 +101,14 @@ def test_the_review_reads_on_a_phone_and_in_french(
         play_to_the_end(page)
         review_on_page(page, "wizard", f"wizard-{size}-{name}")
         text = page.inner_text("#review")
-        if name == "fr":
-            assert "Points perdus par manche" in text and "Points espérés" in text
-        else:
-            assert "Points lost by round" in text and "Expected points" in text
+        words = {
+            "en": ("Points lost by round", "Expected points"),
+            "fr": ("Points perdus par manche", "Points espérés"),
+            "de": ("Verlorene Punkte je Runde", "Erwartete Punkte"),
+        }[name]
+        assert all(w in text for w in words), text
+        if name != "en":  # no English word left on the page with the review open
+            assert_translated(page, english_only_words(name), "review", name)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= page.viewport_size["width"], width  # type: ignore[index]
     finally:
