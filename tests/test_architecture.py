@@ -21,6 +21,7 @@ never run.  Two kinds of checks:
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -248,12 +249,21 @@ def test_nothing_in_the_rules_imports_a_renderer() -> None:
     assert not render, "render modules are for the CLI only:\n  " + "\n  ".join(map(str, render))
 
 
-def _cycles() -> set[frozenset[str]]:
-    """Strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+def _python_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for imp in IMPORTS:
         if imp.target in MODULES and imp.target != imp.source:
             graph[imp.source].add(imp.target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]] | None = None) -> set[frozenset[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm, iterative).
+
+    ``graph``: module -> the modules it imports (default: atout's Python modules).
+    """
+    if graph is None:
+        graph = _python_graph()
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -300,3 +310,56 @@ def _cycles() -> set[frozenset[str]]:
 def test_no_import_cycle() -> None:
     found = sorted(sorted(c) for c in _cycles())
     assert not found, f"import cycles (break them: bottom-up modules, or a module named by path): {found}"
+
+
+# -- the web page's ES modules ----------------------------------------------------------------
+
+STATIC = SRC / "atout" / "server" / "static"
+#: ``import ... from "x"``, ``export ... from "x"``, ``import "x"`` and ``import("x")`` /
+#: ``import(`./games/${game}.js`)`` (a template: every file its pattern matches).
+_ES_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^;'"`]*?\bfrom\s*(['"])(?P<a>[^'"]+)\1"""
+    r"""|^\s*import\s*(['"])(?P<b>[^'"]+)\3"""
+    r"""|\bimport\(\s*(?P<q>['"`])(?P<c>[^'"`]+)(?P=q)\s*\)""",
+    re.M,
+)
+
+
+def _js_imports(path: Path) -> set[str]:
+    """The static files ``path`` imports, as paths relative to the static folder."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)  # comments mention imports in prose
+    out: set[str] = set()
+    for m in _ES_IMPORT.finditer(text):
+        spec = m.group("a") or m.group("b") or m.group("c")
+        if not spec.startswith("."):
+            continue
+        pattern = re.sub(r"\$\{[^}]*\}", "*", spec)
+        base = path.parent
+        for target in base.glob(pattern) if "*" in pattern else [base / spec]:
+            out.add(target.resolve().relative_to(STATIC.resolve()).as_posix())
+    return out
+
+
+def _js_graph() -> dict[str, set[str]]:
+    files = sorted(STATIC.rglob("*.js"))
+    return {p.relative_to(STATIC).as_posix(): _js_imports(p) for p in files}
+
+
+def test_the_reader_sees_the_js_imports() -> None:
+    graph = _js_graph()
+    assert "decks/wizard.js" in graph["cards.js"]
+    assert "decks/kit.js" in graph["decks/wizard.js"]
+    assert {"games/wizard.js", "games/malin.js"} <= graph["table.js"]  # the dynamic import's pattern
+    missing = {t for targets in graph.values() for t in targets} - set(graph)
+    assert not missing, f"imports of files that do not exist: {sorted(missing)}"
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a.js": {"b.js"}, "b.js": {"c.js"}, "c.js": {"a.js"}, "d.js": {"a.js"}}
+    assert _cycles(graph) == {frozenset({"a.js", "b.js", "c.js"})}
+
+
+def test_no_js_import_cycle() -> None:
+    found = sorted(sorted(c) for c in _cycles(_js_graph()))
+    assert not found, f"ES module import cycles in static/ (move what both sides need down a module): {found}"

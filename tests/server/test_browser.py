@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from atout.core.reason import languages as reason_languages
 from atout.core.registry import game_class
 from atout.server.languages import LANGUAGES
 
@@ -542,10 +543,10 @@ def test_a_player_sees_no_english_in_a_whole_game(
     server: Server, browser: Browser, lang: str, game: str
 ) -> None:
     english = english_only_words(lang)
-    # The refusals' own words come from static/i18n/reasons.<lang>.json (server/messages.py):
-    # a language without that file yet (German: its refusal templates are written with the
-    # new refusal system) is checked for its own frame around a refusal, not for the reason.
-    reasons_translated = (I18N / f"reasons.{lang}.json").is_file()
+    # A refusal's own words come from core/reasons/<lang>.json (atout.core.reason, rendered by
+    # the server in the socket's language): a language without that file would be checked
+    # for its own frame around a refusal only; every spoken language has it.
+    reasons_translated = lang in reason_languages()
     cls = game_class(game)
     n = cls.min_players
     r = httpx.post(

@@ -1,6 +1,8 @@
-"""Refusals in French: no English string left (src/atout/server/messages.py).
+"""Refusals and errors in French: no English string left (src/atout/server/messages.py).
 
-Every reason the rules engines give (``illegal_reason``), every notation and option
+Every reason the rules engines give (``state.refusal``, data rendered by
+core/reasons/<lang>.json: tests/test_reasons.py proves each key is met and has its
+templates) renders in French with no placeholder left; every notation and option
 error, and every error the server itself raises must match a template of
 static/i18n/reasons.fr.json: random states of every game and player count are walked
 (seeded), every illegal action id is tried there, and malformed texts go through
@@ -22,9 +24,10 @@ from starlette.testclient import TestClient
 
 from atout.core.errors import AtoutError, NotationError, OptionError
 from atout.core.game import Game, State
+from atout.core.reason import Act, Card, Cards, Num, Rank, Reason, Seat, Word, reason
 from atout.core.registry import game_class, load, names
 from atout.server import messages
-from atout.server.messages import ReasonContext, catalogue, localize, translate
+from atout.server.messages import ReasonContext, catalogue, localize, render_refusal, translate
 
 from .conftest import create_table, join, send
 
@@ -60,8 +63,11 @@ def context(game: Game) -> ReasonContext:
     return ReasonContext(game=game.name, names=NAMES[: game.players])
 
 
-def reasons_of(game: Game, seed: int, decisions: int = 40, every: int = 3) -> dict[str, ReasonContext]:
-    """Refusals met on a random walk of ``game`` (chance explicit: its nodes are tried too)."""
+def reasons_of(
+    game: Game, seed: int, decisions: int = 40, every: int = 3, refusals: set[Reason] | None = None
+) -> dict[str, ReasonContext]:
+    """Notation errors met on a random walk of ``game`` (chance explicit: its nodes are tried
+    too); the refusals met on the way are added to ``refusals``."""
     rng = random.Random(seed)
     state: State = game.new_state(None)
     ctx = context(game)
@@ -72,9 +78,9 @@ def reasons_of(game: Game, seed: int, decisions: int = 40, every: int = 3) -> di
         space = game.num_chance_outcomes if chance else game.num_actions
         if chance or seen % every == 0:
             for action in range(space + 2):
-                reason = state.illegal_reason(action)
-                if reason is not None:
-                    found[reason] = ctx
+                why = state.refusal(action)
+                if why is not None and refusals is not None:
+                    refusals.add(why)
             for text in MALFORMED_CHANCE if chance else MALFORMED:
                 try:
                     state.parse(text)
@@ -124,17 +130,23 @@ def untranslated(found: dict[str, ReasonContext]) -> list[str]:
 def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
     cls = game_class(game_name)
     found: dict[str, ReasonContext] = {}
+    refusals: set[Reason] = set()
     for players in range(cls.min_players, cls.max_players + 1):
         for i, options in enumerate(CONFIGS[game_name]):
             game = load(game_name, players, **options)
-            found |= reasons_of(game, seed=1000 * players + i)
+            found |= reasons_of(game, seed=1000 * players + i, refusals=refusals)
     ctx = ReasonContext(game=game_name, names=NAMES)
     found |= dict.fromkeys(option_errors(game_name), ctx)
-    assert len(found) > 50
+    assert len(found) > 10 and len(refusals) > 30
     missing = untranslated(found)
     assert missing == [], f"{len(missing)} messages have no template in reasons.fr.json: {missing[:20]}"
     # And English renders every one of them too (seats by name, cards as drawn).
     assert [m for m, c in found.items() if translate(m, "en", c) is None] == []
+    # The refusals are data: each renders in French, with no placeholder or notation left
+    # in place of a seat's name.
+    for why in refusals:
+        french = render_refusal(why, "fr", ctx)
+        assert french != str(why) and "{" not in french and "seat " not in french, (why, french)
 
 
 #: Values for the expressions of the server's f-string messages (a new expression fails
@@ -207,53 +219,7 @@ def test_every_server_error_is_in_french() -> None:
 @pytest.mark.parametrize(
     ("game", "english", "french"),
     [
-        (
-            "wizard",
-            "you must follow blue: you hold B3, B11",
-            "vous devez fournir la couleur demandée (bleu) : vous avez 3 bleu et 11 bleu",
-        ),
-        (
-            "wizard",
-            "a bid is 0 to 3 in round 3: there are only 3 tricks",
-            "à la manche 3, une annonce va de 0 à 3 : il n'y a que 3 plis",
-        ),
         ("wizard", "it is not your turn: Bob is to play", "ce n'est pas votre tour : c'est à Bob de jouer"),
-        (
-            "wizard",
-            "it is time to bid (seat 2), not to play Z",
-            "c'est le moment des annonces (Cid), pas de jouer un Sorcier",
-        ),
-        (
-            "wizard",
-            "it is time to bid (seat 1), not to bid 4",
-            "c'est le moment des annonces (Bob), pas d'annoncer 4",
-        ),
-        ("wizard", "you do not hold N", "vous n'avez pas de Bouffon"),
-        (
-            "nain-jaune",
-            "the run needs a 7 (any suit), not AC",
-            "la suite demande un 7 (de n'importe quelle couleur), pas l'as de trèfle",
-        ),
-        (
-            "nain-jaune",
-            "you hold the Q (QS QH): you must play it",
-            "vous devez jouer la dame : vous l'avez (dame de pique et dame de cœur)",
-        ),
-        (
-            "malin",
-            "666 only reverses a whole number; seat 3's card is worth 17.5",
-            "666 n'inverse qu'un nombre entier ; la carte de Dee vaut 17,5",
-        ),
-        (
-            "malin",
-            "12 is already bid by seat 0: every contract must be different",
-            "Ann a déjà pris le contrat 12 : tous les contrats doivent être différents",
-        ),
-        (
-            "sticheln",
-            "Sticheln méchant: your second handicap card must be of another colour than your first, V3 (violet)",
-            "Sticheln méchant : votre deuxième carte de handicap doit être d'une autre couleur que la première, le 3 violet (violet)",
-        ),
         (
             "wizard",
             "'bid x': invalid literal for int() with base 10: 'x'",
@@ -266,22 +232,86 @@ def test_french_names_colours_cards_and_seats(game: str, english: str, french: s
     assert localize(english, "fr", ReasonContext(game=game, names=NAMES[:4])) == french
 
 
+#: Refusals as the engines give them: the engine's English, and the French a table shows.
+REFUSALS = [
+    (
+        "wizard",
+        reason("wizard.follow_suit", colour=Word("colour", "blue"), held=Cards(("B3", "B11"))),
+        "you must follow blue: you hold B3, B11",
+        "vous devez fournir la couleur demandée (bleu) : vous avez 3 bleu et 11 bleu",
+    ),
+    (
+        "wizard",
+        reason("wizard.bid_above_round", r=3),
+        "a bid is 0 to 3 in round 3: there are only 3 tricks",
+        "à la manche 3, une annonce va de 0 à 3 : il n'y a que 3 plis",
+    ),
+    (
+        "wizard",
+        reason("time_to_bid", seat=Seat(2), action=Act("play Z", "play")),
+        "it is time to bid (seat 2), not to play Z",
+        "c'est le moment des annonces (Cid), pas de jouer un Sorcier",
+    ),
+    (
+        "wizard",
+        reason("time_to_bid", seat=Seat(1), action=Act("bid 4", "bid")),
+        "it is time to bid (seat 1), not to bid 4",
+        "c'est le moment des annonces (Bob), pas d'annoncer 4",
+    ),
+    ("wizard", reason("not_held", card=Card("N")), "you do not hold N", "vous n'avez pas de Bouffon"),
+    (
+        "nain-jaune",
+        reason("nain_jaune.run_needs", rank=Rank("7"), card=Card("AC")),
+        "the run needs a 7 (any suit), not AC",
+        "la suite demande un 7 (de n'importe quelle couleur), pas l'as de trèfle",
+    ),
+    (
+        "nain-jaune",
+        reason("nain_jaune.must_play_rank", rank=Rank("Q"), held=Cards(("QS", "QH"), " ")),
+        "you hold the Q (QS QH): you must play it",
+        "vous devez jouer la dame : vous l'avez (dame de pique et dame de cœur)",
+    ),
+    (
+        "malin",
+        reason("malin.six_whole", seat=Seat(3), v=Num("17.5")),
+        "666 only reverses a whole number; seat 3's card is worth 17.5",
+        "666 n'inverse qu'un nombre entier ; la carte de Dee vaut 17,5",
+    ),
+    (
+        "malin",
+        reason("malin.bid_taken", bid=12, seat=Seat(0)),
+        "12 is already bid by seat 0: every contract must be different",
+        "Ann a déjà pris le contrat 12 : tous les contrats doivent être différents",
+    ),
+    (
+        "sticheln",
+        reason("sticheln.second_pain_colour", card=Card("V3"), colour=Word("colour", "violet")),
+        "Sticheln méchant: your second handicap card must be of another colour than your first, V3 (violet)",
+        "Sticheln méchant : votre deuxième carte de handicap doit être d'une autre couleur que la première, le 3 violet (violet)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("game", "why", "english", "french"), REFUSALS)
+def test_a_refusal_names_colours_cards_and_seats(game: str, why: Reason, english: str, french: str) -> None:
+    assert str(why) == english
+    assert render_refusal(why, "fr", ReasonContext(game=game, names=NAMES[:4])) == french
+
+
 def test_english_numbers_seats_from_one_and_names_cards_as_drawn() -> None:
+    why = reason("time_to_bid", seat=Seat(2), action=Act("play B7", "play"))
+    assert str(why) == "it is time to bid (seat 2), not to play B7"
     wizard = ReasonContext(game="wizard", names=("Ann", "Bob", "Cid"))
-    assert localize("it is time to bid (seat 2), not to play B7", "en", wizard) == (
-        "it is time to bid (Cid), not to play blue 7"
-    )
+    assert render_refusal(why, "en", wizard) == "it is time to bid (Cid), not to play blue 7"
     unnamed = ReasonContext(game="wizard")
-    assert localize("it is time to bid (seat 2), not to play B7", "en", unnamed) == (
-        "it is time to bid (seat 3), not to play blue 7"
-    )
-    assert localize("it is time to bid (seat 2), not to play B7", "fr", unnamed) == (
-        "c'est le moment des annonces (la place 3), pas de jouer le 7 bleu"
+    assert render_refusal(why, "en", unnamed) == "it is time to bid (seat 3), not to play blue 7"
+    assert (
+        render_refusal(why, "fr", unnamed)
+        == "c'est le moment des annonces (la place 3), pas de jouer le 7 bleu"
     )
     nain = ReasonContext(game="nain-jaune")
-    assert (
-        localize("the run needs a 7 (any suit), not AC", "en", nain) == "the run needs a 7 (any suit), not A♣"
-    )
+    needs = reason("nain_jaune.run_needs", rank=Rank("7"), card=Card("AC"))
+    assert render_refusal(needs, "en", nain) == "the run needs a 7 (any suit), not A♣"
 
 
 def test_an_unknown_message_stays_english_and_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
@@ -292,15 +322,16 @@ def test_an_unknown_message_stays_english_and_is_logged_once(caplog: pytest.LogC
     assert [r.levelname for r in caplog.records if text in r.getMessage()] == ["WARNING"]
 
 
-def test_a_card_the_game_does_not_have_does_not_match() -> None:
-    # "Q99" is no Wizard card: the template does not apply, nothing is invented.
-    assert translate("you do not hold Q99", "fr", ReasonContext(game="wizard")) is None
+def test_a_card_the_game_does_not_have_is_not_named() -> None:
+    # "Q99" is no Wizard card: it stays as written, nothing is invented.
+    why = reason("not_held", card=Card("Q99"))
+    assert render_refusal(why, "fr", ReasonContext(game="wizard")) == "vous n'avez pas Q99"
 
 
 def test_every_french_template_is_well_formed() -> None:
     data = json.loads((SERVER / "static" / "i18n" / "reasons.fr.json").read_text(encoding="utf-8"))
     cat = catalogue("fr")
-    assert len(cat.templates) == len(data["templates"]) and len(cat.actions) == len(data["actions"])
+    assert len(cat.templates) == len(data["templates"])
     for source, target in data["templates"].items():
         # Every placeholder of the English is used by the French, none invented.
         assert set(re.findall(r"\{(\w+):\w+\}", source)) == set(re.findall(r"\{(\w+)\}", target)), source
@@ -410,3 +441,18 @@ def test_seat_endpoint_errors_are_in_french(client: TestClient) -> None:
     r = client.post(f"/api/tables/{table}/replay", json={"key": keys[0], "step": 999})
     assert r.json()["message"] == "step va de 0 à 0"
     assert client.get("/api/nothing").json()["message"] == "introuvable"
+
+
+def test_a_socket_refusal_carries_its_reason_as_data(client: TestClient) -> None:
+    """The refusal reaches the socket in its language and as data: its key and parameters."""
+    table, keys = create_table(client, "wizard", 3)
+    state = client.app.state.manager.tables[table].state  # type: ignore[attr-defined]
+    seat = state.current_player
+    why = state.refusal(state.game.text_to_action("trump red"))
+    assert why is not None and why.key == "time_to_bid"
+    for lang, start in (("fr", "c'est le moment des annonces (P"), ("de", "jetzt wird angesagt (P")):
+        reply = socket_error(client, table, keys[seat], {"type": "join", "lang": lang}, "trump red")
+        assert reply["code"] == "illegal"
+        assert reply["message"].startswith(start), reply
+        assert reply["reason"] == why.to_dict()
+        assert reply["reason"]["params"]["seat"] == {"kind": "seat", "index": seat}

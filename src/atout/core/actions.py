@@ -173,6 +173,15 @@ class ActionSpace:
         self.fallback = fallback
         self.words = words
 
+    def __repr__(self) -> str:
+        """The ranges in id order with their first and last texts: what the ids mean at a glance."""
+        parts = []
+        for r in self.ranges:
+            ends = repr(r.text(r.start)) if r.size == 1 else f"{r.text(r.start)!r}..{r.text(r.stop - 1)!r}"
+            ids = str(r.start) if r.size == 1 else f"{r.start}..{r.stop - 1}"
+            parts.append(f"{r.name} {ids} ({ends})")
+        return f"ActionSpace({self.title!r}, {self.size} ids: {'; '.join(parts)})"
+
     def _read_lookup(self, keyword: str) -> Reader:
         lookup = self._lookup
         ranges = self._keyword_ranges[keyword]

@@ -7,6 +7,11 @@ itself.  Callers that need structure get it from the attributes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .reason import Reason
+
 
 class AtoutError(Exception):
     """Base class of every error atout raises on purpose (never a bug)."""
@@ -16,12 +21,17 @@ class IllegalAction(AtoutError):
     """An action that the rules forbid here.
 
     Raised *before* anything changes: the state is exactly as it was.
-    ``reason`` is the rule broken, in words ("you must follow blue: you hold B3, B11").
+    ``reason`` is the rule broken, in the engine's English words ("you must follow
+    blue: you hold B3, B11"); ``why`` is the same as data (a key and parameters,
+    :class:`~atout.core.reason.Reason`) when the rules engine refused, for a reader
+    who wants it in another language, else ``None``.
     """
 
-    def __init__(self, reason: str, action: int | str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Reason, action: int | str | None = None) -> None:
+        text = str(reason)
+        super().__init__(text)
+        self.reason = text
+        self.why = None if isinstance(reason, str) else reason
         self.action = action
 
 

@@ -40,6 +40,7 @@ from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
 from .fields import StateFields
 from .options import OptionSpec, validate_options
+from .reason import Act, Reason, reason
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
@@ -51,8 +52,8 @@ S = TypeVar("S", bound="State")
 #: A cache slot not filled yet (None is a value: "no layout").
 _UNSET: Any = object()
 #: A state class's :attr:`State.refusals`: by phase, the function saying why an action is
-#: illegal there (the rule broken, in words), or None when it is legal.
-Refusals = Mapping[int, Callable[[Any, int], str | None]]
+#: illegal there (the rule broken, as a :class:`~atout.core.reason.Reason`), or None when it is legal.
+Refusals = Mapping[int, Callable[[Any, int], Reason | None]]
 #: The modules of a game package (:attr:`Game.package`), by the attribute naming each.
 PACKAGE_MODULES: Mapping[str, str] = MappingProxyType(
     {"renderer": "render", "tensors": "tensor", "positions": "position", "sampler": "sampling"}
@@ -462,6 +463,12 @@ class View(ABC):
             raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
         return view_from_dict(cls, data, game)
 
+    def __repr__(self) -> str:
+        """The view as its dict shows it, cards as text (``hand=['B3', 'Z']``), not raw ids or masks."""
+        fields = {k: v for k, v in self.to_dict().items() if k != "game"}
+        inner = "".join(f", {k}={v!r}" for k, v in fields.items())
+        return f"{type(self).__name__}(game={self.game!r}{inner})"
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, View) and self.to_dict() == other.to_dict()
 
@@ -469,7 +476,7 @@ class View(ABC):
         return hash(repr(sorted(self.to_dict().items())))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class BaseView(View):
     """The frozen dataclass the shipped games' views extend: the head fields, declared once.
 
@@ -566,7 +573,7 @@ class State(ABC):
     refusals: ClassVar[Refusals]
     #: :attr:`refusals` as a tuple indexed by phase (None: no refusal), derived by the
     #: class: a tuple index is the fastest dispatch, and this runs at every move.
-    _refusal_by_phase: ClassVar[tuple[Callable[[Any, int], str | None] | None, ...]]
+    _refusal_by_phase: ClassVar[tuple[Callable[[Any, int], Reason | None] | None, ...]]
     game: Game
     #: The phase of the round the state is in (a number, named by :attr:`phase_names`).
     phase: int
@@ -631,19 +638,26 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; empty elsewhere."""
 
-    def illegal_reason(self, action: int) -> str | None:
-        """Why ``action`` is illegal now (the rule, in words), or ``None`` if legal.
+    def refusal(self, action: int) -> Reason | None:
+        """Why ``action`` is illegal now (the rule broken, as data), or ``None`` if legal.
 
         An action is an integer id; the phase's refusal (:attr:`refusals`) judges it,
-        and a phase without one is the match's end.  Runs at every :meth:`apply`.
+        and a phase without one is the match's end.  Runs at every :meth:`apply`: the
+        legal case builds nothing, a refusal builds its :class:`Reason` (a key and
+        parameters), which the reader's language puts in words (``str()`` is English).
         """
         # A plain int passes on its type alone, the common case (bool, an int, is refused).
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
-            return f"an action is an integer id, not {action!r}"
+            return reason("not_an_integer", v=repr(action))
         refusal = self._refusal_by_phase[self.phase]
         if refusal is None:
-            return "the match is over"
+            return reason("match_over")
         return refusal(self, action)
+
+    def illegal_reason(self, action: int) -> str | None:
+        """Why ``action`` is illegal now, in the engine's English words, or ``None`` if legal."""
+        why = self.refusal(action)
+        return None if why is None else str(why)
 
     @abstractmethod
     def _do(self, action: int) -> None:
@@ -660,9 +674,9 @@ class State(ABC):
         """
         if isinstance(action, str):
             action = self.parse(action)
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalAction(reason, action)
+        why = self.refusal(action)
+        if why is not None:
+            raise IllegalAction(why, action)
         self._do(action)
         self.history.append(action)
         if self.seed is not None:
@@ -684,7 +698,7 @@ class State(ABC):
             self.history.append(outcome)
 
     def is_legal(self, action: int) -> bool:
-        return self.illegal_reason(action) is None
+        return self.refusal(action) is None
 
     # -- notation ---------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
@@ -712,12 +726,12 @@ class State(ABC):
         """The chance outcome ``text`` names here, read by :meth:`_chance_event`'s reader."""
         return read_chance(text, self.phase_name, self._chance_event())
 
-    def _verb(self, action: int) -> str:
+    def _verb(self, action: int) -> Act:
         """What player action ``action`` would do, for a refusal ("play B7"), even with no notation."""
         try:
-            return self.game.action_to_text(action)
+            return Act(self.game.action_to_text(action), self.game.space.range_of(action).name)
         except NotationError:
-            return f"play action {action}"
+            return Act(f"play action {action}")
 
     def position(self) -> str:
         """This state in the game's position notation (src/atout/rules/<game>.md).
@@ -801,6 +815,20 @@ class State(ABC):
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"
+
+    def __repr__(self) -> str:
+        """An expression that rebuilds this state: ``atout.load(...).new_state(position='...')``.
+
+        A failing test or a debugger then shows something a person can paste back
+        (python-chess's ``Board('fen')``).  It shows every hand (like
+        :meth:`position`): a repr is for the programmer, never for a player.  A game
+        without a position notation, or a state it cannot write, keeps the short form.
+        """
+        try:
+            position = self.position()
+        except (PositionError, NotImplementedError):
+            return f"<{type(self).__name__} {self}>"
+        return f"{self.game!r}.new_state(position={position!r})"
 
 
 def check_seat(game: Game, seat: int) -> None:

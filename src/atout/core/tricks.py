@@ -71,3 +71,15 @@ def last_trick_line(
         return None
     cards, winner = trick
     return f"[dim]{view.last_trick_title(round_word)}:[/] {played(cards)} → {taker(winner)}"
+
+
+def winning(seat: int | None, why: str, card: str | None, **params: int | str) -> dict[str, object]:
+    """A trick game's view dict's ``"winning"``: who takes the trick so far, and why.
+
+    ``why`` is a key the table's words say ("wiz_win_trump": the highest trump),
+    ``card`` the winning card's text, ``params`` what else the words name (a
+    value).  The rules decide it (each game's ``trick_lead``), from the cards on
+    the table only: the page draws it and decides nothing.  ``seat`` ``None``: a
+    trick nobody takes (Sticheln's zeros set aside).
+    """
+    return {"seat": seat, "why": why, "card": card, **params}

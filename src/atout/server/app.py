@@ -64,6 +64,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
+from ..core.reason import Reason
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .chat import check_plain
@@ -72,7 +73,7 @@ from .hint import Hints
 from .languages import LANGUAGES, game_texts, language_buttons, pick_language
 from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
-from .messages import ReasonContext, localize
+from .messages import ReasonContext, localize, render_refusal
 from .outbox import Outbox, SlowSocket
 from .review import Reviewer
 from .storage import Storage, default_url
@@ -497,8 +498,15 @@ def create_app(
                 return
             outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
-        async def refuse(code: str, message: str) -> None:
-            await send({"type": "error", "code": code, "message": localize(message, lang, context)})
+        async def refuse(code: str, message: str, why: Reason | None = None) -> None:
+            if why is None:
+                await send({"type": "error", "code": code, "message": localize(message, lang, context)})
+                return
+            # A rules engine's refusal: rendered here, in this socket's language (one
+            # renderer, the server's, which knows the seats' names and the cards'), and
+            # sent as data too (its key and parameters) for a client that wants them.
+            text = render_refusal(why, lang, context)
+            await send({"type": "error", "code": code, "message": text, "reason": why.to_dict()})
 
         try:
             while True:
@@ -599,7 +607,7 @@ def create_app(
                             }
                         )
                         break
-                    await refuse(exc.code, exc.message)
+                    await refuse(exc.code, exc.message, exc.reason)
         except (WebSocketDisconnect, SlowSocket):
             pass
         except Exception:

@@ -1,9 +1,14 @@
-"""Refusals and errors in the reader's language, with the rules engines left in English.
+"""Refusals and errors in the reader's language.
 
-The engines (``atout.games.*``) and the server raise English sentences built with
-f-strings ("you must follow blue: you hold B3, B11").  They stay dependency-free
-and English; this module turns such a sentence into the reader's language after
-the fact:
+Refusals (an action the rules forbid) are data: the rules engines give a
+:class:`~atout.core.reason.Reason`, a key and typed parameters, and
+:func:`render_refusal` puts it in the reader's words through the templates of
+``core/reasons/<lang>.json`` (seats by their player's name, cards as the table
+names them), with no reading back of English text.
+
+The other messages (the server's own errors, notation and option errors) are still
+English sentences built with f-strings; this module turns such a sentence into the
+reader's language after the fact:
 
 * ``static/i18n/reasons.<lang>.json`` holds a catalogue: each key is an English
   *template*, the exact text of one engine or server message with typed
@@ -18,12 +23,13 @@ the fact:
   decimal mark, colour and phase names are looked up (``words``), cards are read
   with the game's own card parser and named as the table names them ("le 7 bleu",
   "l'as de trèfle"), seats become the seat's player name (the interface numbers
-  seats from 1: an unnamed seat is "place 3" for engine seat 2), an ``action``
-  value is itself matched against the ``actions`` catalogue and a ``reason``
-  value against the templates (``"'bid x': invalid literal ..."``);
+  seats from 1: an unnamed seat is "place 3" for engine seat 2), and a ``reason``
+  value is itself matched against the templates (``"'bid x': invalid literal ..."``);
 * a kind that cannot read its value (an unknown colour, a card the game does not
   have) makes the template not match, so the next one is tried.
 
+The words (card names, colours, seats...) are those of ``core/reasons/<lang>.json``,
+completed by the file's own ``words`` (quotes, options, the Malheur cards' names).
 English is the source: an English template with no entry in reasons.en.json is
 rendered as itself (with its placeholders re-rendered: seats by name and from 1,
 cards as drawn).  A message no template matches falls back to the English text as
@@ -44,12 +50,28 @@ from typing import Any
 
 from ..core.cardname import CardName
 from ..core.errors import UnknownGame
+from ..core.reason import ENGINE_LANGUAGE, Reader, Reason, render
+from ..core.reason import catalogue as reason_catalogue
+from ..core.reason import languages as reason_languages
 from ..core.registry import game_class
 
 log = logging.getLogger("atout.server")
 
-LANGUAGES = ("en", "fr")
 I18N = resources.files("atout.server") / "static" / "i18n"
+
+
+def _catalogue_languages() -> tuple[str, ...]:
+    """The languages with a catalogue, ``static/i18n/reasons.<lang>.json``, English first.
+
+    Another language's messages are rendered in English (with names and card words);
+    adding a language's catalogue is adding its file, not editing a list.
+    """
+    names = [p.name for p in I18N.iterdir() if p.name.startswith("reasons.") and p.name.endswith(".json")]
+    langs = {name[len("reasons.") : -len(".json")] for name in names} | {"en"}
+    return tuple(sorted(langs, key=lambda lang: (lang != "en", lang)))
+
+
+LANGUAGES = _catalogue_languages()
 
 #: Placeholder in a template key: ``{name:kind}`` (a brace not followed by that is literal).
 _PLACEHOLDER = re.compile(r"\{(\w+):(\w+)\}")
@@ -82,7 +104,6 @@ PATTERNS: dict[str, str] = {
     "option": r"[a-z][a-z0-9_]*",
     "allowed": r".+?",
     "game": r"[a-z][a-z-]*",
-    "action": r".+?",
     "reason": r".+",
 }
 
@@ -121,7 +142,6 @@ class Template:
 class Catalogue:
     lang: str
     templates: list[Template]
-    actions: list[Template]
     words: dict[str, Any]
     by_prefix: dict[str, list[Template]] = field(default_factory=dict)
     generic: list[Template] = field(default_factory=list)
@@ -171,7 +191,9 @@ def catalogue(lang: str) -> Catalogue:
     """The compiled catalogue of ``lang``: the English keys in file order, their translations.
 
     English keys come from reasons.fr.json (the complete list) and reasons.en.json
-    (English wordings that differ from the engine's, and the English words).
+    (English wordings that differ from the engine's, and the English words); the
+    words start from the refusals' (``core/reasons/<lang>.json``), one place for the
+    names of the cards.
     """
     own = _read(lang)
     english = _read("en")
@@ -190,7 +212,8 @@ def catalogue(lang: str) -> Catalogue:
             t.index = i
         return out
 
-    cat = Catalogue(lang, compiled("templates"), compiled("actions"), own.get("words", {}))
+    shared = reason_catalogue(lang)["words"] if lang in reason_languages() else {}
+    cat = Catalogue(lang, compiled("templates"), {**shared, **own.get("words", {})})
     for t in cat.templates:
         if t.prefix:
             cat.by_prefix.setdefault(t.prefix, []).append(t)
@@ -358,11 +381,10 @@ def render_value(cat: Catalogue, kind: str, value: str, ctx: ReasonContext, dept
         return _allowed(cat, value)
     if kind == "game":
         return _game_title(value)
-    if kind in ("action", "reason"):
+    if kind == "reason":
         if depth > 4:
             raise NoMatch("nested too deep")
-        templates = cat.actions if kind == "action" else candidates(cat, value)
-        out = _render(templates, cat, value, ctx, depth + 1)
+        out = _render(candidates(cat, value), cat, value, ctx, depth + 1)
         if out is None:
             raise NoMatch(value)
         return out
@@ -437,6 +459,20 @@ def localize(message: str, lang: str, ctx: ReasonContext | None = None) -> str:
     return message
 
 
+def render_refusal(why: Reason, lang: str, ctx: ReasonContext | None = None) -> str:
+    """A rules engine's refusal in ``lang`` (English when ``lang`` has no templates):
+    seats by their player's name, cards in words, from the templates alone."""
+    ctx = ctx or ReasonContext()
+    card_name = None
+    if ctx.game is not None:
+        try:
+            card_name = game_class(ctx.game).card_name
+        except UnknownGame:
+            card_name = None
+    lang = lang if lang in reason_languages() else ENGINE_LANGUAGE
+    return render(why, Reader(lang, ctx.game, ctx.names, card_name))
+
+
 @cache
 def game_words(lang: str) -> dict[str, Any]:
     """static/i18n/games.<lang>.json (labels, helps, choice labels, bot levels) or {}."""
@@ -447,4 +483,13 @@ def game_words(lang: str) -> dict[str, Any]:
     return data
 
 
-__all__ = ["LANGUAGES", "NoMatch", "ReasonContext", "catalogue", "game_words", "localize", "translate"]
+__all__ = [
+    "LANGUAGES",
+    "NoMatch",
+    "ReasonContext",
+    "catalogue",
+    "game_words",
+    "localize",
+    "render_refusal",
+    "translate",
+]

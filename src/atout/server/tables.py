@@ -4,7 +4,7 @@ One :class:`LiveTable` per table in memory holds the state rebuilt from the
 database, the bots and the connected sockets of each seat.  Every change goes
 through :meth:`LiveTable.act` under the table's lock, in this order:
 
-1. the rules engine judges (``state.parse`` then ``state.illegal_reason``):
+1. the rules engine judges (``state.parse`` then ``state.refusal``):
    a refusal carries the rule's reason and changes nothing;
 2. the action is committed to the database (one transaction);
 3. only then is it applied to the state in memory and each seat told its new
@@ -43,6 +43,7 @@ from ..bots.factory import LEVELS, available, make_bot
 from ..core.bot import Bot
 from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError
 from ..core.game import TERMINAL, Game, State
+from ..core.reason import Reason
 from ..core.registry import game_class, load
 from ..match import derive_seed
 from ..records import Record
@@ -67,10 +68,12 @@ DEFAULT_PACE = "normal"
 class TableError(AtoutError):
     """A request about a table that cannot be served; ``code`` is for clients."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: Reason | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: A rules engine's refusal as data (the reader's language renders it), else None.
+        self.reason = reason
 
 
 def public_bot_name(bot: str | None) -> str | None:
@@ -566,9 +569,9 @@ class TableManager:
             action = state.parse(text)
         except NotationError as exc:
             raise TableError("notation", str(exc)) from None
-        reason = state.illegal_reason(action)
-        if reason is not None:
-            raise TableError("illegal", reason)
+        why = state.refusal(action)
+        if why is not None:
+            raise TableError("illegal", str(why), why)
         await self._commit(table, seat, action, key_hash)
 
     async def _commit(self, table: LiveTable, seat: int, action: int, key_hash: str | None = None) -> None:

@@ -33,6 +33,7 @@ from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits,
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
+from ...core.reason import Card, Num, Reason, Seat, Word, reason
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
 from .cards import card_name as _card_name
@@ -594,24 +595,22 @@ class MalinState(State):
         assert out, "a legal bid always exists (rules-notes §1.3)"
         return out
 
-    def _bid_refusal(self, action: int) -> str | None:
+    def _bid_refusal(self, action: int) -> Reason | None:
         if not BID_BASE <= action <= BID_BASE + MAX_BID:
-            return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+            return reason("time_to_bid", seat=Seat(self.to_act), action=self._verb(action))
         bid = action - BID_BASE
         size = self.game.hand_size
         if not 0 <= bid < size:
-            return f"a bid is 0 to {size - 1}: there are {size} tricks and a bid must be below that"
+            return reason("malin.bid_range", hi=size - 1, size=size)
         for seat, b in enumerate(self.bids):
             if b == bid:
-                return f"{bid} is already bid by seat {seat}: every contract must be different"
+                return reason("malin.bid_taken", bid=bid, seat=Seat(seat))
         total = sum(b for b in self.bids if b >= 0)
         if total + bid == size:
             if self.to_act == self.dealer:
-                return (
-                    f"the bids may not add up to {size}, the number of tricks: the dealer may not bid {bid}"
-                )
+                return reason("malin.dealer_sum", size=size, bid=bid)
             if self.game.options["sum_rule"] == "running":
-                return f"running sum rule: the bids so far may not add up to {size}, so {bid} is refused"
+                return reason("malin.running_sum", size=size, bid=bid)
         return None
 
     def _wish_forbidden(self, exclude: int = -1) -> set[Value]:
@@ -647,59 +646,51 @@ class MalinState(State):
             out.extend(WISH_BASE + v for v in range(WISH_MIN, WISH_MAX + 1) if v not in forbidden)
         return out
 
-    def _play_refusal(self, action: int) -> str | None:
+    def _play_refusal(self, action: int) -> Reason | None:
         if not 0 <= action <= WISH_BASE + WISH_MAX:
-            return f"it is seat {self.to_act}'s turn to play a card, not to {self._verb(action)}"
+            return reason("malin.turn_to_play", seat=Seat(self.to_act), action=self._verb(action))
         kind, value = play_kind_value(action, self.game.twin_high)
         if not self.hands[self.to_act] & C.slots_of_kind(kind):
+            card = Card(C.card_text(kind))
             if kind < TWIN and kind >= self.game.top:
-                return (
-                    f"you do not hold {C.card_text(kind)}: with {self.n} players "
-                    f"the numbered cards are 1..{self.game.top}"
-                )
-            return f"you do not hold {C.card_text(kind)}"
+                return reason("malin.not_in_deck", card=card, n=self.n, top=self.game.top)
+            return reason("not_held", card=card)
         if kind == TWIN:
             allowed = self._twin_values()
             if value not in allowed:
                 other = next((p for p in self.trick if p.kind == TWIN), None)
                 if len(allowed) == 1 and other is not None:
-                    return (
-                        f"the other Twin is already in this trick as {other.declared}: "
-                        f"this one must take {allowed[0]}"
-                    )
-                return f"a Twin must avoid a value already in the trick here: declare {allowed[0]}"
+                    return reason("malin.other_twin", v=other.declared, other=allowed[0])
+                return reason("malin.twin_avoid", v=allowed[0])
         if kind == WISH and value in self._wish_forbidden():
-            where = "this trick" if self.game.options["wish_forbidden_scope"] == "trick" else "this hand"
-            return f"the Wish may not take {value}: a card of that value is already in {where}"
+            scope = self.game.options["wish_forbidden_scope"]
+            return reason("malin.wish_in_trick" if scope == "trick" else "malin.wish_in_hand", v=value)
         return None
 
-    def _redeclare_refusal(self, action: int) -> str | None:
+    def _redeclare_refusal(self, action: int) -> Reason | None:
         if not REDECLARE_BASE + WISH_MIN <= action <= REDECLARE_BASE + WISH_MAX:
-            return (
-                f"a card was played with the Wish's value: seat {self.to_act} must first declare "
-                f"a new Wish value ('wish 42'), not {self._verb(action)}"
-            )
+            return reason("malin.redeclare_first", seat=Seat(self.to_act), action=self._verb(action))
         value = action - REDECLARE_BASE
         if value in self._wish_forbidden(exclude=self.wish_pos):
-            return f"the Wish may not take {value}: a card of that value is already in the trick"
+            return reason("malin.wish_in_the_trick", v=value)
         return None
 
-    def _aim_refusal(self, mtype: int, seat: int) -> str | None:
+    def _aim_refusal(self, mtype: int, seat: int) -> Reason | None:
         """Why a card effect of ``mtype`` may not aim at ``seat``'s card in the current trick (None: it may)."""
         for p in self.trick:
             if p.seat == seat:
                 if mtype == SIX and not isinstance(p.value, int):
-                    return f"666 only reverses a whole number; seat {seat}'s card is worth {C.value_text(p.value)}"
+                    return reason("malin.six_whole", seat=Seat(seat), v=Num(C.value_text(p.value)))
                 return None
-        return f"seat {seat} has no card in the current trick to aim at"
+        return reason("malin.no_card_to_aim", seat=Seat(seat))
 
-    def _steal_refusal(self, seat: int, targets: tuple[int, ...]) -> str | None:
+    def _steal_refusal(self, seat: int, targets: tuple[int, ...]) -> Reason | None:
         """Why ``seat``'s Le Malin may not take from ``targets`` (None: it may)."""
         for t in targets:
             if t >= self.n or t == seat:
-                return "Le Malin takes from one or two opponents, not from yourself"
+                return reason("malin.steal_self")
             if not any(self.mal[t]):
-                return f"seat {t} holds no Malheur card to take"
+                return reason("malin.nothing_to_take", seat=Seat(t))
         return None
 
     def _legal_window(self) -> list[int]:
@@ -718,32 +709,29 @@ class MalinState(State):
             )
         return sorted(out)
 
-    def _window_refusal(self, action: int) -> str | None:
+    def _window_refusal(self, action: int) -> Reason | None:
         if action == PASS:
             return None
         mtype = malheur_type(action)
         if mtype < 0:
-            return f"a Malheur window is open ({WINDOW_NAMES[self.win_kind]}): play a Malheur card or 'pass'"
+            return reason("malin.window_open", window=Word("window", WINDOW_NAMES[self.win_kind]))
         if mtype == AVOCAT:
-            return "L'Avocat du Diable is only played in answer to a Malheur card aimed at you"
+            return reason("malin.avocat_answers")
         if not self.mal[self.to_act][mtype]:
-            return f"you do not hold {C.MALHEUR_TITLES[mtype]}"
+            return reason("malin.malheur_not_held", card=Word("malheur", C.MALHEUR_TITLES[mtype]))
         if mtype == MALIN:
             return self._steal_refusal(self.to_act, malin_targets(action))
         return self._aim_refusal(mtype, malheur_target(action))
 
-    def _redirect_refusal(self, x: int) -> str | None:
+    def _redirect_refusal(self, x: int) -> Reason | None:
         """Why the seat asked may not send the pending Malheur card on to seat ``x`` (None: it may)."""
         pending = self.pending
         assert pending is not None
         if x == self.to_act:
-            return "L'Avocat du Diable sends the effect to another player, not back to you"
+            return reason("malin.avocat_not_back")
         if pending.mtype == MALIN:
             if x >= self.n or x == pending.caster or x in pending.targets or not any(self.mal[x]):
-                return (
-                    f"seat {x} cannot be the new victim of Le Malin "
-                    "(the caster, a victim already, or no Malheur card)"
-                )
+                return reason("malin.not_a_new_victim", seat=Seat(x))
             return None
         return self._aim_refusal(pending.mtype, x)
 
@@ -752,18 +740,16 @@ class MalinState(State):
             return []
         return [AVOCAT_BASE + x for x in range(self.n) if self._redirect_refusal(x) is None]
 
-    def _react_refusal(self, action: int) -> str | None:
+    def _react_refusal(self, action: int) -> Reason | None:
         if action == PASS:
             return None
         pending = self.pending
         assert pending is not None
         if malheur_type(action) != AVOCAT:
-            return (
-                f"{C.MALHEUR_TITLES[pending.mtype]} aims at you: answer with L'Avocat du Diable "
-                f"('malheur avocat on 2') or 'pass', not {self._verb(action)}"
-            )
+            card = Word("malheur", C.MALHEUR_TITLES[pending.mtype])
+            return reason("malin.aims_at_you", card=card, action=self._verb(action))
         if not self.mal[self.to_act][AVOCAT]:
-            return f"you do not hold {C.MALHEUR_TITLES[AVOCAT]}"
+            return reason("malin.malheur_not_held", card=Word("malheur", C.MALHEUR_TITLES[AVOCAT]))
         return self._redirect_refusal(malheur_target(action))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -796,11 +782,13 @@ class MalinState(State):
             ]
         return []
 
-    def _chance_refusal(self, outcome: int) -> str | None:
+    def _chance_refusal(self, outcome: int) -> Reason | None:
         """Why ``outcome`` is not one of the chance outcomes here (every chance phase's refusal)."""
         if outcome in {a for a, _ in self.chance_outcomes()}:
             return None
-        return f"{outcome!r} is not a possible chance outcome here ({PHASE_NAMES[self.phase]})"
+        return reason(
+            "malin.not_a_chance_outcome", v=repr(outcome), phase=Word("phase", PHASE_NAMES[self.phase])
+        )
 
     refusals: ClassVar[Refusals] = {
         PLAY: _play_refusal,

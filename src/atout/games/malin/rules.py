@@ -206,12 +206,24 @@ def winner_of(cards: Sequence[tuple[int, int, int, Value]], wish_rule: str, last
     Wish and both Twins goes to the Wish when ``wish_rule`` says so (the seed: in
     the last trick), whatever the values.
     """
+    return cards[trick_lead(cards, wish_rule, last_trick)[0]][0]
+
+
+def trick_lead(
+    cards: Sequence[tuple[int, int, int, Value]], wish_rule: str, last_trick: bool
+) -> tuple[int, str]:
+    """The position in ``cards`` (play order, not empty) of the card taking the trick so far, and why.
+
+    The why is a key the table says in words: ``"wish_twins"`` (the Wish beats both
+    Twins, :func:`winner_of`'s special case) or ``"highest"`` (the highest value, the
+    earlier card on a tie).
+    """
     if wish_rule == "any_trick" or (wish_rule == "last_trick" and last_trick):
         kinds = [c[1] for c in cards]
         if WISH in kinds and kinds.count(TWIN) == 2:
-            return cards[kinds.index(WISH)][0]
-    best = cards[0]
-    for card in cards:
-        if card[3] > best[3]:
-            best = card
-    return best[0]
+            return kinds.index(WISH), "wish_twins"
+    best = 0
+    for i, card in enumerate(cards):
+        if card[3] > cards[best][3]:
+            best = i
+    return best, "highest"

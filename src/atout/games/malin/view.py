@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
 from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
-from ...core.tricks import LastTrick
+from ...core.tricks import LastTrick, winning
 from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
 from . import cards as C
 from .cards import Value
-from .rules import C_STEAL, DEAL, GAIN, PHASE_NAMES, STEAL, WINDOW_NAMES, Played, Trick
+from .rules import C_STEAL, DEAL, GAIN, PHASE_NAMES, STEAL, WINDOW_NAMES, Played, Trick, trick_lead
 
 if TYPE_CHECKING:
     from .game import MalinGame, MalinState
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 TableCard = tuple[int, int, int, Value]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class MalinView(BaseView, LastTrick["tuple[tuple[TableCard, ...], int]"]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`); Malheur cards are counted by type."""
 
@@ -88,6 +88,16 @@ class MalinView(BaseView, LastTrick["tuple[tuple[TableCard, ...], int]"]):
         """Action id for ``text``, reading a bare number by the phase (see :func:`parse_in_context`)."""
         return parse_in_context(self.game, text, self.phase, self.trick)
 
+    def trick_winning(self) -> dict[str, object] | None:
+        """Who takes the trick in progress so far and why (:func:`.rules.trick_lead`); None with no
+        card yet, or while the Wish waits for its new value (``redeclare``)."""
+        if not self.trick or self.phase == "redeclare":
+            return None
+        last = len(self.tricks) == self.hand_size - 1
+        i, why = trick_lead(self.trick, self.game.options["wish_beats_both_twins"], last)
+        seat, kind, _, value = self.trick[i]
+        return winning(seat, f"mal_win_{why}", C.card_text(kind), value=C.value_text(value))
+
     def to_dict(self) -> dict[str, Any]:
         def card(k: int | None) -> str | None:
             return None if k is None else C.card_text(k)
@@ -114,6 +124,7 @@ class MalinView(BaseView, LastTrick["tuple[tuple[TableCard, ...], int]"]):
             "tricks_won": list(self.tricks_won),
             "leader": self.leader,
             "trick": table(self.trick),
+            "winning": self.trick_winning(),
             "wish_modified": self.wish_modified,
             "tricks": [finished(t) for t in self.tricks],
             **past_tricks(self, finished),

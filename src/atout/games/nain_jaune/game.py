@@ -29,6 +29,7 @@ from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
+from ...core.reason import Card, Cards, Rank, Reason, reason
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
 from .cards import card_name as _card_name
@@ -365,7 +366,7 @@ class NainJauneState(State):
             return []
         return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
 
-    def _play_refusal(self, action: int) -> str | None:
+    def _play_refusal(self, action: int) -> Reason | None:
         """Why ``action`` may not be played now, or None: the rules :meth:`legal_actions` follows.
 
         Each test is the rule itself (``_playable`` and :func:`.rules.may_pass`,
@@ -375,45 +376,52 @@ class NainJauneState(State):
         hand = self.hands[seat]
         pending = self.claim_box >= 0
         if action == CLAIM:
-            return None if pending else "there is no box to claim: claim right after playing a board card"
+            return None if pending else reason("nain_jaune.no_box")
         if not 0 <= action < NUM_ACTIONS:
-            return f"{action!r} is not an action id (0..{NUM_ACTIONS - 1})"
+            return reason("nain_jaune.not_an_id", v=repr(action), hi=NUM_ACTIONS - 1)
         if pending and not hand:
             # The last card was a board card: only its claim (or letting it go) is left.
-            return None if action == PASS else "you played your last card: 'claim' your box or 'pass'"
+            return None if action == PASS else reason("nain_jaune.claim_or_pass")
         need = self.need
         mask = self._playable()
         if action == PASS:
             if may_pass(need, mask, self.game.voluntary):
                 return None
             if not need:
-                return "you start a new run: play any card, passing is not allowed"
-            return f"you hold the {C.rank_text(need)} ({C.hand_text(mask)}): you must play it"
+                return reason("nain_jaune.new_run_no_pass")
+            return reason("nain_jaune.must_play_rank", rank=Rank(C.rank_text(need)), held=self._cards(mask))
         if mask >> action & 1:
             return None
-        name = C.card_text(action)
+        card = Card(C.card_text(action))
         if not hand >> action & 1:
-            return f"you do not hold {name}"
+            return reason("not_held", card=card)
         if need:
-            text = f"the run needs a {C.rank_text(need)} (any suit), not {name}"
-            if not self.game.voluntary and not mask:
-                text += ": you have none, 'pass'"
-            return text
-        return f"the first card of the deal is your lowest: play {C.hand_text(mask)}"
+            key = (
+                "nain_jaune.run_needs_none"
+                if not self.game.voluntary and not mask
+                else "nain_jaune.run_needs"
+            )
+            return reason(key, rank=Rank(C.rank_text(need)), card=card)
+        return reason("nain_jaune.lowest_first", held=self._cards(mask))
 
-    def _deal_refusal(self, outcome: int) -> str | None:
+    @staticmethod
+    def _cards(mask: int) -> Cards:
+        """The cards of ``mask`` as a refusal names them (by rank, as :func:`.cards.hand_text` writes them)."""
+        return Cards(tuple(C.card_text(c) for c in C.by_rank(C.cards_in(mask))), " ")
+
+    def _deal_refusal(self, outcome: int) -> Reason | None:
         """A deal outcome is a card not dealt yet."""
         if not 0 <= outcome < NUM_CARDS:
-            return f"{outcome!r} is not a card: a deal outcome is a card id 0..{NUM_CARDS - 1}"
+            return reason("deal_not_a_card", v=repr(outcome), hi=NUM_CARDS - 1)
         if self.dealt >> outcome & 1:
-            return f"{C.card_text(outcome)} is already dealt"
+            return reason("nain_jaune.already_dealt", card=Card(C.card_text(outcome)))
         return None
 
-    def _first_dealer_refusal(self, outcome: int) -> str | None:
+    def _first_dealer_refusal(self, outcome: int) -> Reason | None:
         """The draw for the first dealer names a seat."""
         if DEALER_BASE <= outcome < DEALER_BASE + self.n:
             return None
-        return "the first dealer must be drawn first"
+        return reason("first_dealer_first")
 
     refusals: ClassVar[Refusals] = {
         PLAY: _play_refusal,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import NainJauneGame, NainJauneState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class NainJauneView(BaseView):
     """A seat's knowledge.  Cards are card ids (see :mod:`.cards`)."""
 

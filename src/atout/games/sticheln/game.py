@@ -28,6 +28,7 @@ from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
+from ...core.reason import Card, Cards, Reason, Seat, Word, reason
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
 from .rules import (
@@ -340,14 +341,15 @@ class StichelnState(State):
             return []
         return uniform_outcomes(deck.kinds_in(deck.full & ~self.dealt))
 
-    def _not_an_id(self, action: int) -> str:
-        return f"{action!r} is not a Sticheln action id (0..{self.game.num_actions - 1})"
+    def _not_an_id(self, action: int) -> Reason:
+        return reason("sticheln.not_an_id", v=repr(action), hi=self.game.num_actions - 1)
 
-    def _not_held(self, kind: int) -> str:
+    def _not_held(self, kind: int) -> Reason:
         deck = self.game.deck
-        return f"you do not hold {deck.text(kind)} (your cards: {deck.hand_text(self.hands[self.to_act])})"
+        held = Cards(tuple(deck.texts[k] for k in deck.kinds_in(self.hands[self.to_act])), " ")
+        return reason("sticheln.not_held", card=Card(deck.text(kind)), held=held)
 
-    def _play_refusal(self, action: int) -> str | None:
+    def _play_refusal(self, action: int) -> Reason | None:
         """Why the seat to play may not do ``action``: any card of its hand may be played."""
         # The common case first, in one test (this runs at every move): a card of
         # the hand (the play range is the space's first, so its ids are 0 up to
@@ -358,10 +360,10 @@ class StichelnState(State):
         if action in game.play_ids:
             return self._not_held(action)
         if action in game.pain_ids:
-            return "the handicap cards are already laid: it is time to play a card ('play B7')"
+            return reason("sticheln.pains_laid")
         return self._not_an_id(action)
 
-    def _pain_refusal(self, action: int) -> str | None:
+    def _pain_refusal(self, action: int) -> Reason | None:
         """Why the seat to lay may not do ``action``: the cards of :meth:`_pain_choices` may be laid."""
         game = self.game
         deck = game.deck
@@ -374,30 +376,25 @@ class StichelnState(State):
                 return self._not_held(kind)
             # Held but not a choice: only a second méchant card of the first one's colour is.
             first = self.pains[seat][0]
-            return (
-                f"Sticheln méchant: your second handicap card must be of another colour than "
-                f"your first, {deck.text(first)} ({COLOURS[deck.colour_of[first]]})"
-            )
+            colour = Word("colour", COLOURS[deck.colour_of[first]])
+            return reason("sticheln.second_pain_colour", card=Card(deck.text(first)), colour=colour)
         if action in game.play_ids:
-            return (
-                f"first choose your handicap card face down (seat {seat}): "
-                f"write 'pain {deck.text(action)}' to lay that card"
-            )
+            return reason("sticheln.choose_pain", seat=Seat(seat), card=deck.text(action))
         return self._not_an_id(action)
 
-    def _deal_refusal(self, action: int) -> str | None:
+    def _deal_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not the next card dealt: any card not dealt yet this hand may be."""
         deck = self.game.deck
         if not 0 <= action < deck.size:
-            return f"{action!r} is not a card: a deal outcome is a card id 0..{deck.size - 1}"
+            return reason("deal_not_a_card", v=repr(action), hi=deck.size - 1)
         if self.dealt >> action & 1:
-            return f"{deck.text(action)} cannot be dealt: it is already dealt this hand"
+            return reason("sticheln.already_dealt", card=Card(deck.text(action)))
         return None
 
-    def _first_dealer_refusal(self, action: int) -> str | None:
+    def _first_dealer_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not a first-dealer draw (outcomes N + seat)."""
         size = self.game.deck.size
-        return None if size <= action < size + self.n else "the first dealer must be drawn first"
+        return None if size <= action < size + self.n else reason("first_dealer_first")
 
     refusals: ClassVar[Refusals] = {
         PLAY: _play_refusal,

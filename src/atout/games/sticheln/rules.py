@@ -67,6 +67,36 @@ def trick_winner_index(
     return best
 
 
+def trick_lead(
+    colour_of: tuple[int, ...],
+    value_of: tuple[int, ...],
+    kinds: list[int] | tuple[int, ...],
+    zero_sets_lead: bool,
+    zeros_to_leader: bool,
+) -> tuple[int, str]:
+    """Which card of a trick (play order, not empty) takes it so far, and why, for views.
+
+    The winner is :func:`trick_winner_index`'s (the engine's); the why is a key the
+    table says in words: ``"trump"`` (the highest trump: every colour but the one led
+    is trump), ``"led"`` (the highest card of the colour led, no trump played),
+    ``"zeros_leader"`` (zeros only: the leader takes them, ``all_zero_trick=leader_takes``)
+    or ``"zeros_void"`` (zeros only: set aside; the index is -1).
+
+    >>> deck = Deck(3)
+    >>> trick_lead(deck.colour_of, deck.value_of, [5, 8, 12], True, True)  # green 3 trumps blue
+    (2, 'trump')
+    >>> trick_lead(deck.colour_of, deck.value_of, [5, 8], True, True)
+    (1, 'led')
+    >>> trick_lead(deck.colour_of, deck.value_of, [0, 9], True, False)
+    (-1, 'zeros_void')
+    """
+    i = trick_winner_index(colour_of, value_of, kinds, zero_sets_lead)
+    if i < 0:
+        return (0, "zeros_leader") if zeros_to_leader else (-1, "zeros_void")
+    first = kinds[0] if zero_sets_lead else next(k for k in kinds if value_of[k])
+    return i, "led" if colour_of[kinds[i]] == colour_of[first] else "trump"
+
+
 def action_space(deck: Deck) -> ActionSpace:
     """The player actions of a configuration whose deck is ``deck``: play a card, lay a handicap card.
 

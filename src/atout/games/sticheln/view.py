@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import BaseView, redact_by_replay, view_head
-from ...core.tricks import LastTrick
+from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, read_head
-from .rules import DEAL, OVER, PAIN, PHASE_NAMES
+from .rules import DEAL, OVER, PAIN, PHASE_NAMES, trick_lead
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class StichelnView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Cards are card kinds (see :mod:`.cards`)."""
 
@@ -82,9 +82,24 @@ class StichelnView(BaseView, LastTrick[PastTrick]):
             "revealed": self.revealed,
             "leader": self.leader,
             **CardWriter(text).trick_fields(self),
+            "winning": self.trick_winning(),
             "scores": list(self.scores),
             "sheet": [{"pains": [cards(p) for p in pains], "deltas": list(d)} for pains, d in self.sheet],
         }
+
+    def trick_winning(self) -> dict[str, object] | None:
+        """Who takes the trick in progress so far and why (:func:`.rules.trick_lead`); None: no card yet."""
+        if not self.trick:
+            return None
+        game = self.game
+        deck = game.deck
+        zeros_to_leader = game.options["all_zero_trick"] == "leader_takes"
+        kinds = [k for _, k in self.trick]
+        i, why = trick_lead(deck.colour_of, deck.value_of, kinds, game.zero_sets_lead, zeros_to_leader)
+        if i < 0:
+            return winning(None, f"st_win_{why}", None)
+        seat, kind = self.trick[i]
+        return winning(seat, f"st_win_{why}", deck.text(kind))
 
     @classmethod
     def read_dict(cls, r: Reader, game: StichelnGame) -> StichelnView:

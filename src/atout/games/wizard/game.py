@@ -25,6 +25,7 @@ from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
+from ...core.reason import Card, Cards, Reason, Seat, Word, reason
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
 from .cards import card_name as _card_name
@@ -312,67 +313,62 @@ class WizardState(State):
             out.append((kind, copies / total))
         return out
 
-    def _play_turn_refusal(self, action: int) -> str | None:
+    def _play_turn_refusal(self, action: int) -> Reason | None:
         """Why the seat to play may not do ``action``: a card it may play (:meth:`playable`),
         or in clairvoyance's round 1 only the blind play."""
         if self._clairvoyant_now():
             if action == self.game.blind_action:
                 return None
-            return "clairvoyance: in round 1 you cannot see your card; play it blind ('play blind')"
+            return reason("wizard.clairvoyance_blind")
         if 0 <= action < NUM_KINDS and self.playable(self.to_act) & SLOTS_OF_KIND[action]:
             return None
         return self._play_refusal(action)
 
-    def _bid_refusal(self, action: int) -> str | None:
+    def _bid_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not a bid the seat to bid may make: 0 to the round's tricks, plus/minus one."""
         game = self.game
         if game.bid_base <= action < game.trump_base:
             bid = action - game.bid_base
             if bid > self.round:
-                only = "is only 1 trick" if self.round == 1 else f"are only {self.round} tricks"
-                return f"a bid is 0 to {self.round} in round {self.round}: there {only}"
+                key = "wizard.bid_above_one_trick" if self.round == 1 else "wizard.bid_above_round"
+                return reason(key, r=self.round)
             if bid == self._forbidden_bid():
-                return (
-                    f"plus/minus one: the bids may not add up to {self.round}, "
-                    f"so the dealer may not bid {bid}"
-                )
+                return reason("wizard.plus_minus_one", r=self.round, bid=bid)
             return None
-        return f"it is time to bid (seat {self.to_act}), not to {self._verb(action)}"
+        return reason("time_to_bid", seat=Seat(self.to_act), action=self._verb(action))
 
-    def _trump_refusal(self, action: int) -> str | None:
+    def _trump_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not the dealer's choice of trump (any of the four suits)."""
         trump_base = self.game.trump_base
         if trump_base <= action < trump_base + 4:
             return None
-        return f"a Wizard was turned up: the dealer (seat {self.to_act}) must first choose trump"
+        return reason("wizard.choose_trump", seat=Seat(self.to_act))
 
-    def _first_dealer_refusal(self, action: int) -> str | None:
+    def _first_dealer_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not a first-dealer draw (outcomes NUM_KINDS + seat)."""
         if NUM_KINDS <= action < NUM_KINDS + self.n:
             return None
-        return "the first dealer must be drawn first"
+        return reason("first_dealer_first")
 
-    def _deal_refusal(self, action: int) -> str | None:
+    def _deal_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not the next card dealt or turned up: a kind with a copy not dealt yet."""
         if not 0 <= action < NUM_KINDS:
-            return f"{action!r} is not a card: a deal outcome is a card id 0..{NUM_KINDS - 1}"
+            return reason("deal_not_a_card", v=repr(action), hi=NUM_KINDS - 1)
         if not (C.FULL_MASK & ~self.dealt) & SLOTS_OF_KIND[action]:
-            return f"{C.card_text(action)} cannot be dealt: every copy is already dealt this round"
+            return reason("wizard.every_copy_dealt", card=Card(C.card_text(action)))
         return None
 
-    def _play_refusal(self, action: int) -> str:
+    def _play_refusal(self, action: int) -> Reason:
         """Why a card the seat to play may not play is refused (it is not held, or does not follow suit)."""
         seat = self.to_act
         if not 0 <= action < NUM_KINDS:
-            return f"it is time to play a card (seat {seat}), not to {self._verb(action)}"
+            return reason("time_to_play", seat=Seat(seat), action=self._verb(action))
         hand = self.hands[seat]
-        name = C.card_text(action)
         if not hand & SLOTS_OF_KIND[action]:
-            return f"you do not hold {name}"
+            return reason("not_held", card=Card(C.card_text(action)))
         led = self.led
-        same = hand & SUIT_MASK[led]
-        held = ", ".join(C.card_text(k) for k in C.cards_in(same))
-        return f"you must follow {C.SUITS[led]}: you hold {held}"
+        held = Cards(tuple(C.card_text(k) for k in C.cards_in(hand & SUIT_MASK[led])))
+        return reason("wizard.follow_suit", colour=Word("colour", C.SUITS[led]), held=held)
 
     refusals: ClassVar[Refusals] = {
         PLAY: _play_turn_refusal,

@@ -12,7 +12,7 @@ the tensors all read these from here and never from each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ...core.actions import ActionRange, ActionSpace, Reader
 from . import cards as C
@@ -45,6 +45,38 @@ CARD_PLAYS = ActionSpace("Wizard card", (PLAY_CARD,), examples=("play B7",))
 
 #: The examples a refused text is answered with.
 EXAMPLES = ("play B7", "bid 2", "trump green")
+
+
+def trick_lead(kinds: Sequence[int], trump: int | None) -> tuple[int, str]:
+    """Which card of a trick (``kinds`` in play order, not empty) wins so far, and why.
+
+    The why is a key for the table to say in words: ``"wizard"`` (the first Wizard beats
+    everything), ``"trump"`` (the highest trump), ``"led"`` (the highest card of the suit
+    led), ``"jesters"`` (Jesters only: the first).  The engine keeps the same winner
+    incrementally (``WizardState._do``); this reads it from the public cards, for views.
+
+    >>> B3, B9, G2 = 2, 8, 14
+    >>> trick_lead([B3, B9, G2], trump=1)  # green is trump
+    (2, 'trump')
+    >>> trick_lead([C.JESTER, B3, B9], trump=None)
+    (2, 'led')
+    >>> trick_lead([B3, C.WIZARD, C.WIZARD], trump=0)
+    (1, 'wizard')
+    """
+    best = 0
+    for i in range(1, len(kinds)):
+        k, w = kinds[i], kinds[best]
+        if w == C.WIZARD:
+            break
+        beats = (
+            w == C.JESTER or (C.suit_of(k) == C.suit_of(w) and k > w) or C.suit_of(k) == trump != C.suit_of(w)
+        )
+        if k == C.WIZARD or (k != C.JESTER and beats):
+            best = i
+    w = kinds[best]
+    if w in (C.WIZARD, C.JESTER):
+        return best, "wizard" if w == C.WIZARD else "jesters"
+    return best, "trump" if C.suit_of(w) == trump else "led"
 
 
 def action_space(full_rounds: int, clairvoyance: bool) -> ActionSpace:

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
-from ...core.tricks import LastTrick
+from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, opt_ints, read_head
 from . import cards as C
-from .rules import BID, DEAL, PHASE_NAMES, SEATS_FROM
+from .rules import BID, DEAL, PHASE_NAMES, SEATS_FROM, trick_lead
 
 if TYPE_CHECKING:
     from .game import WizardGame, WizardState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class WizardView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
 
@@ -76,9 +76,18 @@ class WizardView(BaseView, LastTrick[PastTrick]):
             "tricks_won": list(self.tricks_won),
             "leader": self.leader,
             **CardWriter(C.card_text).trick_fields(self),
+            "winning": self.trick_winning(),
             "scores": list(self.scores),
             "sheet": [{"bids": list(b), "tricks": list(t), "deltas": list(d)} for b, t, d in self.sheet],
         }
+
+    def trick_winning(self) -> dict[str, object] | None:
+        """Who takes the trick in progress so far and why (:func:`.rules.trick_lead`); None: no card yet."""
+        if not self.trick:
+            return None
+        i, why = trick_lead([k for _, k in self.trick], self.trump)
+        seat, kind = self.trick[i]
+        return winning(seat, f"wiz_win_{why}", C.card_text(kind))
 
     @classmethod
     def read_dict(cls, r: Reader, game: WizardGame) -> WizardView:

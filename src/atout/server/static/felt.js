@@ -134,6 +134,29 @@ export function drawInfo(model, ctx) {
       el("small", {}, c.label), c.value !== undefined ? el("b", {}, c.value) : null)));
 }
 
+/**
+ * Who takes the trick so far and why, as the view says (the rules decide it in Python: the
+ * page draws it and decides nothing): { winning: seat|null, why: the words|null }.
+ * @param {object} view  msg.view, whose `winning` is {seat, why, card, ...params} or null
+ * @param {object} ctx  names and cardName
+ * @param {(value: string) => string} [number]  how the game writes a value in the page's language
+ */
+export function trickWinning(view, ctx, number = String) {
+  const w = view.winning;
+  if (!w) return { winning: null, why: null };
+  const vars = {
+    name: w.seat === null ? "" : ctx.names[w.seat],
+    card: w.card ? ctx.cardName(w.card) : "",
+    value: w.value === undefined ? "" : number(w.value),
+  };
+  return { winning: w.seat, why: t(w.why, vars) };
+}
+
+/** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone). */
+export function drawWhy(model) {
+  return model.why ? el("p", { class: "trick-why" }, model.why) : null;
+}
+
 /** The felt: seats, the trick, and a game's own centre piece. */
 export function drawFelt(msg, model, ctx) {
   const n = msg.players;

@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, has, i18n, loadStrings, translatePage, reducedMotion } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -134,6 +134,7 @@ function drawBoard(msg, model, ctx) {
   board.replaceChildren(...[
     drawInfo(model, ctx),
     drawFelt(msg, model, ctx),
+    drawWhy(model),
     el("div", { class: "prompt", id: "prompt" }, model.prompt || ""),
     drawMoves(model, ctx),
     el("div", { class: "hand-zone" }, drawHand(msg, model, ctx)),

@@ -7,7 +7,7 @@
    cards (keys malin, avocat, 666, belzebuth, fennec). */
 
 import { svg } from "../lib/dom.js";
-import { frame, corners, label, at, g, circle, path, polygon, underline69, SERIF, INDEX_X } from "../cards.js";
+import { frame, corners, label, at, g, circle, path, polygon, underline69, SERIF, INDEX_X } from "./kit.js";
 
 /* ---- numbered cards ---------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
    K(önig), D(ame), B(ube) in German for K, Q, J; the ace stays A. */
 
 import { svg } from "../lib/dom.js";
-import { frame, index, label, at, g, circle, path, SERIF } from "../cards.js";
+import { frame, index, label, at, g, circle, path, SERIF } from "./kit.js";
 
 const RED = "#c1121f";
 const BLACK = "#1c1c1c";

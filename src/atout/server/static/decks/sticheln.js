@@ -6,7 +6,7 @@
    Server notation: colour letter + value, "B7", "O0", "V12" (values 0..18). */
 
 import { svg } from "../lib/dom.js";
-import { frame, index, label, at, circle, polygon } from "../cards.js";
+import { frame, index, label, at, circle, polygon } from "./kit.js";
 
 /** One shape in the 100-box, filled and outlined. */
 function shape(kind, fill, line) {

@@ -6,7 +6,7 @@
    Server notation: suit letter + 1..13 ("B7", "Y13"), "Z" a Wizard, "N" a Jester. */
 
 import { svg } from "../lib/dom.js";
-import { frame, index, corners, label, at, g, circle, path, polygon, SERIF, INDEX_X } from "../cards.js";
+import { frame, index, corners, label, at, g, circle, path, polygon, SERIF, INDEX_X } from "./kit.js";
 
 /* ---- suit symbols, each in a 100-unit box centred on 0,0 --------------------------- */
 

@@ -9,7 +9,7 @@
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
 import { el, t, i18n } from "../lib/dom.js";
-import { cardElement, lastTrickModel } from "../felt.js";
+import { cardElement, lastTrickModel, trickWinning } from "../felt.js";
 
 export const deck = "malin";
 export const css = true;
@@ -157,20 +157,6 @@ export function actionLabel(action, msg, names) {
 
 /* ---- the trick ---------------------------------------------------------------------- */
 
-/** Who is winning the trick as it stands (the engine's winner_of): the highest current value,
-    the earlier card on a tie; a trick holding the Wish and both Twins goes to the Wish in the
-    last trick (option wish_beats_both_twins: last_trick, any_trick or never). */
-export function winningSeat(cards, lastTrick, rule) {
-  if (!cards.length) return null;
-  const kinds = cards.map((c) => c.card);
-  if ((rule === "any_trick" || (rule === "last_trick" && lastTrick)) && kinds.includes("WISH") && kinds.filter((k) => k === "TWIN").length === 2) {
-    return cards[kinds.indexOf("WISH")].seat;
-  }
-  let best = 0;
-  for (let i = 1; i < cards.length; i++) if (Number(cards[i].value) > Number(cards[best].value)) best = i;
-  return cards[best].seat;
-}
-
 /** The note under a card on the table: a Twin's or the Wish's declared value, and what a
     Malheur card made of any card ("= 35", "19 → 91", "= 35 → 17,5"). */
 function note(c) {
@@ -242,7 +228,6 @@ export function model(msg, ctx) {
   for (const a of malheur) moves.push({ action: a, label: malheurLabel(a, msg, names), title: malheurTitle(a, msg, names), group: "malheur" });
   for (const a of others) moves.push({ action: a, label: actionLabel(a, msg, names), group: "other" });
 
-  const isLast = v.tricks.length === v.hand_size - 1;
   const panels = [];
   if (mine && v.phase === "redeclare") panels.push(redeclarePanel(msg, redeclare, ctx));
   if (fun) panels.push(malheurPanel(msg, ctx, o));
@@ -257,7 +242,7 @@ export function model(msg, ctx) {
       badges: badges(v, s, fun, names),
     })),
     trick: plays(v.trick),
-    winning: v.phase === "redeclare" ? null : winningSeat(v.trick, isLast, o.wish_beats_both_twins),
+    ...trickWinning(v, ctx, fmt),
     lastTrick: lastTrickModel(v, plays),
     hand,
     moves,

@@ -10,7 +10,7 @@
    trick of zeros set aside), last_trick {cards, winner, round}; sheet [{pains, deltas}]. */
 
 import { el, t } from "../lib/dom.js";
-import { cardElement, lastTrickModel, pairPlays } from "../felt.js";
+import { cardElement, lastTrickModel, pairPlays, trickWinning } from "../felt.js";
 
 export const deck = "sticheln";
 export const css = true;
@@ -56,27 +56,6 @@ export function ledColour(trick, firstNonzero) {
   if (!firstNonzero) return colourOf(trick[0][1]);
   const first = trick.find(([, c]) => valueOf(c) !== 0);
   return first ? colourOf(first[1]) : null;
-}
-
-/** Who takes the trick so far (the engine's trick_winner_index): every colour but the led one
-    is trump; zeros never win; the highest trump wins, the first of equal trumps; without a
-    trump the highest card of the led colour.  Zeros only: the leader (all_zero_trick=leader_takes)
-    or nobody (void: null). */
-export function winningSeat(trick, firstNonzero, zerosVoid) {
-  if (!trick.length) return null;
-  const lead = ledColour(trick, firstNonzero);
-  let best = null;
-  let bestValue = 0;
-  let bestTrump = false;
-  for (const [seat, card] of trick) {
-    const v = valueOf(card);
-    if (v === 0) continue;
-    if (colourOf(card) !== lead) {
-      if (!bestTrump || v > bestValue) { best = seat; bestValue = v; bestTrump = true; }
-    } else if (!bestTrump && v > bestValue) { best = seat; bestValue = v; }
-  }
-  if (best === null) return zerosVoid ? null : trick[0][0];
-  return best;
 }
 
 /** Per seat this hand: tricks and cards taken, and what its handicap colour(s) cost so far
@@ -193,7 +172,6 @@ export function model(msg, ctx) {
   const me = msg.seat;
   const o = options(msg);
   const firstNonzero = o.zero_lead_colour === "first_nonzero";
-  const zerosVoid = o.all_zero_trick === "void";
   const perSeat = o.two_pain_colours === "true" ? 2 : 1;
   const got = taken(msg);
 
@@ -255,7 +233,7 @@ export function model(msg, ctx) {
       extra: painsNode(msg, s, ctx, perSeat, got[s], justRevealed && s !== me),
     })),
     trick: pairPlays(v.trick),
-    winning: winningSeat(v.trick, firstNonzero, zerosVoid),
+    ...trickWinning(v, ctx),
     lastTrick: lastTrickModel(v, pairPlays),
     hand,
     moves,

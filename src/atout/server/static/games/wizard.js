@@ -3,7 +3,7 @@
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
 import { t } from "../lib/dom.js";
-import { lastTrickModel, pairPlays } from "../felt.js";
+import { lastTrickModel, pairPlays, trickWinning } from "../felt.js";
 
 export const deck = "wizard";
 const LETTERS = "BGRY";
@@ -32,23 +32,6 @@ export function actionLabel(action) {
   return action;
 }
 
-/** Who is winning the trick so far: the first Wizard; else the highest trump; else the highest
-    card of the suit led; Jesters only: the first (the engine's rule, for the crown on the felt). */
-export function winningSeat(trick, trump) {
-  let best = null;
-  for (const [seat, card] of trick) {
-    if (best === null) { best = { seat, card }; continue; }
-    const w = best.card;
-    if (w === "Z") break;
-    if (card === "Z") { best = { seat, card }; continue; }
-    if (card === "N") continue;
-    if (w === "N") { best = { seat, card }; continue; }
-    const same = card[0] === w[0];
-    if ((same && Number(card.slice(1)) > Number(w.slice(1))) || (card[0] === trump && w[0] !== trump)) best = { seat, card };
-  }
-  return best ? best.seat : null;
-}
-
 function bidBadge(v, s) {
   if (v.bids[s] !== null) return { label: t("bid"), value: String(v.bids[s]) };
   if (v.has_bid[s]) return { label: t("bid"), value: "✓", title: t("wiz_bid_secret") };
@@ -58,7 +41,6 @@ function bidBadge(v, s) {
 export function model(msg, ctx) {
   const v = msg.view;
   const me = msg.seat;
-  const trumpLetter = v.trump ? LETTERS[SUIT_WORDS.indexOf(v.trump)] : null;
   const cardAction = {};
   const moves = [];
   for (const a of msg.legal) {
@@ -103,7 +85,7 @@ export function model(msg, ctx) {
       extra: seen && seen[s] ? seenHand(seen[s], ctx) : null,
     })),
     trick: pairPlays(v.trick),
-    winning: winningSeat(v.trick, trumpLetter),
+    ...trickWinning(v, ctx),
     lastTrick: lastTrickModel(v, pairPlays),
     hand,
     moves,
