@@ -32,6 +32,7 @@ from ..batch import batch_class
 from ..batch.common import Batch
 from ..core.bot import Bot
 from ..core.game import State, View
+from .evaluation import SearchEvaluation
 from .learned import PolicyModel
 
 __all__ = ["BatchSearchBot", "PlayoutPolicy"]
@@ -116,12 +117,22 @@ class BatchSearchBot(Bot):
         legal = list(view.legal_actions)
         if len(legal) == 1:
             return legal[0]
+        return self.evaluate(view).choice
+
+    def evaluate(self, view: View) -> SearchEvaluation:
+        """Search the decision at ``view`` and return every legal action's margins and the choice.
+
+        :meth:`choose` answers ``evaluate(view).choice``; the game review
+        (:mod:`.review`) shows the same numbers to a player.
+        """
+        legal = list(view.legal_actions)
         game = view.game
         if self.model is not None:
             self.model.check(game)
         cls = batch_class(game.name)
         survivors = legal
         totals = dict.fromkeys(legal, 0.0)
+        margins: dict[int, list[float]] = {a: [] for a in legal}
         rounds = max(1, math.ceil(math.log2(len(legal))))
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         for done in range(rounds):
@@ -129,9 +140,10 @@ class BatchSearchBot(Bot):
             # the survivors have all been tried on the same worlds, so their sums compare.
             worlds = max(self.min_worlds, int(self.playouts / rounds / len(survivors)))
             worlds = min(worlds, max(1, MAX_ROWS // len(survivors)))
-            margins = self._playouts(cls, view, survivors, worlds)
+            played = self._playouts(cls, view, survivors, worlds)
             for i, action in enumerate(survivors):
-                totals[action] += float(margins[i].sum())
+                totals[action] += float(played[i].sum())
+                margins[action].extend(played[i].tolist())
             if done == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
                 break
             ranked = sorted(survivors, key=lambda a: (-totals[a], a))
@@ -139,7 +151,8 @@ class BatchSearchBot(Bot):
             if len(survivors) == 1:
                 break
         best = max(totals[a] for a in survivors)
-        return min(a for a in survivors if totals[a] >= best - 1e-9)
+        choice = min(a for a in survivors if totals[a] >= best - 1e-9)
+        return SearchEvaluation(margins, totals, list(survivors), choice)
 
     def _worlds(self, cls: type[Batch], view: View, count: int) -> list[State]:
         """``count`` worlds consistent with ``view``: drawn plainly, or by inference (see :meth:`_inferred`)."""

@@ -62,6 +62,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
 from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
+from .evaluation import SearchEvaluation
 from .path import bot_from_path
 from .random import RandomBot
 
@@ -126,31 +127,42 @@ class SearchBot(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        return self.evaluate(view).choice
+
+    def evaluate(self, view: View) -> SearchEvaluation:
+        """Search the decision at ``view`` and return every legal action's margins and the choice.
+
+        :meth:`choose` answers ``evaluate(view).choice``; the game review
+        (:mod:`.review`) shows the same numbers to a player.
+        """
         if not self._policies or getattr(self, "game", None) != view.game:
             self._setup(view.game)
-        totals = self._halving(view)
-        best = max(totals.values())
+        margins, survivors = self._halving(view)
+        totals = {a: sum(values) for a, values in margins.items()}
+        best = max(totals[a] for a in survivors)
         # Ties (forced outcomes, equivalent cards) go to the policy's own choice
         # when it is among them, else to the lowest id: stable and sensible.
-        tied = [a for a in totals if totals[a] >= best - 1e-9]
+        tied = [a for a in survivors if totals[a] >= best - 1e-9]
+        choice = min(tied)
         if len(tied) > 1:
             favourite = self._policies[view.seat].choose(view)
             if favourite in tied:
-                return favourite
-        return min(tied)
+                choice = favourite
+        return SearchEvaluation(margins, totals, survivors, choice)
 
-    def _halving(self, view: View) -> dict[int, float]:
+    def _halving(self, view: View) -> tuple[dict[int, list[float]], list[int]]:
         """Sequential halving: the budget in log2(k) equal slices, the worse half dropped after each.
 
         Every surviving action has been tried on the same worlds, so comparing
         their sums is a paired comparison; the close contenders end with many
         more worlds than flat allocation would give them (Karnin et al. 2013).
-        Returns the surviving actions' sums.
+        Returns every action's margins, world by world, and the survivors.
         """
         survivors = list(view.legal_actions)
         draw = self.world_source(view)
         slices = max(1, math.ceil(math.log2(len(survivors))))
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        margins: dict[int, list[float]] = {a: [] for a in survivors}
         totals = dict.fromkeys(survivors, 0.0)
         first = True
         while True:
@@ -161,14 +173,16 @@ class SearchBot(Bot):
             for _ in range(add):
                 world = draw()
                 for action in survivors:
-                    totals[action] += self._playout(world, action, view.seat)
+                    margin = self._playout(world, action, view.seat)
+                    margins[action].append(margin)
+                    totals[action] += margin
                 self.simulations += len(survivors)
                 # Checked after whole worlds: the survivors always share the same worlds.
                 late = deadline is not None and time.perf_counter() > deadline
                 if late:
                     break
             if len(survivors) <= 2 or late:
-                return {a: totals[a] for a in survivors}
+                return margins, survivors
             survivors.sort(key=lambda a: -totals[a])
             survivors = survivors[: (len(survivors) + 1) // 2]
 

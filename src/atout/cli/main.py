@@ -31,6 +31,7 @@ from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
 from .args import GameArg, OptionOpt, PlayersOpt, escape, load_game
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out
+from .review import review
 from .serve import serve
 from .servebot import serve_bot
 from .tournament import tournament
@@ -512,6 +513,7 @@ if __name__ == "__main__":  # pragma: no cover
 app.command()(serve)
 app.command("serve-bot")(serve_bot)
 app.command()(tournament)
+app.command()(review)
 app.command()(train)
 app.command()(distill)
 

@@ -87,6 +87,10 @@ class Game(ABC):
     #: the policy search bots may play their playouts with instead of the
     #: heuristic, because the heuristic is a poor model of strong opponents.
     playout_model: ClassVar[str | None] = None
+    #: The game review's thresholds (``atout.bots.review``): a decision that cost at
+    #: least the first of these points is a mistake, the second a blunder.  Points
+    #: weigh differently per game (Wizard: 10 a trick made; Le Malin: one penalty point).
+    review_thresholds: ClassVar[tuple[float, float]] = (5.0, 15.0)
     #: The package of this game's own modules (``"atout.games.wizard"``), laid out
     #: as docs/architecture.md says: when set, :attr:`renderer`, :attr:`tensors`,
     #: :attr:`positions` and :attr:`sampler` default to its modules that

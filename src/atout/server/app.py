@@ -11,7 +11,7 @@ Routes::
                                    each option's label, help and choice labels; the bot levels)
     GET  /table/{id}#watch=...     a spectator's page (the watch token; empty at a public table)
     POST /api/tables               create a table ({game, players, options, seats, bot_pace,
-                                   public, turn_time, spectator_chat, away_level}; a seat
+                                   public, turn_time, spectator_chat, away_level, hints}; a seat
                                    {"open": true} is left free for the lobby): returns each
                                    claimed human seat's key and link, and the watch link
     GET  /api/tables               the lobby: public unfinished tables (game, options, seats
@@ -21,6 +21,10 @@ Routes::
     POST /api/tables/{id}/record   {key, format} → the seat's record; the full one once over
     POST /api/tables/{id}/replay   {key, step} → the seat's view after `step` actions
     POST /api/tables/{id}/leave    {key, bot} → a bot takes the seat; the key stops working
+    POST /api/tables/{id}/review   {key, as_seat} → a finished game's review of a seat, or how far
+                                   its queued search is (:mod:`.review`)
+    POST /api/tables/{id}/hint     {key[, n]} → whether the table gives hints; with n (the move
+                                   shown), on the seat's turn, the search's suggestion (:mod:`.hint`)
     WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
                                    {"type": "act", "action": "play B7", "n": 12},
                                    {"type": "name", "name": "Ann"}, {"type": "ping"};
@@ -65,11 +69,13 @@ from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .chat import check_plain
 from .clock import TURN_TIMES
+from .hint import Hints
 from .languages import LANGUAGES, game_texts, language_buttons, pick_language
 from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
 from .living import SPECTATOR, Living
 from .messages import ReasonContext, localize, render_refusal
 from .outbox import Outbox, SlowSocket
+from .review import Reviewer
 from .storage import Storage, default_url
 from .tables import (
     BOT_PACES,
@@ -233,6 +239,8 @@ def create_app(
     open_sockets: dict[str, int] = {}
     # The turn clock is looked at every ``clock_tick`` seconds (0: never; tests call ``tick()``).
     living = Living(manager, tick=clock_tick if clock_tick is not None else 0.25)
+    reviewer = Reviewer(storage, workers=1 if limits.bot_workers > 0 else 0)
+    hints = Hints(storage, manager.pool)
     # For end-to-end tests only: ATOUT_CLOCK_SCALE=10 makes the turn clock run ten times
     # faster, so a real server's 60 s turn is 6 s (the page still counts the nominal time).
     scale = float(os.environ.get("ATOUT_CLOCK_SCALE", "1") or 1)
@@ -347,7 +355,12 @@ def create_app(
             )
         if away_level is not None and away_level not in FORM_LEVELS:
             raise TableError("bad_request", f"away_level is one of: {', '.join(FORM_LEVELS)}")
+        with_hints = data.get("hints", False)
+        if not isinstance(with_hints, bool):
+            raise TableError("bad_request", "hints is true or false")
         settings, watch = living.creation_settings(public, turn_time, spectator_chat, away_level)
+        if with_hints:
+            settings["hints"] = True  # stored with the room's settings (server/hint.py reads it)
         if not creations.allow(client_of(request.scope)):
             raise TableError("rate_limited", "too many tables created from this address: try again later")
         table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
@@ -408,6 +421,17 @@ def create_app(
         return JSONResponse(
             {"step": step, "steps": table.n, "seat": who, "view": view.to_dict(), "over": state.is_terminal}
         )
+
+    async def review(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        who = data.get("as_seat", seat)
+        if not isinstance(who, int) or isinstance(who, bool):
+            raise TableError("bad_request", "as_seat must be a seat number")
+        return JSONResponse(await reviewer.request(table, who, client_of(request.scope)))
+
+    async def hint(request: Request) -> Response:
+        table, seat, data = await seat_request(request)
+        return JSONResponse(await hints.request(table, seat, data.get("n"), client_of(request.scope)))
 
     async def leave(request: Request) -> Response:
         table, seat, data = await seat_request(request)
@@ -622,6 +646,7 @@ def create_app(
             yield
         finally:
             await living.stop()
+            reviewer.close()
             await manager.stop()
             storage.close()
 
@@ -639,6 +664,8 @@ def create_app(
             Route("/api/tables/{table}/record", record, methods=["POST"]),
             Route("/api/tables/{table}/replay", replay, methods=["POST"]),
             Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+            Route("/api/tables/{table}/review", review, methods=["POST"]),
+            Route("/api/tables/{table}/hint", hint, methods=["POST"]),
             WebSocketRoute("/ws/{table}", socket),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
@@ -656,5 +683,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.living = living
+    app.state.reviewer = reviewer
+    app.state.hints = hints
     app.state.storage = storage
     return app

@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields, is_dataclass
@@ -79,20 +80,35 @@ def unpack_view(cls: type[View], values: dict[str, Any], game: Game) -> View:
     return view
 
 
+#: What a worker rebuilds a game from: its name, seat count and options (a game does not pickle).
+GameSpec = tuple[str, int, tuple[tuple[str, str], ...]]
+
+
+def game_spec(game: Game) -> GameSpec:
+    """The picklable description of ``game`` a worker rebuilds it from (:func:`worker_game`)."""
+    options = tuple(sorted((k, v) for k, v in (p.split("=", 1) for p in game.options_text().split())))
+    return (game.name, game.players, options)
+
+
+def worker_game(spec: GameSpec) -> Game:
+    """The game ``spec`` describes, built once per worker process."""
+    return _game(*spec)
+
+
 @lru_cache(maxsize=64)
 def _game(name: str, players: int, options: tuple[tuple[str, str], ...]) -> Game:
     return load(name, players, **dict(options))
 
 
 def think(
-    game: tuple[str, int, tuple[tuple[str, str], ...]],
+    game: GameSpec,
     bot: str,
     seat: int,
     seed: int,
     view: tuple[type[View], dict[str, Any]],
 ) -> int:
     """In a worker: bot ``bot`` for seat ``seat`` chooses from ``view``."""
-    g = _game(*game)
+    g = worker_game(game)
     player = make_bot(bot, g, seed)
     player.start(g, seat)
     try:
@@ -176,13 +192,18 @@ class BotPool:
 
     async def choose(self, game: Game, bot: str, seat: int, seed: int, view: View) -> int:
         """The bot's action for ``view``, thought in a worker; retried once on a fresh pool."""
-        options = tuple(sorted((k, v) for k, v in (p.split("=", 1) for p in game.options_text().split())))
-        spec = (game.name, game.players, options)
-        packed = pack_view(view)
+        result: int = await self.run(think, game_spec(game), bot, seat, seed, pack_view(view))
+        return result
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker (picklable arguments), awaited; retried once on a fresh pool.
+
+        The game review (:mod:`.review`) runs its searches through here too, on its own pool.
+        """
         for attempt in (1, 2):
             executor = self._get()
             try:
-                future = executor.submit(think, spec, bot, seat, seed, packed)
+                future = executor.submit(fn, *args)
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 log.error("a bot worker process died (attempt %d): starting a new pool", attempt)

@@ -644,7 +644,7 @@ class Living:
             SeatSpec(name=s.name, bot=s.bot, open=s.bot is None and s.key_hash is None) for s in table.seats
         ]
         hashes = {s.seat: s.key_hash for s in table.seats if s.key_hash is not None}
-        keep = ("public", "spectator_chat", "watch", "turn_time", "away_level")
+        keep = ("public", "spectator_chat", "watch", "turn_time", "away_level", "hints")
         settings = {k: room_settings[k] for k in keep if k in room_settings}
         settings["prev"] = table.id
         planned = self.manager.plan(

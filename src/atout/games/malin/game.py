@@ -130,6 +130,8 @@ class MalinGame(Game):
     min_players = 3
     max_players = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.malin.bot:MalinHeuristicBot"}
+    #: A hand moves a score by a point or two (a score starts at 10): half a point is a mistake.
+    review_thresholds: ClassVar[tuple[float, float]] = (0.5, 1.5)
     package = "atout.games.malin"
     rules_page = "le-malin"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (

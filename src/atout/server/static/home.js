@@ -270,7 +270,7 @@ function showInvites(data, seats) {
 /** The lobby and clock settings of the creation form (issue 18). */
 function livingSettings() {
   const turn = $("turn-time").value;
-  return { public: $("public").checked, spectator_chat: $("spectator-chat").checked, ...(turn === "" ? {} : { turn_time: Number(turn) }) };
+  return { public: $("public").checked, spectator_chat: $("spectator-chat").checked, hints: $("hints").checked, ...(turn === "" ? {} : { turn_time: Number(turn) }) };
 }
 
 /** The watch link: spectators see the public view only. */
@@ -311,6 +311,7 @@ async function submit(ev) {
 
 async function main() {
   await loadStrings();
+  await loadStrings("review"); // the hint setting's label
   translatePage();
   const data = await (await fetch(`/api/games?lang=${i18n.lang}`)).json();
   state.games = data.games;

@@ -11,6 +11,8 @@ import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlay
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
+import { setupReview, reviewStep, optionLabels } from "./review.js";
+import { setupHints, hintTurn } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -276,6 +278,7 @@ async function show(msg) {
   const mine = !msg.over && msg.to_act === msg.seat;
   if (mine && !wasMine) { chime(); announce(t("your_turn")); }
   shown = { msg, model, mod, ctx };
+  hintTurn(msg, (texts) => optionLabels(mod, msg, ctx, texts));
   $("title").textContent = msg.spectator ? `${msg.title} — ${t("watching")}` : `${msg.title} — ${ctx.names[msg.seat]}`;
   if (!msg.spectator && document.activeElement !== $("name")) $("name").value = ctx.names[msg.seat];
   $("leave").hidden = msg.over || !!msg.spectator;
@@ -459,11 +462,13 @@ function setupReplay(msg) {
     const sheet = mod.sheet ? mod.sheet(view) : null;
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);
   $("prev").addEventListener("click", () => { $("step").value = Math.max(0, Number($("step").value) - 1); showStep(); });
   $("next").addEventListener("click", () => { $("step").value = Math.min(Number($("step").max), Number($("step").value) + 1); showStep(); });
+  setupReview({ post, names: msg.seats.map((s) => s.name), goTo: (step) => { $("step").value = step; showStep(); } });
   showStep();
 }
 
@@ -503,6 +508,7 @@ async function main() {
   await loadStrings();
   translatePage();
   if (!key && !spectator) { notice(t("no_key"), true); return; }
+  if (key) setupHints(post);
   document.body.classList.toggle("spectating", spectator);
   setupChat($("chat"), (text) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "chat", text })); }, true);
   $("rematch-after").addEventListener("click", askRematch);

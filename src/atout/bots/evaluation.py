@@ -1,0 +1,70 @@
+"""What a search bot knows of a decision after searching it: every legal action's playout margins.
+
+Why a type of its own: the search bots (:class:`~atout.bots.search.SearchBot`,
+:class:`~atout.bots.batched.BatchSearchBot`) compute these numbers to choose,
+and the game review (:mod:`.review`) shows them to a player.  Both read the one
+evaluation the bot made, so the review's figures *are* the bot's, not a second
+estimate that could disagree with its choice.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SearchEvaluation:
+    """A searched decision.
+
+    ``margins[a]``: action ``a``'s playout margins (the seat's gain over the
+    round minus the others' mean gain), one per world it was tried in, in the
+    order the worlds were drawn.  Sequential halving tries every action on the
+    first worlds and only the survivors on later ones, so the worlds of an
+    action are a prefix of those of any action that outlived it: two actions
+    compare *paired*, on the worlds they share (:meth:`cost`).
+    ``totals[a]``: the sums the bot compared (added in the bot's own order, so
+    they are bit for bit what it decided on); ``survivors``: the actions left
+    when the budget ran out; ``choice``: the bot's answer.
+    """
+
+    margins: dict[int, list[float]]
+    totals: dict[int, float]
+    survivors: list[int]
+    choice: int
+
+    def worlds(self, action: int) -> int:
+        """How many worlds ``action`` was tried in."""
+        return len(self.margins[action])
+
+    def mean(self, action: int) -> float:
+        """The action's expected points: its mean margin over its worlds."""
+        return self.totals[action] / len(self.margins[action])
+
+    def stderr(self, action: int) -> float:
+        """The standard error of :meth:`mean` (0 with a single world: nothing to estimate it from)."""
+        values = self.margins[action]
+        n = len(values)
+        if n < 2:
+            return 0.0
+        mean = sum(values) / n
+        return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+    def cost(self, action: int, against: int | None = None) -> tuple[float, float]:
+        """What playing ``action`` instead of ``against`` (default: the choice) loses, and its standard error.
+
+        Paired over the worlds both were tried in (the first ``n`` worlds, ``n``
+        the smaller count): common random numbers take the luck of the deal out
+        of the difference.  An action dropped by halving was behind the choice
+        on exactly those worlds, so the cost of any action is never negative
+        for the bot's own choice.
+        """
+        best = self.margins[self.choice if against is None else against]
+        mine = self.margins[action]
+        n = min(len(best), len(mine))
+        diffs = [b - m for b, m in zip(best[:n], mine[:n], strict=True)]
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, 0.0
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)

@@ -1,0 +1,196 @@
+/* The game review beside the replay (issue 29): each decision of a seat weighed by the search.
+ *
+ * The server searches every decision of the chosen seat from that seat's view at that moment
+ * (POST /api/tables/{id}/review; queued, then cached with the table) and answers each legal
+ * option's expected points.  This module asks for it, waits while it is queued, and draws, for
+ * the replay's current step: the options with their expected points, the move played and the
+ * best one marked, the cost and its verdict; above them the summary, the per-round chart of
+ * points lost (SVG) and the flagged moves, each a link to its step.  Nothing here knows a game:
+ * option labels come from the game's own module (its model of the replayed view).
+ */
+
+import { el, svg, t, i18n, loadStrings } from "./lib/dom.js";
+
+/** Seconds between two questions while a review is queued or running. */
+const POLL = 1.2;
+
+const state = { hooks: null, reviews: new Map(), pending: new Map(), step: 0, seat: 0, labelOf: null };
+
+/** Signed points with one decimal, the reader's way (a decimal comma in French). */
+function points(value, signed = true) {
+  return new Intl.NumberFormat(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: signed ? "always" : "auto" }).format(value);
+}
+
+/**
+ * Wire the review to the replay: a "Review" button in its controls and the panel beside its board.
+ * hooks: { post(path, body) → Response, names: seat names, goTo(step) }.
+ */
+export async function setupReview(hooks) {
+  await loadStrings("review");
+  state.hooks = hooks;
+  if (!document.getElementById("review-start")) {
+    const button = el("button", { type: "button", id: "review-start", class: "review-start", onclick: () => ask(state.seat) }, t("review_button"));
+    document.getElementById("replay-controls").append(button);
+  }
+  draw();
+}
+
+/** The replay moved (step, seat as seen by); labelOf(texts) names the options in that view. */
+export function reviewStep(step, seat, labelOf) {
+  state.step = step;
+  state.seat = seat;
+  state.labelOf = labelOf;
+  draw();
+}
+
+async function ask(seat) {
+  if (state.reviews.has(seat) || state.pending.has(seat)) return;
+  state.pending.set(seat, t("review_running"));
+  draw();
+  for (;;) {
+    let r, data;
+    try {
+      r = await state.hooks.post("review", { as_seat: seat });
+      data = await r.json();
+    } catch {
+      state.pending.set(seat, null);
+      break;
+    }
+    if (!r.ok) {
+      // busy, rate_limited, unavailable: a sentence of our own, in the reader's language
+      const known = { busy: "review_busy", rate_limited: "review_rate_limited", unavailable: "review_failed" }[data.code];
+      state.pending.delete(seat);
+      state.error = { seat, text: known ? t(known) : data.message };
+      draw();
+      return;
+    }
+    if (data.status === "done") {
+      state.pending.delete(seat);
+      state.reviews.set(seat, data.review);
+      if (state.error && state.error.seat === seat) state.error = null;
+      draw();
+      return;
+    }
+    state.pending.set(seat, data.ahead > 0 ? t("review_queued", { ahead: data.ahead }) : t("review_running"));
+    draw();
+    await new Promise((done) => setTimeout(done, POLL * 1000));
+  }
+  state.pending.delete(seat);
+  draw();
+}
+
+function draw() {
+  const panel = document.getElementById("review");
+  const button = document.getElementById("review-start");
+  if (!panel || !state.hooks) return;
+  const seat = state.seat;
+  const review = state.reviews.get(seat);
+  const waiting = state.pending.get(seat);
+  if (button) button.hidden = !!review || !!waiting;
+  if (!review && !waiting && !(state.error && state.error.seat === seat)) { panel.hidden = true; panel.replaceChildren(); return; }
+  panel.hidden = false;
+  if (!review) {
+    const text = waiting || state.error.text;
+    panel.replaceChildren(el("p", { class: waiting ? "review-wait" : "review-error", role: "status" }, text));
+    return;
+  }
+  const name = state.hooks.names[seat];
+  const decisions = review.decisions;
+  const lost = decisions.reduce((sum, d) => sum + d.cost, 0);
+  const count = (level) => decisions.filter((d) => d.level === level).length;
+  panel.replaceChildren(...[
+    el("h3", {}, t("review_heading", { name })),
+    el("p", { class: "review-summary" }, t("review_summary", { decisions: decisions.length, mistakes: count("mistake"), blunders: count("blunder"), lost: points(lost, false) })),
+    chart(review.rounds.filter((r) => r.seat === seat)),
+    flagged(decisions),
+    current(decisions, name),
+    el("p", { class: "review-explain" }, t("review_explain", { playouts: review.playouts })),
+  ].filter(Boolean));
+}
+
+/** Points lost by round, one bar each (a click or Enter goes to the round's first decision). */
+function chart(rounds) {
+  const figure = el("figure", { class: "review-chart" }, el("figcaption", {}, t("review_chart")));
+  if (!rounds.length) return figure;
+  const lost = Math.max(...rounds.map((r) => r.lost));
+  // Nothing lost anywhere: a flat strip of rounds (still a way to each round), not an empty box.
+  const bar = 22, gap = 6, height = lost >= 0.05 ? 90 : 6, top = 14, bottom = 16;
+  const width = rounds.length * (bar + gap) + gap;
+  const most = Math.max(1, lost);
+  const decisions = state.reviews.get(state.seat).decisions;
+  const bars = rounds.map((r, i) => {
+    const x = gap + i * (bar + gap);
+    const h = Math.max(1, (r.lost / most) * height);
+    const first = decisions.find((d) => d.round === r.round);
+    const go = () => first && state.hooks.goTo(first.step);
+    return svg("g", {
+      class: `review-bar${r.blunders ? " blunder" : r.mistakes ? " mistake" : ""}`, tabindex: "0", role: "button",
+      onclick: go, onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(); } },
+    },
+    svg("title", {}, t("review_chart_bar", { round: r.round, lost: points(r.lost, false) })),
+    // The whole column answers a click, not only the bar (a round with nothing lost has none).
+    svg("rect", { x, y: 0, width: bar, height: top + height + bottom, class: "hit" }),
+    svg("rect", { x, y: top + height - h, width: bar, height: h, rx: 2 }),
+    svg("text", { x: x + bar / 2, y: top + height + 12, "text-anchor": "middle" }, String(r.round)),
+    svg("text", { x: x + bar / 2, y: top + height - h - 3, "text-anchor": "middle", class: "value" }, points(r.lost, false)));
+  });
+  figure.append(svg("svg", {
+    viewBox: `0 0 ${width} ${height + top + bottom}`, "aria-label": t("review_chart"),
+    width: Math.round(width * 1.5), height: Math.round((height + top + bottom) * 1.2),
+  }, bars));
+  return figure;
+}
+
+/** The mistakes and blunders, in order: a button each, and previous / next from the current step. */
+function flagged(decisions) {
+  const bad = decisions.filter((d) => d.level);
+  if (!bad.length) return null;
+  const before = [...bad].reverse().find((d) => d.step < state.step);
+  const after = bad.find((d) => d.step > state.step);
+  return el("div", { class: "review-flagged" },
+    el("button", { type: "button", disabled: !before, onclick: () => before && state.hooks.goTo(before.step) }, t("review_prev")),
+    el("button", { type: "button", disabled: !after, onclick: () => after && state.hooks.goTo(after.step) }, t("review_next")),
+    el("span", { class: "review-chips" }, bad.map((d) => el("button", {
+      type: "button", class: `review-chip ${d.level}${d.step === state.step ? " here" : ""}`,
+      title: `${t(`review_${d.level}`)} · ${t("review_cost", { cost: points(d.cost, false) })}`,
+      onclick: () => state.hooks.goTo(d.step),
+    }, t("review_chip", { step: d.step + 1 })))));
+}
+
+/** The decision at the replay's step: its options, best first, the played and the best marked. */
+function current(decisions, name) {
+  const d = decisions.find((x) => x.step === state.step);
+  if (!d) return el("p", { class: "review-none" }, t("review_no_decision", { name }));
+  const labels = state.labelOf ? state.labelOf(d.options.map((o) => o.text)) : {};
+  const verdict = d.level ? t(`review_${d.level}`) : d.chosen === d.best ? t("review_good") : t("review_close");
+  const options = [...d.options].sort((a, b) => b.mean - a.mean || a.action - b.action);
+  return el("div", { class: `review-decision ${d.level || "fine"}` },
+    el("p", { class: "review-verdict" },
+      el("strong", {}, `${t("review_move", { step: d.step + 1 })} · ${t("review_round", { round: d.round })} · `),
+      el("span", { class: "verdict" }, verdict),
+      d.cost >= 0.05 ? ` · ${t("review_cost", { cost: points(d.cost, false) })}` : null),
+    el("table", { class: "review-options" },
+      el("thead", {}, el("tr", {}, el("th", {}, t("review_option")), el("th", {}, t("review_expected")), el("th", {}))),
+      el("tbody", {}, options.map((o) => el("tr", { class: `${o.action === d.chosen ? "rv-played" : ""}${o.action === d.best ? " rv-best" : ""}` },
+        el("td", {}, labels[o.text] || o.text),
+        el("td", { class: "num", title: t("review_worlds", { worlds: o.worlds }) }, `${points(o.mean)} ± ${points(o.stderr, false)}`),
+        el("td", { class: "marks" },
+          o.action === d.best ? el("span", { class: "mark rv-best" }, `★ ${t("review_best")}`) : null,
+          o.action === d.chosen ? el("span", { class: "mark rv-played" }, `◀ ${t("review_played")}`) : null))))));
+}
+
+/**
+ * Names for the options of a replayed decision, from the game's module: its model of the view
+ * with those options legal gives each move's label and each card's action (named by ctx.cardName).
+ */
+export function optionLabels(mod, view, ctx, texts) {
+  const labels = {};
+  try {
+    const model = mod.model({ ...view, legal: texts, over: false, to_act: view.seat }, ctx);
+    for (const m of model.moves || []) if (m.action) labels[m.action] = m.label;
+    for (const h of model.hand || []) if (h.action) labels[h.action] = ctx.cardName(h.card);
+  } catch {
+    // a module that cannot draw this view with these options: the notation is shown instead
+  }
+  return labels;
+}
