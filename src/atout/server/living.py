@@ -6,6 +6,11 @@ table's settings, the chat table, the seat rows: :mod:`.roomstore`); who is
 connected is not, so after a restart every human counts as gone since the restart
 and every clock starts afresh, which is fair to all.
 
+A free seat (left open for the lobby, no key yet) is played by a stand-in bot of the
+table's away level from the first move, at the table's bot pace and with no clock: a
+table never waits for a player who may not come.  Whoever takes the seat plays it from
+the next move on (the stand-in is dropped as the seat is given).
+
 Announcements are socket messages ``{"type": "event", "event": ..., "seat", "name"}``
 with ``event`` one of ``joined`` (a player connected), ``left`` (their last socket
 closed), ``sat`` (someone took a free seat from the lobby), ``away`` (the clock ran
@@ -49,6 +54,11 @@ SPECTATOR = -1
 def humans(table: LiveTable) -> list[int]:
     """Seats played by people (claimed or free), whoever plays them for now."""
     return [s.seat for s in table.seats if s.bot is None]
+
+
+def free_seats(table: LiveTable) -> list[int]:
+    """Human seats nobody has taken yet (no key): a stand-in bot plays them meanwhile."""
+    return [s.seat for s in table.seats if s.bot is None and s.key_hash is None]
 
 
 class Living:
@@ -100,6 +110,11 @@ class Living:
         for seat in humans(table):
             room.clock.gone[seat] = now  # nobody is connected to a table just loaded
         table.room = room
+        for seat in free_seats(table):
+            # A free seat is played by a stand-in bot until someone takes it: nobody waits for a
+            # player who may never come, and no clock runs for a seat nobody holds.
+            if seat not in table.bots:
+                table.bots[seat] = self._away_bot(table, seat)
         for seat in sorted(room.away):
             if table.seats[seat].bot is None:
                 table.bots[seat] = self._away_bot(table, seat)
@@ -169,6 +184,7 @@ class Living:
         )
         async with table.lock:
             self._set_room(table, public, settings)
+        self.manager._kick(table)  # a free seat's stand-in may be the first to play
 
     # -- sockets ---------------------------------------------------------------------------
     def watch_allowed(self, table: LiveTable, token: object) -> None:
@@ -363,6 +379,9 @@ class Living:
             if not ok:
                 raise TableError("taken", "this seat is taken: choose a free one")
             table.seats[seat] = SeatInfo(seat, clean, None, digest)
+            stand_in = table.bots.pop(seat, None)  # the newcomer plays from the next move on
+            if stand_in is not None:
+                stand_in.close()
             await self._event(table, "sat", seat)
             await self.manager._broadcast(table)
         return key
