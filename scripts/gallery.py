@@ -6,6 +6,7 @@ Starts ``atout serve`` on a loopback port with a fresh SQLite file, sits one hum
 (this script, clicking the first playable card or move like a hurried player)
 with bots, and writes PNGs named ``<game>-<device>-<lang>-<moment>.png``:
 
+- ``0-name``: the first visit of an invite link, asking the player's name;
 - ``1-start``: the first decision (a bid, a handicap card, the first lead);
 - ``2-mid``: cards on the table, the human to play (a few turns in, for a game without tricks);
 - ``3-trick``: a finished trick held whole on the felt, its winner crowned;
@@ -134,6 +135,10 @@ def play_and_shoot(
     page.goto(link)
     page.wait_for_selector("#board[data-n]")
     done: set[str] = set()
+    # A friend's first visit asks their name (the seat's name offered): shot once, then given.
+    page.wait_for_selector("#name-ask")
+    shoot(page, out, stem, "0-name", done)
+    page.locator("#name-ask button[type=submit]").click()
     full = f"() => document.querySelectorAll('#board .trick .played').length === {players}"
     for turns in range(MAX_MOVES):
         page.wait_for_function(

@@ -48,6 +48,8 @@ def test_play_a_whole_game(tmp_path: Path) -> None:
     assert "Refused: a bid is 0 to 1 in round 1" in result.output
     assert "not a Wizard card" in result.output
     assert "Game over." in result.output
+    assert "winner(s)" not in result.output  # issue 29: "winner" or "winners", by their count
+    assert " — winner: " in result.output or " — winners: " in result.output
     assert "Score sheet" in result.output
     state = load_record(record).replay()
     assert state.is_terminal
@@ -182,7 +184,11 @@ def test_secret_bids_of_bots_are_not_echoed(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     # Seats 1 and 2 bid before seat 0 (the dealer): their bids are secret.
     assert "bid ?" in result.output
-    echoed = [line for line in result.output.splitlines() if line.startswith(("  Bruno (normal)", "  Chloé (normal)"))]
+    echoed = [
+        line
+        for line in result.output.splitlines()
+        if line.startswith(("  Bruno (normal)", "  Chloé (normal)"))
+    ]
     assert echoed and all(line.endswith("bid ?") for line in echoed)
 
 
@@ -452,9 +458,10 @@ def test_the_wizard_sheet_shows_a_missed_bid_as_points_lost() -> None:
     assert sheet_cell(0, 1, -10, -10) == "0/1 ✗ -10 = -10"
     game = atout.load("wizard", 3, rounds=2)
     state = game.new_state(5)
-    while state.round < 2 or not state.view(0).sheet:
+    while state.round < 2:
         state.apply(state.legal_actions()[0])
     view = state.view(0)
+    assert isinstance(view, WizardView) and view.sheet
     console = Console(width=200, record=True)
     console.print(render_sheet(view, ["A", "B", "C"]))
     text = console.export_text()

@@ -199,7 +199,7 @@ def test_a_forced_move_is_played_without_the_pace(db_path: str) -> None:
     table = type("T", (), {"bot_pace": "slow", "state": state})()
     while not state.is_terminal and (forced_passes < 5 or choices < 5):
         legal = state.legal_actions()
-        wait = manager.bot_wait(table)  # type: ignore[arg-type]
+        wait = manager.bot_wait(table)
         if len(legal) == 1:
             assert wait == 0.0
             forced_passes += state.action_to_text(legal[0]) == "pass"

@@ -19,8 +19,8 @@ from atout.server.app import STATIC
 
 I18N = Path(str(STATIC)) / "i18n"
 LANGS = ("en", "fr")
-#: A literal key in a call of t() / has(): t("your_turn"), t('bid', {...}).
-CALL = re.compile(r"""\b(?:t|has)\(\s*["']([A-Za-z0-9_]+)["']""")
+#: A literal key in a call of t() / tn() / has(): t("your_turn"), t('bid', {...}), tn("winners", n).
+CALL = re.compile(r"""\b(?:t|tn|has)\(\s*["']([A-Za-z0-9_]+)["']""")
 #: Dictionaries of the table's pages (games.<lang>.json is the API's, checked in test_i18n_games.py).
 TABLE_FILES = ["", *names()]
 

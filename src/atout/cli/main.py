@@ -179,8 +179,11 @@ def play(
     finally:
         for bot in seat_bots:
             bot.close()
-    winners = ", ".join(seat_names[s] for s in state.winners())
-    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {escape(winners)}")
+    won = state.winners()
+    winners = ", ".join(seat_names[s] for s in won)
+    scores = ", ".join(f"{seat_names[s]} {score}" for s, score in enumerate(state.scores()))
+    word = "winner" if len(won) == 1 else "winners"
+    out.print(f"\n[bold]Game over.[/] Final scores: {escape(scores)} — {word}: {escape(winners)}")
     out.print(f"Record saved to {path}")
 
 
@@ -192,7 +195,9 @@ def bot_names(human_name: str, human: int, levels: list[str]) -> list[str]:
     """Every seat's name: the human's own, a first name and its level for each bot ("Bruno
     (normal)"), never one that is the human's name (two "Ada" at a table would be confusing)."""
     pool = [n for n in BOT_NAMES if n.casefold() != human_name.casefold()]
-    return [human_name if s == human else f"{pool[s % len(pool)]} ({level})" for s, level in enumerate(levels)]
+    return [
+        human_name if s == human else f"{pool[s % len(pool)]} ({level})" for s, level in enumerate(levels)
+    ]
 
 
 #: What 'help' says besides the legal moves.

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 _STYLE = {0: "bold blue", 1: "bold green", 2: "bold red", 3: "bold yellow"}
 #: Under every view: what the single letters stand for (a player new to the terminal asks).
-LEGEND = "[dim]Z = Wizard, N = Jester ('play Z', 'play N'); B7 = blue 7 (B G R Y: blue, green, red, yellow)[/]"
+LEGEND = (
+    "[dim]Z = Wizard, N = Jester ('play Z', 'play N'); B7 = blue 7 (B G R Y: blue, green, red, yellow)[/]"
+)
 
 
 def card_markup(kind: int) -> str:
