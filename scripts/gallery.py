@@ -73,11 +73,16 @@ def start_server(
     log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     for _ in range(200):
+        if proc.poll() is not None:  # it could not start (the port taken): never shoot another server
+            break
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return proc
+            # Ours answered only if it says so (another process may hold the port).
+            if proc.poll() is None and f"127.0.0.1:{port}/" in Path(db + ".log").read_text(errors="replace"):
+                return proc
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the server did not start: {Path(db + '.log').read_text(errors='replace')}")
 
