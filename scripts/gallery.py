@@ -71,6 +71,7 @@ def start_server(
     ]
     cmd += ["--bot-delay", str(bot_delay)]
     log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}  # its address line in the log at once
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     for _ in range(200):
         if proc.poll() is not None:  # it could not start (the port taken): never shoot another server
