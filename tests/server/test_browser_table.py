@@ -175,6 +175,11 @@ def test_a_new_player_meets_no_defect_of_issue_29(
         page_rules = httpx.get(server.url + rules, headers={"Accept-Language": lang})
         assert page_rules.status_code == 200 and f'lang="{lang}"' in page_rules.text
         assert page.locator("#keys-line").is_visible() == (device == "laptop")
+        keys = page.text_content("#keys-line") or ""
+        assert keys.startswith("Clavier" if lang == "fr" else "Keyboard")
+        assert ("dernier pli" in keys or "last trick" in keys) == (game != "nain-jaune"), (
+            keys
+        )  # no tricks there
         refused = False
         for moves in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)

@@ -272,6 +272,7 @@ function sheetView() {
 async function show(msg) {
   const mod = await adapterFor(msg.game);
   $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
+  $("keys-line").textContent = t(mod.tricks === false ? "keys_help_no_tricks" : "keys_help"); // no L, no bids there
   const ctx = context(msg, mod, false);
   const model = mod.model(msg, ctx);
   const board = $("board");
