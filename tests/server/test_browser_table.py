@@ -87,6 +87,7 @@ FRAME = """() => {
     bar: r(document.querySelector('header.bar')),
     tools: [...document.querySelectorAll('header.bar .tool, header.bar .langs button, header.bar .status')].filter(shown).map((e) => ({ id: e.id || e.className, ...r(e) })),
     last: r(document.getElementById('btn-last')), sound: r(document.getElementById('btn-sound')),
+    status: (({ scrollWidth, clientWidth, textContent }) => ({ scrollWidth, clientWidth, text: textContent }))(document.getElementById('status')),
     hand: hand && hand.children.length ? { bottom: hand.getBoundingClientRect().bottom + scrollY } : null,
   };
 }"""
@@ -106,6 +107,9 @@ def check_frame(page: Page, where: str) -> None:
         "sound on two lines",
         f,
     )
+    status = f["status"]
+    if len(status["text"]) <= 16:  # "On attend Dmitri", "Partie terminée": whole, even on a phone
+        assert status["scrollWidth"] <= status["clientWidth"] + 1, (where, "the status is cut", status)
     if f["hand"] is not None:
         assert f["hand"]["bottom"] <= f["vh"] + 1, (where, "the hand is below the fold", f)
 
