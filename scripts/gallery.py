@@ -6,6 +6,7 @@ Starts ``atout serve`` on a loopback port with a fresh SQLite file, sits one hum
 (this script, clicking the first playable card or move like a hurried player)
 with bots, and writes PNGs named ``<game>-<device>-<lang>-<moment>.png``:
 
+- ``0-name``: the first visit of an invite link, asking the player's name;
 - ``1-start``: the first decision (a bid, a handicap card, the first lead);
 - ``2-mid``: cards on the table, the human to play (a few turns in, for a game without tricks);
 - ``3-trick``: a finished trick held whole on the felt, its winner crowned;
@@ -78,13 +79,19 @@ def start_server(
     ]
     cmd += ["--bot-delay", str(bot_delay)]
     log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}  # its address line in the log at once
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     for _ in range(200):
+        if proc.poll() is not None:  # it could not start (the port taken): never shoot another server
+            break
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return proc
+            # Ours answered only if it says so (another process may hold the port).
+            if proc.poll() is None and f"127.0.0.1:{port}/" in Path(db + ".log").read_text(errors="replace"):
+                return proc
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the server did not start: {Path(db + '.log').read_text(errors='replace')}")
 
@@ -142,6 +149,10 @@ def play_and_shoot(
     page.goto(link)
     page.wait_for_selector("#board[data-n]")
     done: set[str] = set()
+    # A friend's first visit asks their name (the seat's name offered): shot once, then given.
+    page.wait_for_selector("#name-ask")
+    shoot(page, out, stem, "0-name", done)
+    page.locator("#name-ask button[type=submit]").click()
     full = f"() => document.querySelectorAll('#board .trick .played').length === {players}"
     for turns in range(MAX_MOVES):
         page.wait_for_function(

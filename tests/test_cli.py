@@ -48,6 +48,8 @@ def test_play_a_whole_game(tmp_path: Path) -> None:
     assert "Refused: a bid is 0 to 1 in round 1" in result.output
     assert "not a Wizard card" in result.output
     assert "Game over." in result.output
+    assert "winner(s)" not in result.output  # issue 29: "winner" or "winners", by their count
+    assert " — winner: " in result.output or " — winners: " in result.output
     assert "Score sheet" in result.output
     state = load_record(record).replay()
     assert state.is_terminal
@@ -182,7 +184,11 @@ def test_secret_bids_of_bots_are_not_echoed(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     # Seats 1 and 2 bid before seat 0 (the dealer): their bids are secret.
     assert "bid ?" in result.output
-    echoed = [line for line in result.output.splitlines() if line.startswith("  normal")]
+    echoed = [
+        line
+        for line in result.output.splitlines()
+        if line.startswith(("  Bruno (normal)", "  Chloé (normal)"))
+    ]
     assert echoed and all(line.endswith("bid ?") for line in echoed)
 
 
@@ -292,13 +298,13 @@ def test_bots_are_named_by_the_levels_the_web_table_offers(tmp_path: Path) -> No
         app, ["play", "wizard", "-p", "3", "--seed", "2", "--save", str(record)], input="quit\n"
     )
     assert result.exit_code == 0, result.output
-    assert load_record(record).seats == ["You", "normal 1", "normal 2"]
+    assert load_record(record).seats == ["You", "Bruno (normal)", "Chloé (normal)"]
     assert "heuristic" not in result.output
     # The old name is still accepted, and shown as the level it plays.
     old = tmp_path / "old.atout"
     args = ["play", "wizard", "-p", "3", "--bots", "heuristic,easy", "--seed", "2", "--save", str(old)]
     assert runner.invoke(app, args, input="quit\n").exit_code == 0
-    assert load_record(old).seats == ["You", "normal 1", "easy 2"]
+    assert load_record(old).seats == ["You", "Bruno (normal)", "Chloé (easy)"]
     listing = runner.invoke(app, ["bots", "wizard"]).output.splitlines()
     # Each level heads a line, in order (long helps wrap onto lines of their own).
     heads = [line.split()[0] for line in listing if line.split()]
@@ -337,7 +343,7 @@ def test_the_last_trick_of_a_round_still_shows_in_the_next(tmp_path: Path) -> No
         assert isinstance(view, WizardView)
         if view.last_trick is not None:
             finals[view.last_trick_round] = view.last_trick
-    names = ["normal 0", "Alice", "normal 2"]
+    names = ["Ada (normal)", "Alice", "Chloé (normal)"]
     for round_, (cards, winner) in finals.items():
         played = ", ".join(f"{names[s]}: {state.game.action_to_text(k).split()[1]}" for s, k in cards)
         label = "Last trick" if round_ == 3 else f"Last trick of round {round_}"
@@ -438,3 +444,42 @@ def test_replay_refuses_a_deleted_move_that_stays_legal(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     whole = runner.invoke(app, ["replay", str(path)])
     assert whole.exit_code == 0 and "digest verified" in whole.output
+
+
+def test_the_wizard_sheet_shows_a_missed_bid_as_points_lost() -> None:
+    """Issue 29: "1/0 ✗ +10" read as ten points won; each cell is now the round's signed
+    points, then the running total unsigned."""
+    from rich.console import Console
+
+    from atout.games.wizard.render import render_sheet, sheet_cell
+
+    assert sheet_cell(1, 0, -10, 10) == "1/0 ✗ -10 = 10"
+    assert sheet_cell(2, 2, 40, 50) == "2/2 ✓ +40 = 50"
+    assert sheet_cell(0, 1, -10, -10) == "0/1 ✗ -10 = -10"
+    game = atout.load("wizard", 3, rounds=2)
+    state = game.new_state(5)
+    while state.round < 2:
+        state.apply(state.legal_actions()[0])
+    view = state.view(0)
+    assert isinstance(view, WizardView) and view.sheet
+    console = Console(width=200, record=True)
+    console.print(render_sheet(view, ["A", "B", "C"]))
+    text = console.export_text()
+    bids, tricks, deltas = view.sheet[0]
+    for seat in range(3):
+        assert sheet_cell(bids[seat], tricks[seat], deltas[seat], deltas[seat]) in text
+    assert "bid/tricks ✓ or ✗, points = total" in text
+
+
+def test_help_explains_the_commands_and_the_card_letters(tmp_path: Path) -> None:
+    record = tmp_path / "g.atout"
+    result = runner.invoke(
+        app, ["play", "wizard", "-p", "3", "--seed", "2", "--save", str(record)], input="help\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    helped = result.output.split("> ")[1]
+    assert "quit, q" in helped and "save the game and stop" in helped
+    assert "Z = Wizard, N = Jester" in helped
+    assert "Legal: bid 0, bid 1" in helped
+    # The legend is under every view of the table too, not only in the help.
+    assert "Z = Wizard, N = Jester" in result.output.split("> ")[0]

@@ -186,3 +186,25 @@ def test_the_bots_wait_their_table_s_pace(db_path: str, monkeypatch: pytest.Monk
             assert table.state.is_terminal
             assert set(asked) == {pace} and len(asked) >= table.n
             asked.clear()
+
+
+def test_a_forced_move_is_played_without_the_pace(db_path: str) -> None:
+    """Issue 29: in Le Malin with Malheur cards most bot moves are Malheur-window passes by a
+    seat with nothing playable, each at the bot pace (half the game spent waiting).  A bot
+    with a single legal action plays it at once; any real choice keeps the table's pace."""
+    manager = TableManager(Storage(url_for(db_path)), bot_delay=0.8)
+    game = load("malin", 4, fun=True)
+    state = game.new_state(3)
+    forced_passes = choices = 0
+    table = type("T", (), {"bot_pace": "slow", "state": state})()
+    while not state.is_terminal and (forced_passes < 5 or choices < 5):
+        legal = state.legal_actions()
+        wait = manager.bot_wait(table)
+        if len(legal) == 1:
+            assert wait == 0.0
+            forced_passes += state.action_to_text(legal[0]) == "pass"
+        else:
+            assert wait == manager.pace_delay("slow") == pytest.approx(1.5)
+            choices += 1
+        state.apply(legal[-1])
+    assert forced_passes >= 5 and choices >= 5

@@ -148,7 +148,9 @@ def test_the_lobby_shows_a_free_seat_and_a_newcomer_takes_it(
     home.goto(server.url + "/")
     card = home.locator(f".lobby-table[data-table='{data['table']}']")
     card.wait_for()
-    assert "Free seat 2" in card.inner_text()
+    # Issue 29: "Free seat 2 free" said it twice; the seat, then what becomes of it meanwhile.
+    seat = card.locator(".lobby-seat[data-seat='1']").inner_text()
+    assert seat == "Seat 2 free: a bot plays it until someone sits", seat
     card.locator(".lobby-join-btn").click()
     card.locator(".lobby-name").fill("Zoé")
     card.locator(".lobby-join button[type=submit]").click()

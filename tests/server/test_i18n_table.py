@@ -21,8 +21,8 @@ from atout.server.languages import LANGUAGES
 I18N = Path(str(STATIC)) / "i18n"
 #: Every language the table speaks (one per static/i18n/<lang>.json), each checked against English.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
-#: A literal key in a call of t() / has(): t("your_turn"), t('bid', {...}).
-CALL = re.compile(r"""\b(?:t|has)\(\s*["']([A-Za-z0-9_]+)["']""")
+#: A literal key in a call of t() / tn() / has(): t("your_turn"), t('bid', {...}), tn("winners", n).
+CALL = re.compile(r"""\b(?:t|tn|has)\(\s*["']([A-Za-z0-9_]+)["']""")
 #: Dictionaries of the table's pages (games.<lang>.json is the API's, checked in test_i18n_games.py).
 TABLE_FILES = ["", *names(), "review"]
 

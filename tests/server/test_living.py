@@ -125,6 +125,71 @@ def test_the_lobby_lists_public_tables_and_a_newcomer_takes_a_free_seat(living_c
     assert entry["status"] == "running" and not any(s["free"] for s in entry["seats"])
 
 
+def test_a_free_seat_is_played_by_a_stand_in_bot_with_no_clock_until_someone_sits(
+    living_client: TestClient, clock: Clock
+) -> None:
+    """Issue 29: a public table's free seat had a running clock and everyone waited for it.
+    Now a stand-in bot plays it from the first move (no clock, no "away" for it), and whoever
+    takes the seat plays it from the next move on, with the clock."""
+    c = living_client
+    t = make(
+        c,
+        seats=[{"name": "Ann"}, {"name": "", "open": True}, {"name": "Bot", "bot": "random"}],
+        public=True,
+        turn_time=30,
+    )
+    table = live(c, t["table"])
+    assert 1 in table.bots and table.seats[1].key_hash is None
+    with c.websocket_connect(f"/ws/{t['table']}") as ws:
+        msg = join(ws, key=t["keys"][0])
+        for _ in range(60):
+            if msg["to_act"] != 0 and not msg["over"]:
+                msg = until(ws, lambda m: m["type"] == "state" and (m["over"] or m["to_act"] == 0))
+            if msg["over"] or _movers(table).count(1) >= 2:
+                break
+            send(ws, {"type": "act", "action": msg["legal"][0], "n": msg["n"]})
+            msg = {"to_act": -1, "over": False}
+        movers = _movers(table)
+        assert 1 in movers  # the stand-in played seat 1
+        # The free seat is never given a clock, even when it is its turn.
+        facts = table.room.facts(
+            [{"bot": None, "free": True}, {"bot": None, "free": True}, {"bot": "random"}], {}, 1, table.n
+        )
+        assert facts["clock"] is None
+    # Two rounds of three: seat 1 has five decisions, the stand-in made two of them.
+    assert not table.state.is_terminal and _movers(table).count(1) == 2
+    r = c.post(f"/api/tables/{t['table']}/join", json={"seat": 1, "name": "Zoé"})
+    assert r.status_code == 200, r.text
+    assert 1 not in table.bots  # Zoé plays it now
+    with c.websocket_connect(f"/ws/{t['table']}") as ws0, c.websocket_connect(f"/ws/{t['table']}") as ws1:
+        msg = join(ws0, key=t["keys"][0])
+        join(ws1, key=r.json()["key"])
+        for _ in range(40):
+            if msg["to_act"] not in (0, 1):
+                msg = until(ws0, lambda m: m["type"] == "state" and m["to_act"] in (0, 1))
+            if msg["to_act"] == 1:
+                break
+            send(ws0, {"type": "act", "action": msg["legal"][0], "n": msg["n"]})
+            msg = {"to_act": -1}
+        assert msg["to_act"] == 1
+        n = table.n
+        for _ in range(5):
+            c.portal.call(_settle)  # type: ignore[union-attr]
+        assert table.n == n and table.state.current_player == 1  # the table waits for Zoé
+        assert table.message(1)["room"]["clock"]["seat"] == 1  # with her clock
+        assert _movers(table).count(1) == 2  # nobody played for her
+
+
+def _movers(table: Any) -> list[int]:
+    """The seats that made the table's player actions, in order (replayed from the seed)."""
+    state = table.game.new_state(table.seed)
+    movers = []
+    for action in table.actions:
+        movers.append(state.current_player)
+        state.apply(action)
+    return movers
+
+
 def test_joining_a_taken_seat_or_with_markup_is_refused_and_changes_nothing(
     living_client: TestClient,
 ) -> None:

@@ -154,9 +154,7 @@ def play(
         raise fail(f"--seat must be 0..{g.players - 1}")
     seat_bots = _make_bots(g, bots, human, seed or 0)
     if not seat_names:
-        seat_names = [
-            name if s == human else f"{level_name(seat_bots[s].name)} {s}" for s in range(g.players)
-        ]
+        seat_names = bot_names(name, human, [level_name(b.name) for b in seat_bots])
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
     out.print(f"[bold]{g.title}[/], {g.players} players. Record: {escape(str(path))}")
     out.print(
@@ -182,9 +180,34 @@ def play(
     finally:
         for bot in seat_bots:
             bot.close()
-    winners = ", ".join(seat_names[s] for s in state.winners())
-    out.print(f"\n[bold]Game over.[/] Final scores: {state.scores()} — winner(s): {escape(winners)}")
+    won = state.winners()
+    winners = ", ".join(seat_names[s] for s in won)
+    scores = ", ".join(f"{seat_names[s]} {score}" for s, score in enumerate(state.scores()))
+    word = "winner" if len(won) == 1 else "winners"
+    out.print(f"\n[bold]Game over.[/] Final scores: {escape(scores)} — {word}: {escape(winners)}")
     out.print(f"Record saved to {path}")
+
+
+#: The computer players' names at the terminal (each with its level), in seat order.
+BOT_NAMES = ("Ada", "Bruno", "Chloé", "Dmitri", "Eve", "Farid", "Gaëlle", "Hugo", "Inès", "Jules")
+
+
+def bot_names(human_name: str, human: int, levels: list[str]) -> list[str]:
+    """Every seat's name: the human's own, a first name and its level for each bot ("Bruno
+    (normal)"), never one that is the human's name (two "Ada" at a table would be confusing)."""
+    pool = [n for n in BOT_NAMES if n.casefold() != human_name.casefold()]
+    return [
+        human_name if s == human else f"{pool[s % len(pool)]} ({level})" for s, level in enumerate(levels)
+    ]
+
+
+#: What 'help' says besides the legal moves.
+HELP = (
+    "Type a move as listed above (the first word may be shortened as the list shows it), then Enter.\n"
+    "  help, ?, h   this help and the legal moves\n"
+    "  quit, q      save the game and stop (continue later with 'play --resume FILE')\n"
+    "The table, the trick and your hand are shown before each of your moves; the score sheet after each round."
+)
 
 
 def _game_name(game: str) -> str:
@@ -232,7 +255,7 @@ def _play_loop(
                 last = getattr(renderer, "render_last_trick", None)
                 line = last(view, seat_names) if last is not None else None
                 if line is not None:
-                    out.print(line)
+                    out.print(line, soft_wrap=True)  # one line, however long the names
                 out.print(renderer.render_sheet(view, seat_names))
 
 
@@ -292,6 +315,10 @@ def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int |
         if answer.lower() in {"quit", "exit", "q"}:
             return None
         if answer.lower() in {"help", "?", "h"}:
+            out.print(escape(HELP))
+            legend = getattr(renderer, "LEGEND", None)
+            if legend:
+                out.print(legend)
             out.print("Legal: " + ", ".join(escape(t) for t in texts))
             continue
         try:

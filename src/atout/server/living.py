@@ -25,6 +25,11 @@ socket of any table (no sticky routing):
 With SQLite (one process) nothing of this touches the database beyond what is
 stored anyway: presence is the process's own sockets.
 
+A free seat (left open for the lobby, no key yet) is played by a stand-in bot of the
+table's away level from the first move, at the table's bot pace and with no clock: a
+table never waits for a player who may not come.  Whoever takes the seat plays it from
+the next move on (the stand-in is dropped as the seat is given).
+
 Announcements are socket messages ``{"type": "event", "event": ..., "seat", "name"}``
 with ``event`` one of ``joined`` (a player connected), ``left`` (their last socket
 closed), ``sat`` (someone took a free seat from the lobby), ``away`` (the clock ran
@@ -82,6 +87,11 @@ SPECTATOR = -1
 def humans(table: LiveTable) -> list[int]:
     """Seats played by people (claimed or free), whoever plays them for now."""
     return [s.seat for s in table.seats if s.bot is None]
+
+
+def free_seats(table: LiveTable) -> list[int]:
+    """Human seats nobody has taken yet (no key): a stand-in bot plays them meanwhile."""
+    return [s.seat for s in table.seats if s.bot is None and s.key_hash is None]
 
 
 class Living:
@@ -170,6 +180,11 @@ class Living:
             if not self.connected(table, seat):  # nobody here is at a table just loaded
                 room.clock.gone[seat] = now
         table.room = room
+        for seat in free_seats(table):
+            # A free seat is played by a stand-in bot until someone takes it: nobody waits for a
+            # player who may never come, and no clock runs for a seat nobody holds.
+            if seat not in table.bots:
+                table.bots[seat] = self._away_bot(table, seat)
         for seat in sorted(room.away):
             if table.seats[seat].bot is None:
                 table.bots[seat] = self._away_bot(table, seat)
@@ -240,6 +255,7 @@ class Living:
         async with table.lock:
             self._set_room(table, public, settings)
         await self.manager.lease(table)  # its clock's driver: the creator, from now
+        self.manager._kick(table)  # a free seat's stand-in may be the first to play
 
     # -- sockets ---------------------------------------------------------------------------
     def watch_allowed(self, table: LiveTable, token: object) -> None:
@@ -577,6 +593,9 @@ class Living:
             if not ok:
                 raise TableError("taken", "this seat is taken: choose a free one")
             table.seats[seat] = SeatInfo(seat, clean, None, digest)
+            stand_in = table.bots.pop(seat, None)  # the newcomer plays from the next move on
+            if stand_in is not None:
+                stand_in.close()
             await self._event(table, "sat", seat)
             await self.manager._broadcast(table)
         return key

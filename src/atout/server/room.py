@@ -83,7 +83,13 @@ class Room:
             s["away"] = i in self.away and not s.get("bot")
             s["free"] = s.get("free", False)
         clock = None
-        if to_act is not None and to_act >= 0 and not seats[to_act]["bot"] and to_act not in self.away:
+        if (
+            to_act is not None
+            and to_act >= 0
+            and not seats[to_act]["bot"]
+            and not seats[to_act]["free"]  # a stand-in bot plays a free seat: no clock runs
+            and to_act not in self.away
+        ):
             self.clock.observe(n, to_act, now)
             left = self.clock.left(to_act, now)
             if left is not None:

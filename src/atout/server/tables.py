@@ -311,6 +311,14 @@ class TableManager:
             raise TableError("unavailable", UNAVAILABLE) from None
 
     # -- creating and finding tables -----------------------------------------------------
+    def bot_wait(self, table: LiveTable) -> float:
+        """Seconds the bot to act at ``table`` waits before moving: the table's pace, or none
+        for a forced move (its only legal action, such as Le Malin's pass by a seat holding
+        no playable Malheur card): a pause there is no decision to follow, only a delay
+        (each such move is still committed and sent on its own, so it stays visible)."""
+        delay = self.pace_delay(table.bot_pace)
+        return 0.0 if len(table.state.legal_actions()) == 1 else delay
+
     def pace_delay(self, pace: str) -> float:
         """Seconds a bot waits before each move at a table of pace ``pace``."""
         return self.bot_delay * BOT_PACES.get(pace, 1.0)
@@ -757,7 +765,7 @@ class TableManager:
             bot = table.bots.get(seat)
             if bot is None or table.state.is_terminal or not self.leases.holds(table.id):
                 return
-            delay = self.pace_delay(table.bot_pace) if failures == 0 else 0.0
+            delay = self.bot_wait(table) if failures == 0 else 0.0
             if delay > 0:
                 await asyncio.sleep(delay)
                 # The table may have moved while we waited (another process's move, the

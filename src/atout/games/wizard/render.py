@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from .view import WizardView
 
 _STYLE = {0: "bold blue", 1: "bold green", 2: "bold red", 3: "bold yellow"}
+#: Under every view: what the single letters stand for (a player new to the terminal asks).
+LEGEND = (
+    "[dim]Z = Wizard, N = Jester ('play Z', 'play N'); B7 = blue 7 (B G R Y: blue, green, red, yellow)[/]"
+)
 
 
 def card_markup(kind: int) -> str:
@@ -91,18 +95,27 @@ def render_view(view: WizardView, names: list[str]) -> Any:
         parts.append(
             Text.from_markup("[bold]Your hand:[/] " + (" ".join(card_markup(k) for k in view.hand) or "-"))
         )
+    parts.append(Text.from_markup(LEGEND))
     return Group(*parts)
 
 
+def sheet_cell(bid: int, tricks: int, delta: int, total: int) -> str:
+    """One seat's line of a round: "bid/tricks ✓ +30 = 50", the round's points signed and the
+    running total plain, so that a missed bid reads as points lost ("1/0 ✗ -10 = 10")."""
+    ok = "✓" if bid == tricks else "✗"
+    return f"{bid}/{tricks} {ok} {delta:+d} = {total}"
+
+
 def render_sheet(view: WizardView, names: list[str]) -> Any:
-    """The score sheet: one line per finished round, bid/tricks/total per seat."""
+    """The score sheet: one line per finished round, per seat bid/tricks, the round's points
+    and the running total."""
     table = sheet_table("round", names)
+    table.caption = "bid/tricks ✓ or ✗, points = total"
     totals = [0] * view.game.players
     for r, (bids, tricks, deltas) in enumerate(view.sheet, start=1):
         cells = []
         for seat in range(view.game.players):
             totals[seat] += deltas[seat]
-            ok = "✓" if bids[seat] == tricks[seat] else "✗"
-            cells.append(f"{bids[seat]}/{tricks[seat]} {ok} {totals[seat]:+d}")
+            cells.append(sheet_cell(bids[seat], tricks[seat], deltas[seat], totals[seat]))
         table.add_row(str(r), *cells)
     return table

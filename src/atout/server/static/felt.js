@@ -20,7 +20,7 @@
    }} TableModel
 */
 
-import { el, t, reducedMotion } from "./lib/dom.js";
+import { el, t, tn, reducedMotion } from "./lib/dom.js";
 import { cardSvg, backSvg } from "./cards.js";
 
 /** A view's trick as `[seat, card]` pairs (Wizard's, Sticheln's) → the model's plays. */
@@ -98,7 +98,7 @@ function plate(msg, model, seat, names, place) {
     s.score !== undefined ? el("span", { class: "score", title: t("score") }, s.score) : null,
     el("span", { class: "badges" }, s.badges.map((b) => el("span", { class: `badge${b.tone ? " " + b.tone : ""}`, title: b.title || null },
       b.value !== undefined ? [el("small", {}, b.label), " ", el("b", {}, b.value)] : b.label))),
-    s.cards && seat !== msg.seat ? el("span", { class: "backs", title: t("cards_left", { n: s.cards }), "aria-label": t("cards_left", { n: s.cards }) },
+    s.cards && seat !== msg.seat ? el("span", { class: "backs", title: tn("cards_left", s.cards), "aria-label": tn("cards_left", s.cards) },
       Array.from({ length: backs }, () => el("span", { class: "mini-back" })), el("span", { class: "count" }, String(s.cards))) : null,
     s.extra || null,
     s.away ? el("span", { class: "away" }, s.away) : null,
@@ -110,7 +110,7 @@ function presence(msg, seat, names) {
   const info = msg.seats[seat] || {};
   const clock = msg.room && msg.room.clock && msg.room.clock.seat === seat && !msg.over ? msg.room.clock : null;
   const parts = [];
-  if (info.free) parts.push(el("span", { class: "presence free" }, t("seat_free")));
+  if (info.free) parts.push(el("span", { class: "presence free" }, t("seat_free_bot")));
   if (info.away) parts.push(el("span", { class: "presence away-bot" }, t("bot_playing_for", { name: names[seat] })));
   else if (!info.bot && !info.free && info.connected !== undefined) {
     parts.push(el("span", { class: `presence ${info.connected ? "online" : "offline"}`, title: t(info.connected ? "connected" : "disconnected") },
@@ -170,7 +170,7 @@ export function drawFelt(msg, model, ctx) {
     const at = trickPlace(p.seat, viewer, n);
     trick.append(el("div", {
       class: `played${model.winning === p.seat ? " winning" : ""}`,
-      "data-seat": p.seat, "data-card": p.card,
+      "data-seat": p.seat, "data-card": p.card, "data-x": at.x, "data-y": at.y,
       style: { left: `${at.x}%`, top: `${at.y}%` },
     },
     cardElement(ctx.deck, p.card, { name: `${names[p.seat]}: ${ctx.cardName(p.card)}`, deckOpts: ctx.deckOpts }),
@@ -179,6 +179,85 @@ export function drawFelt(msg, model, ctx) {
   }
   felt.append(trick);
   return felt;
+}
+
+/* ---- fitting the felt to the window ------------------------------------------------ */
+
+/** Rectangles a and b (DOMRects) overlap by more than `margin` px on both axes. */
+function overlapArea(a, b, margin = 0) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left) + margin;
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) + margin;
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+const TRICK_CENTRE = { x: 50, y: 48 };
+/** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
+    a little, on its edge, leaves every card's index in view. */
+const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
+const TRICK_COVER = 0.2;
+/** Room kept above a trick card for the crown of the winning one (px). */
+const CROWN = 22;
+
+/** Place the trick's cards where no seat plate covers them and they keep clear of each other:
+    each card slides from its seat's place toward the middle of the felt until it is clear, and
+    when some card cannot be, every card is drawn smaller and the placing starts again.  The
+    boxes are computed (the plates measured once), then the result is applied: it holds for
+    any game, player count and screen, the winning card and its crown included. */
+export function fitTrick(felt) {
+  const played = [...felt.querySelectorAll(".trick .played")];
+  if (!played.length) return;
+  const area = felt.querySelector(".trick").getBoundingClientRect();
+  const plates = [...felt.querySelectorAll(".seat .plate")].map((p) => p.getBoundingClientRect());
+  const width = parseFloat(getComputedStyle(played[0]).getPropertyValue("--trick-w")) || played[0].getBoundingClientRect().width;
+  const anchors = played.map((p) => ({ x: Number(p.dataset.x), y: Number(p.dataset.y) }));
+  const steps = Array.from({ length: 21 }, (_, i) => 1 - i * 0.05);
+  const boxAt = (x, y, w) => {
+    const cx = area.left + (x / 100) * area.width, cy = area.top + (y / 100) * area.height, h = w * 1.4;
+    return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2 - CROWN, bottom: cy + h / 2 };
+  };
+  let best = null;
+  for (const scale of TRICK_SCALES) {
+    const w = width * scale;
+    const placed = [];
+    const spots = [];
+    let misses = 0;
+    anchors.forEach((a) => {
+      let chosen = null;
+      for (const k of steps) {
+        const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
+        const box = boxAt(x, y, w);
+        if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
+        if (placed.some((q) => overlapArea(box, q) > TRICK_COVER * w * w * 1.4)) continue;
+        chosen = { box, x, y };
+        break;
+      }
+      if (!chosen) { misses += 1; chosen = { box: boxAt(a.x, a.y, w), x: a.x, y: a.y }; }
+      placed.push(chosen.box);
+      spots.push(chosen);
+    });
+    if (!best || misses < best.misses) best = { scale, misses, spots };
+    if (!misses) break;
+  }
+  // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
+  played.forEach((p, i) => {
+    p.style.width = `calc(var(--trick-w) * ${best.scale})`;
+    p.style.left = `${best.spots[i].x}%`;
+    p.style.top = `${best.spots[i].y}%`;
+  });
+}
+
+/** Shrink the felt (never below its floor) when the hand would end below the window: the
+    moves above the hand may take several rows (Le Malin's Malheur cards), and the cards one
+    plays must stay in view without scrolling. */
+export function fitHeight(board) {
+  const felt = board.querySelector(".felt");
+  const hand = board.querySelector(".hand-zone");
+  if (!felt || !hand) return;
+  felt.style.height = "";
+  const over = hand.getBoundingClientRect().bottom + window.scrollY - window.innerHeight;
+  if (over <= 0) return;
+  const floor = window.matchMedia("(max-width: 640px)").matches ? 250 : 280;
+  felt.style.height = `${Math.max(floor, felt.offsetHeight - over - 4)}px`;
 }
 
 /** The viewer's hand: playable cards lift, the others dim; arrows move between them. */

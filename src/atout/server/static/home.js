@@ -8,7 +8,7 @@
    is the engine's seat index (seat 1 is 0). */
 
 import { startLobby } from "./lobby.js";
-import { el, t, i18n, loadStrings, translatePage } from "./lib/dom.js";
+import { el, t, i18n, loadStrings, translatePage, markNamed } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);
 /** Per-game look of the game cards: an accent colour and an emblem (decoration only). */
@@ -261,7 +261,7 @@ function showInvites(data, seats) {
     const button = el("button", { type: "button", class: "secondary small" }, t("copy"));
     button.addEventListener("click", () => copy(s.url, button));
     return el("li", { class: "invite" },
-      el("a", { href: s.url, "data-seat": s.seat, class: "invite-open" }, t("home_open_seat", { seat: s.seat + 1, name: seats[s.seat].name })),
+      el("a", { href: s.url, "data-seat": s.seat, class: "invite-open", onclick: () => markNamed(data.table, s.seat) }, t("home_open_seat", { seat: s.seat + 1, name: seats[s.seat].name })),
       el("div", { class: "invite-url" }, el("code", {}, s.url), button));
   }), watchInvite(data));
   $("invites").focus();

@@ -2,7 +2,7 @@
    seconds (GET /api/tables), with Join (a name, then the free seat's own link) and Watch.
    Names come from strangers: always inserted as text. */
 
-import { el, t } from "./lib/dom.js";
+import { el, t, tn, markNamed } from "./lib/dom.js";
 
 const POLL = 4000;
 let timer = null;
@@ -24,22 +24,23 @@ function optionsText(entry) {
 }
 
 function seatLine(s) {
-  const state = s.free ? t("lobby_free") : s.bot ? t("lobby_bot") : s.away ? t("lobby_away") : s.connected ? t("lobby_here") : t("lobby_gone");
+  const state = s.free ? t("lobby_free_bot") : s.bot ? t("lobby_bot") : s.away ? t("lobby_away") : s.connected ? t("lobby_here") : t("lobby_gone");
   return el("li", { class: `lobby-seat${s.free ? " free" : ""}${s.connected ? " here" : ""}`, "data-seat": s.seat },
-    el("span", { class: "lobby-seat-name" }, s.free ? t("lobby_free_seat", { n: s.seat + 1 }) : s.name), " ", el("small", {}, state));
+    el("span", { class: "lobby-seat-name" }, s.free ? t("home_seat_n", { n: s.seat + 1 }) : s.name), " ", el("small", {}, state));
 }
 
 async function join(table, seat, name, out) {
   const r = await fetch(`/api/tables/${table}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat, name }) });
   const data = await r.json();
   if (!r.ok) { out.textContent = t("error", { message: data.message }); return; }
+  markNamed(table, seat); // the name was just given: the table does not ask it again
   location.href = data.url;
 }
 
 function joinForm(entry) {
   const free = entry.seats.filter((s) => s.free);
   const name = el("input", { class: "lobby-name", maxlength: 40, required: true, placeholder: t("your_name"), "aria-label": t("your_name"), autocomplete: "nickname" });
-  const seat = el("select", { class: "lobby-seat-choice", "aria-label": t("lobby_seat") }, free.map((s) => el("option", { value: s.seat }, t("lobby_free_seat", { n: s.seat + 1 }))));
+  const seat = el("select", { class: "lobby-seat-choice", "aria-label": t("lobby_seat") }, free.map((s) => el("option", { value: s.seat }, t("home_seat_n", { n: s.seat + 1 }))));
   const out = el("p", { class: "notice error", role: "alert" });
   const form = el("form", { class: "lobby-join", onsubmit: (ev) => { ev.preventDefault(); if (name.value.trim()) join(entry.table, Number(seat.value), name.value, out); } },
     name, free.length > 1 ? seat : null, el("button", { type: "submit", class: "primary small" }, t("lobby_sit")), out);
@@ -54,7 +55,7 @@ function card(entry, open) {
   const actions = el("p", { class: "lobby-actions" },
     free ? el("button", { type: "button", class: "primary small lobby-join-btn", onclick: () => { if (!joinBox.firstChild) { joinBox.append(joinForm(entry)); joinBox.querySelector("input").focus(); } } }, t("lobby_join")) : null,
     el("a", { class: "secondary small lobby-watch", href: `/table/${entry.table}#watch=` }, t("lobby_watch")));
-  const facts = [entry.status === "open" ? t("lobby_status_open") : t("lobby_status_running"), t("lobby_moves", { n: entry.moves })];
+  const facts = [entry.status === "open" ? t("lobby_status_open") : t("lobby_status_running"), tn("lobby_moves", entry.moves)];
   if (entry.spectators) facts.push(t(entry.spectators === 1 ? "spectators_one" : "spectators", { n: entry.spectators }));
   if (entry.turn_time) facts.push(t("lobby_turn_time", { s: entry.turn_time }));
   return el("li", { class: `lobby-table ${entry.status}`, "data-table": entry.table },

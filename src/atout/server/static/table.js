@@ -6,8 +6,8 @@
    card by card, a finished round shows its summary.  Every drawing comes from the
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
-import { el, t, has, i18n, loadStrings, translatePage, reducedMotion } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement } from "./felt.js";
+import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitTrick, fitHeight } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -20,6 +20,9 @@ const store = {
   set(k, v) { try { localStorage.setItem(`atout.${k}`, v); } catch { /* private mode: not remembered */ } },
 };
 const HOLD = { normal: 1700, fast: 700 };
+/** How long a round's summary holds the table (ms) unless the player closes it first: the bots
+    play on at the server, their moves are drawn once it has been read. */
+const SUMMARY_HOLD = { normal: 6000, fast: 3000 };
 
 const tableId = location.pathname.split("/").pop();
 const hashParams = new URLSearchParams(location.hash.slice(1));
@@ -39,11 +42,21 @@ let shown = null;
 /** The newest message received (what the server last said). */
 let latest = null;
 let skipHold = null;
+/** Ends the summary's hold early (its close button, Esc, a click outside the summary). */
+let releaseSummary = null;
 let summaryRound = -1;
+/** The move count the round summary was opened at (it holds the table once, there). */
+let summaryShownAt = -1;
 
 function notice(text, isError) {
   $("notice").textContent = text;
   $("notice").className = `notice${isError ? " error" : ""}`;
+}
+
+function refusalInPrompt(text) {
+  const prompt = $("prompt");
+  prompt.textContent = text;
+  prompt.classList.add("refusal");
 }
 
 function announce(text) {
@@ -68,8 +81,7 @@ async function adapterFor(game) {
 }
 
 function context(msg, mod, readOnly) {
-  // A seat nobody has taken yet is named as such, in the reader's language.
-  const names = msg.seats.map((s, i) => (s.free ? t("lobby_free_seat", { n: i + 1 }) : s.name));
+  const names = seatNames(msg);
   const deckOpts = mod.deckOptions ? mod.deckOptions(msg) : {};
   return {
     names, readOnly, deck: mod.deck || msg.game, deckOpts,
@@ -139,21 +151,39 @@ function drawBoard(msg, model, ctx) {
     drawMoves(model, ctx),
     el("div", { class: "hand-zone" }, drawHand(msg, model, ctx)),
     model.panels && model.panels.length ? el("div", { class: "panels" }, model.panels) : null].filter(Boolean));
-  placeOverlay();
+  fitBoard();
   const cards = [...board.querySelectorAll(".hand button.card")];
   const start = cards.findIndex((c) => c.classList.contains("legal"));
   cards.forEach((c, i) => { c.tabIndex = i === Math.max(0, start) ? 0 : -1; });
   if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
 }
 
+/** The seats' names; a seat nobody has taken yet is named by its number, in the reader's language. */
+function seatNames(msg) {
+  return msg.seats.map((s, i) => (s.free ? t("home_seat_n", { n: i + 1 }) : s.name));
+}
+
+const phone = () => window.matchMedia("(max-width: 640px)").matches;
+
+/** The felt fitted to the window (the hand in view, no plate over a trick card), the overlay on it. */
+function fitBoard() {
+  const board = $("board");
+  fitHeight(board);
+  const felt = board.querySelector(".felt");
+  if (felt) fitTrick(felt);
+  placeOverlay();
+}
+
 function status(msg) {
-  const names = msg.seats.map((s, i) => (s.free ? t("lobby_free_seat", { n: i + 1 }) : s.name));
+  const names = seatNames(msg);
   const node = $("status");
   if (msg.spectator && !msg.over) {
     node.textContent = t("watching"); // who is to play is said under the felt
     node.className = "status";
   } else if (msg.over) {
-    node.textContent = `${t("game_over")} · ${t("winners", { names: msg.result.winners.map((w) => names[w]).join(", ") })}`;
+    // On a phone the bar has room for "Game over" only: the ranking names the winners.
+    const winners = tn("winners", msg.result.winners.length, { names: msg.result.winners.map((w) => names[w]).join(", ") });
+    node.textContent = phone() ? t("game_over") : `${t("game_over")} · ${winners}`;
     node.className = "status";
   } else if (msg.to_act === msg.seat) {
     node.textContent = t("your_turn");
@@ -200,15 +230,27 @@ function overlay(kind, title, ...content) {
   box.hidden = false;
   placeOverlay();
 }
-/** Overlays cover the felt only: the prompt, the moves and the hand stay usable beneath. */
+/** Overlays cover the felt only: the prompt, the moves and the hand stay usable beneath.
+    The final ranking has nothing beneath to keep usable: it takes the table down to the bottom
+    of the window, so that its buttons are never cut off by a short felt (a phone's). */
 function placeOverlay() {
   const box = $("overlay");
   const felt = $("board").querySelector(".felt");
   if (box.hidden || !felt) return;
+  if (box.dataset.kind === "final") {
+    const top = box.parentElement.getBoundingClientRect().top + window.scrollY;
+    box.style.top = "0px";
+    box.style.height = `${Math.max(felt.offsetTop + felt.offsetHeight, window.innerHeight - top - 4)}px`;
+    return;
+  }
   box.style.top = `${felt.offsetTop}px`;
   box.style.height = `${felt.offsetHeight}px`;
 }
-function hideOverlay() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
+function hideOverlay() {
+  $("overlay").hidden = true;
+  $("overlay").dataset.kind = "";
+  if (releaseSummary) releaseSummary();
+}
 
 function lastTrickView() {
   if (!shown) return;
@@ -233,6 +275,7 @@ function sheetView() {
 async function show(msg) {
   const mod = await adapterFor(msg.game);
   $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
+  $("keys-line").textContent = t(mod.tricks === false ? "keys_help_no_tricks" : "keys_help"); // no L, no bids there
   const ctx = context(msg, mod, false);
   const model = mod.model(msg, ctx);
   const board = $("board");
@@ -274,6 +317,8 @@ async function show(msg) {
   board.dataset.round = model.roundKey;
   board.dataset.module = mod === generic ? "generic" : msg.game;
   status(msg);
+  $("btn-rules").href = `/rules/${msg.game}`;
+  if (!msg.spectator && !msg.over && !isNamed(tableId, msg.seat)) askName(msg, ctx.names[msg.seat]);
   const wasMine = prev && !prev.msg.over && prev.msg.to_act === prev.msg.seat;
   const mine = !msg.over && msg.to_act === msg.seat;
   if (mine && !wasMine) { chime(); announce(t("your_turn")); }
@@ -285,7 +330,9 @@ async function show(msg) {
   roomFacts(msg);
   if (sheet && prev && sheet.rounds.length > summaryRound && summaryRound >= 0 && !msg.over) {
     const label = sheet.rounds[sheet.rounds.length - 1].label;
-    overlay("summary", mod.summaryTitle ? mod.summaryTitle(label) : t("round_summary", { round: label }), roundSummary(sheet, ctx.names, sheet.rounds.length - 1));
+    overlay("summary", mod.summaryTitle ? mod.summaryTitle(label) : t("round_summary", { round: label }),
+      roundSummary(sheet, ctx.names, sheet.rounds.length - 1), mod.summaryNote ? mod.summaryNote(msg, ctx) : null);
+    summaryShownAt = msg.n;
   } else if ($("overlay").dataset.kind === "summary" && (model.trick.length || model.dismissSummary)) {
     hideOverlay();
   }
@@ -298,6 +345,19 @@ async function show(msg) {
   if (auto) setTimeout(() => { if (msg === latest) act(auto); }, 400 + Math.random() * 500);
   if (newDeal) animateDeal(board);
   else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
+  if (summaryShownAt === msg.n && $("overlay").dataset.kind === "summary") await holdSummary();
+}
+
+/** Let the round's summary be read: the next moves wait until it is closed or SUMMARY_HOLD has
+    passed; after that the next card on the table puts it away. */
+function holdSummary() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, SUMMARY_HOLD[store.get("speed", "normal")] || SUMMARY_HOLD.normal);
+    function done() { clearTimeout(timer); releaseSummary = null; document.removeEventListener("click", onClick, true); resolve(); }
+    function onClick(ev) { if (!ev.target.closest("#overlay .overlay-card")) done(); }
+    releaseSummary = done;
+    document.addEventListener("click", onClick, true);
+  });
 }
 
 function announceTrick(prev, model, ctx) {
@@ -311,15 +371,37 @@ function gameOver(msg, mod, ctx, sheet) {
   $("after").hidden = !!msg.spectator;
   if (!msg.spectator && !$("replay-seat").options.length) setupReplay(msg);
   if ($("overlay").dataset.kind === "final") return;
+  window.scrollTo({ top: 0 }); // the ranking is drawn from the table's top down to the window's bottom
   overlay("final", t("final_ranking"),
     ranking(msg.result, ctx.names, mod.higherIsBetter !== false),
-    chart(sheet, ctx.names),
     el("p", { class: "final-actions" },
       el("button", { type: "button", onclick: sheetView }, t("score_sheet")),
       el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay")),
       msg.spectator ? null : el("button", { type: "button", id: "rematch", class: "primary", onclick: askRematch }, t("rematch"))),
-    el("p", { id: "rematch-note", class: "rematch-note" }));
+    el("p", { id: "rematch-note", class: "rematch-note" }),
+    chart(sheet, ctx.names));
   roomFacts(msg);
+}
+
+/** A friend opening their invite link for the first time is asked their name (the creator
+    may have left "Player 2"); the seat keeps it, and this device does not ask again. */
+function askName(msg, current) {
+  if ($("name-ask")) return;
+  const input = el("input", { id: "name-ask-input", maxlength: 40, required: true, value: current, autocomplete: "nickname", "aria-label": t("your_name") });
+  const form = el("form", { id: "name-ask", class: "name-ask", role: "dialog", "aria-labelledby": "name-ask-title",
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name || !socket || socket.readyState !== WebSocket.OPEN) return;
+      if (name !== current) socket.send(JSON.stringify({ type: "name", name }));
+      markNamed(tableId, msg.seat);
+      form.remove();
+    } },
+  el("strong", { id: "name-ask-title" }, t("name_ask_title")),
+  el("label", { for: "name-ask-input" }, t("name_ask")),
+  el("span", { class: "name-ask-row" }, input, el("button", { type: "submit", class: "primary" }, t("name_ask_go"))));
+  // Not focused: a player who starts with the keyboard (digits to bid) is not typing a name.
+  document.body.append(form);
 }
 
 /* ---- the living table: presence, clock, spectators, rematch (issue 18) ------------------- */
@@ -330,6 +412,7 @@ function askRematch() {
 }
 
 function nextTable(id) {
+  if (!spectator && shown) markNamed(id, shown.msg.seat); // the same seats and names carry over
   const url = `/table/${id}#${key ? `key=${encodeURIComponent(key)}` : `watch=${encodeURIComponent(watch || "")}`}`;
   left = true;
   if (socket) socket.close();
@@ -410,7 +493,11 @@ function connect() {
     } else if (msg.type === "rematch") {
       nextTable(msg.table);
     } else if (msg.type === "error") {
-      notice(REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message }), true);
+      const text = REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message });
+      // On a phone a refusal takes the prompt's line under the felt (the next move redraws it)
+      // instead of a box over the trump, a plate or the led card.
+      if (REFUSALS.includes(msg.code) && phone() && $("prompt")) refusalInPrompt(text);
+      else notice(text, true);
       announce(msg.message);
       if (msg.code === "bad_key" || msg.code === "not_found" || msg.code === "private") { left = true; socket.close(); }
     } else if (msg.type === "left") {
@@ -462,6 +549,8 @@ function setupReplay(msg) {
     const sheet = mod.sheet ? mod.sheet(view) : null;
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
+    const felt = $("replay-board").querySelector(".felt");
+    if (felt) fitTrick(felt);
     reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
   };
   $("step").addEventListener("input", showStep);
@@ -542,7 +631,7 @@ async function main() {
     else notice(t("error", { message: (await r.json()).message }), true);
   });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", placeOverlay);
+  window.addEventListener("resize", fitBoard);
   notice(t("connecting"));
   connect();
 }

@@ -8,7 +8,7 @@
    even when none of its cards can be played (so that being asked reveals nothing):
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
-import { el, t, i18n } from "../lib/dom.js";
+import { el, t, tn, i18n } from "../lib/dom.js";
 import { cardElement, lastTrickModel, trickWinning } from "../felt.js";
 
 export const deck = "malin";
@@ -258,7 +258,7 @@ function info(msg, ctx) {
   const chips = [];
   const short = { TWIN: t("mal_twin_short"), WISH: t("mal_wish_short") };
   if (v.removed) chips.push({ label: t("mal_removed"), value: short[v.removed] || ctx.cardName(v.removed), card: v.removed, title: t("mal_removed_title", { card: ctx.cardName(v.removed) }) });
-  chips.push({ label: t("mal_tricks_label"), value: String(v.hand_size), title: t("mal_tricks_title", { n: v.hand_size }) });
+  chips.push({ label: t("mal_tricks_label"), value: String(v.hand_size), title: tn("mal_tricks_title", v.hand_size) });
   return chips;
 }
 
@@ -274,7 +274,7 @@ function badges(v, s, fun, names) {
   const out = narrow ? [
     { label: t("won"), value: `${won}/${bid === null ? "–" : bid}`, tone, title: trickTitle ? `${t("mal_won_of_contract")}: ${trickTitle}` : t("mal_won_of_contract") },
   ] : [
-    { label: t("mal_contract"), value: bid === null ? "–" : String(bid), title: bid === null ? t("mal_no_contract_yet") : t("mal_contract_title", { n: bid }) },
+    { label: t("mal_contract"), value: bid === null ? "–" : String(bid), title: bid === null ? t("mal_no_contract_yet") : tn("mal_contract_title", bid) },
     { label: t("won"), value: String(won), tone, title: trickTitle },
   ];
   if (fun) out.push({ label: t("mal_badge_malheur"), value: String(v.malheur_counts[s]), tone: "malheur", title: t("mal_malheur_count", { name: names[s], n: v.malheur_counts[s] }) });
@@ -320,8 +320,8 @@ function prompt(msg, ctx, o, { bids, twin, high, malheur }) {
     const size = v.hand_size;
     const forbidden = [];
     for (let b = 0; b < size; b++) if (!bids.includes(b) && !v.bids.includes(b)) forbidden.push(b);
-    if (forbidden.length) return t("mal_bid_prompt_sum", { size, n: forbidden.join(", ") });
-    return t(v.bids.some((b) => b !== null) ? "mal_bid_prompt" : "mal_bid_prompt_first", { size });
+    if (forbidden.length) return tn("mal_bid_prompt_sum", size, { size, n: forbidden.join(", ") });
+    return tn(v.bids.some((b) => b !== null) ? "mal_bid_prompt" : "mal_bid_prompt_first", size, { size });
   }
   if (v.phase === "play") {
     if (!mine) return t("is_playing", { name: actor });

@@ -19,7 +19,7 @@
    hand, what was paid or received, the deal's balance and the tokens after the deal;
    the chart is drawn from it (start = the starting tokens), so both agree. */
 
-import { el, svg, t, reducedMotion } from "../lib/dom.js";
+import { el, svg, t, tn, i18n, reducedMotion } from "../lib/dom.js";
 import { cardElement } from "../felt.js";
 import { SUITS, rankLabel } from "../decks/nain-jaune.js";
 
@@ -101,7 +101,7 @@ function startTokens(msg) {
 export function actionLabel(action, msg) {
   const v = msg && msg.view;
   if (action.startsWith("play ")) return t("play_card", { card: cardName(action.slice(5)) });
-  if (action === "claim" && v && v.claim_box) return t("nj_claim_box", { card: shortName(v.claim_box), n: v.boxes[v.claim_box] ?? 0 });
+  if (action === "claim" && v && v.claim_box) return tn("nj_claim_box", v.boxes[v.claim_box] ?? 0, { card: shortName(v.claim_box) });
   if (action === "claim") return t("nj_claim");
   if (action === "pass" && v && v.claim_box) return t("nj_leave_box");
   if (action === "pass") return t("nj_pass");
@@ -180,7 +180,7 @@ function cornerBox(card, tokens, state) {
   const top = y0 + 8;
   const ty = c.sy > 0 ? y0 + 48 : y0 + 64;
   const tx = c.x + c.sx * 88;
-  const title = t("nj_box_title", { card: shortName(card), tokens, stake: STAKES[card] });
+  const title = tn("nj_box_title", tokens, { card: shortName(card), tokens, stake: STAKES[card] });
   const face = rank.length === 1 && !/\d/.test(rank) ? SERIF : SANS;
   return svg("g", { class: `nj-box${state.claim ? " nj-claim" : ""}`, "data-box": card, "data-tokens": tokens },
     svg("title", {}, title),
@@ -228,7 +228,7 @@ function dwarf() {
 
 /** The Nain Jaune's own box in the middle: a golden medallion, the dwarf, his card and tokens. */
 function nainBox(tokens, state) {
-  const title = t("nj_box_title_nain", { card: shortName("7D"), tokens, stake: STAKES["7D"] });
+  const title = tn("nj_box_title_nain", tokens, { card: shortName("7D"), tokens, stake: STAKES["7D"] });
   return svg("g", { class: `nj-box nj-nain${state.claim ? " nj-claim" : ""}`, "data-box": "7D", "data-tokens": tokens },
     svg("title", {}, title),
     svg("circle", { cx: CX, cy: CY, r: CR + 6, fill: "#3b0b14", opacity: 0.6 }),
@@ -242,7 +242,7 @@ function nainBox(tokens, state) {
 function board(v, msg) {
   const boxes = v.boxes || {};
   const claim = v.claim_box;
-  const label = t("nj_board_label", { boxes: BOXES.map((b) => t("nj_box_short", { card: shortName(b), tokens: boxes[b] ?? 0 })).join(", ") });
+  const label = t("nj_board_label", { boxes: BOXES.map((b) => tn("nj_box_short", boxes[b] ?? 0, { card: shortName(b), tokens: boxes[b] ?? 0 })).join(", ") });
   return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "nj-board", role: "img", "aria-label": label },
     svg("defs", {},
       svg("radialGradient", { id: "nj-lacquer", cx: "50%", cy: "42%", r: "70%" },
@@ -282,12 +282,12 @@ function runStrip(v, msg, ctx) {
     cardElement(ctx.deck, card, { name: `${names[seat]}: ${cardName(card)}`, deckOpts: ctx.deckOpts }),
     el("figcaption", {}, el("span", { class: "long" }, seat === me ? t("you") : names[seat]),
       el("span", { class: `short tone-${seat % 8}`, "aria-hidden": "true" }, initial(names[seat])))));
-  const more = run.length > 6 ? el("span", { class: "nj-more", title: t("nj_run_longer", { n: run.length }) }, `+${run.length - 6}`) : null;
+  const more = run.length > 6 ? el("span", { class: "nj-more", title: tn("nj_run_longer", run.length) }, `+${run.length - 6}`) : null;
   const lines = [];
   if (!msg.over && v.phase === "play") {
     if (v.claim_box) {
       const args = { name: names[v.last], card: shortName(v.claim_box), n: v.boxes[v.claim_box] ?? 0 };
-      lines.push(el("p", { class: "nj-need claim" }, t(v.last === me ? "nj_you_may_claim" : "nj_claim_waiting", args)));
+      lines.push(el("p", { class: "nj-need claim" }, tn(v.last === me ? "nj_you_may_claim" : "nj_claim_waiting", args.n, args)));
     } else if (v.need) {
       lines.push(el("p", { class: "nj-need" },
         el("span", {}, t("nj_need_label")), " ", el("b", { class: "nj-rank" }, rankShort(v.need)), " ",
@@ -318,11 +318,11 @@ function prompt(v, msg, ctx) {
   const names = ctx.names;
   const o = options(msg);
   if (msg.to_act !== me) {
-    if (v.claim_box) return t("nj_p_other_claim", { name: names[msg.to_act], card: shortName(v.claim_box), n: v.boxes[v.claim_box] ?? 0 });
+    if (v.claim_box) return tn("nj_p_other_claim", v.boxes[v.claim_box] ?? 0, { name: names[msg.to_act], card: shortName(v.claim_box) });
     if (!v.need) return t(v.played.length ? "nj_p_other_new" : "nj_p_other_open", { name: names[msg.to_act] });
     return t("nj_p_other", { name: names[msg.to_act], rank: rankWord(v.need) });
   }
-  if (v.claim_box) return t(v.hand.length ? "nj_p_claim" : "nj_p_claim_last", { card: shortName(v.claim_box), n: v.boxes[v.claim_box] ?? 0 });
+  if (v.claim_box) return tn(v.hand.length ? "nj_p_claim" : "nj_p_claim_last", v.boxes[v.claim_box] ?? 0, { card: shortName(v.claim_box) });
   if (!v.need) {
     if (v.played.length) return t("nj_p_new_run");
     return t(o.first_card === "lowest" ? "nj_p_open_lowest" : "nj_p_open");
@@ -439,9 +439,9 @@ function speak(say, before, msg, ctx) {
   }
   const now = BOXES.map((b) => v.boxes[b] ?? 0);
   if (!line) {
-    BOXES.forEach((b, i) => { if (now[i] < before.boxes[i] && now[i] === 0) parts.push(t("nj_wins_box", { name: names[v.last], card: shortName(b), n: before.boxes[i] })); });
+    BOXES.forEach((b, i) => { if (now[i] < before.boxes[i] && now[i] === 0) parts.push(tn("nj_wins_box", before.boxes[i], { name: names[v.last], card: shortName(b) })); });
   } else {
-    parts.push(t("nj_deal_won", { name: names[line.winner], n: line.paid.reduce((a, b) => a + b, 0) }));
+    parts.push(tn("nj_deal_won", line.paid.reduce((a, b) => a + b, 0), { name: names[line.winner] }));
   }
   if (!parts.length) return;
   say.textContent = "";
@@ -562,6 +562,20 @@ function animate(root, fx, before, msg, handRects) {
 }
 
 /* ---- the sheet ---------------------------------------------------------------------------- */
+
+/** Under a deal's summary: why the seats' tokens are below the summary's totals once the next
+    deal has begun (its stakes are already on the board), so the two never seem to disagree. */
+export function summaryNote(msg, ctx) {
+  const v = msg.view;
+  const line = v.sheet[v.sheet.length - 1];
+  if (!line || v.deal <= line.deal) return null;
+  const paid = msg.seats.map((_, s) => line.tokens[s] - v.tokens[s]);
+  if (!paid.some((p) => p > 0)) return null;
+  const text = paid.every((p) => p === paid[0])
+    ? tn("nj_summary_stakes", paid[0], { deal: v.deal })
+    : t("nj_summary_stakes_each", { deal: v.deal, list: paid.map((p, s) => t("nj_summary_stake_of", { name: ctx.names[s], n: p })).join(", ") });
+  return el("p", { class: "summary-note" }, text);
+}
 
 function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";

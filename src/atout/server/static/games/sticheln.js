@@ -9,7 +9,7 @@
    trick [[seat, card]…], tricks [{cards, winner}…] of this hand (winner -1: a
    trick of zeros set aside), last_trick {cards, winner, round}; sheet [{pains, deltas}]. */
 
-import { el, t } from "../lib/dom.js";
+import { el, t, tn } from "../lib/dom.js";
 import { cardElement, lastTrickModel, pairPlays, trickWinning } from "../felt.js";
 
 export const deck = "sticheln";
@@ -128,9 +128,9 @@ function painsNode(msg, s, ctx, perSeat, got, flip) {
 
 function seatBadges(got, msg) {
   const v = msg.view;
-  const badges = [{ label: t("won"), value: String(got.tricks), title: t("st_tricks_title", { n: got.tricks }) }];
+  const badges = [{ label: t("won"), value: String(got.tricks), title: tn("st_tricks_title", got.tricks) }];
   if (v.phase === "pain" && !v.tricks.length) return badges;
-  badges.push({ label: t("st_taken_short"), value: String(got.cards), title: t("st_taken_title", { n: got.cards }) });
+  badges.push({ label: t("st_taken_short"), value: String(got.cards), title: tn("st_taken_title", got.cards) });
   return badges;
 }
 

@@ -2,7 +2,7 @@
    card on the felt, the card winning the trick crowned, the dealer's trump choice
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
-import { t } from "../lib/dom.js";
+import { t, tn, i18n } from "../lib/dom.js";
 import { lastTrickModel, pairPlays, trickWinning } from "../felt.js";
 
 export const deck = "wizard";
@@ -60,7 +60,7 @@ export function model(msg, ctx) {
     if (v.current_player === me) {
       const allowed = moves.filter((m) => m.group === "bid").map((m) => Number(m.key));
       const forbidden = Array.from({ length: v.round + 1 }, (_, i) => i).filter((i) => !allowed.includes(i));
-      prompt = forbidden.length ? t("wiz_bid_prompt_forbidden", { n: forbidden.join(", ") }) : t("wiz_bid_prompt", { round: v.round });
+      prompt = forbidden.length ? t("wiz_bid_prompt_forbidden", { n: forbidden.join(", ") }) : tn("wiz_bid_prompt", v.round, { round: v.round });
     } else prompt = t("wiz_is_bidding", { name: ctx.names[v.current_player] });
   } else if (v.phase === "play") {
     prompt = v.current_player === me ? (v.trick.length ? t("follow_prompt") : t("lead_prompt")) : t("is_playing", { name: ctx.names[v.current_player] });

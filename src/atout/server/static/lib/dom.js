@@ -63,8 +63,33 @@ export async function loadStrings(name = "") {
 /** The string `key` with {name} placeholders filled; the key itself when missing (caught by tests). */
 export function t(key, vars) {
   let s = i18n.dict[key] ?? key;
-  for (const [k, v] of Object.entries(vars || {})) s = s.split(`{${k}}`).join(String(v));
+  for (const [k, v] of Object.entries(vars || {})) {
+    const value = String(v);
+    // French elides "de" before a vowel: "la carte d'Amélie", never "de Amélie".
+    if (i18n.lang === "fr" && ELIDES.test(value)) s = s.replace(new RegExp(`(^|[\\s(])([Dd])e \\{${k}\\}`, "g"), `$1$2'{${k}}`);
+    s = s.split(`{${k}}`).join(value);
+  }
   return s;
+}
+
+/** Names French elides "de" before: a vowel first (a mute h is too rare in names to guess). */
+const ELIDES = /^[aeiouyàâäéèêëîïôöùûüœæ]/i;
+
+/** `key` for a count of `n`: the `<key>_one` wording when n is 1 and the dictionary has it
+    ("the only trick", never "the 1 tricks"), else `key`; `n` is passed as {n} too. */
+export function tn(key, n, vars) {
+  const one = `${key}_one`;
+  return t(n === 1 && has(one) ? one : key, { n, ...vars });
+}
+
+/** Remember that seat `seat` of table `table` has been given its player's name on this device
+    (the creator typed it, or the lobby asked it): its invite link then does not ask again. */
+export function markNamed(table, seat) {
+  try { localStorage.setItem(`atout.named.${table}.${seat}`, "1"); } catch { /* private mode: asked again */ }
+}
+
+export function isNamed(table, seat) {
+  try { return localStorage.getItem(`atout.named.${table}.${seat}`) === "1"; } catch { return true; }
 }
 
 /** Whether the dictionary has `key` (for optional, game-specific strings). */

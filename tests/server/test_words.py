@@ -1,0 +1,99 @@
+"""The table's words (issue 29, item 11), through the pages' own translation function.
+
+static/lib/dom.js is run by Node (no browser needed): ``t()`` fills placeholders and, in
+French, elides "de" before a vowel ("la carte d'Amélie"); ``tn()`` picks the ``<key>_one``
+wording for a count of one ("the only trick", never "the 1 tricks").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atout.server.app import STATIC
+
+from .test_i18n_table import TABLE_FILES, dictionary
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="needs node to run the pages' module")
+DOM = (Path(str(STATIC)) / "lib" / "dom.js").resolve().as_uri()
+
+
+def run(lang: str, expr: str) -> Any:
+    """The value of the JavaScript expression ``expr`` (t and tn in scope) with every table
+    dictionary of ``lang`` loaded, as the page has it."""
+    words: dict[str, str] = {}
+    for name in TABLE_FILES:
+        words.update(dictionary(name, lang))
+    script = (
+        f"globalThis.document = {{ documentElement: {{ lang: {json.dumps(lang)} }} }};\n"
+        f"const {{ t, tn, i18n }} = await import({json.dumps(DOM)});\n"
+        f"Object.assign(i18n.dict, {json.dumps(words)});\n"
+        f"console.log(JSON.stringify({expr}));\n"
+    )
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_french_elides_de_before_a_vowel_and_only_there() -> None:
+    out = run(
+        "fr",
+        """[t("mal_w_after_card", { name: "Amélie" }), t("mal_w_after_card", { name: "Bruno" }),
+            t("event_away", { name: "Eve" }), t("mal_card_of", { name: "Ugo" }),
+            t("nj_card", { rank: "As", suit: "trèfle" }), t("mal_w_after_card", { name: "Hugo" })]""",
+    )
+    assert out == [
+        "après la carte d'Amélie",
+        "après la carte de Bruno",
+        "Le temps d'Eve est écoulé : un robot joue pour lui",
+        "la carte d'Ugo",
+        "As de trèfle",
+        "après la carte de Hugo",
+    ]
+    # English has no elision: the same call leaves the name as it is.
+    assert run("en", 't("mal_w_after_card", { name: "Amélie" })') == "after Amélie's card"
+
+
+def test_winners_and_moves_are_worded_for_their_count() -> None:
+    out = run(
+        "en",
+        """[tn("winners", 1, { names: "Ann" }), tn("winners", 2, { names: "Ann, Bob" }),
+            t("step", { step: 50, steps: 56 })]""",
+    )
+    assert out == ["Winner: Ann", "Winners: Ann, Bob", "Move 50 of 56"]
+    out = run("fr", """[tn("winners", 1, { names: "Ann" }), t("step", { step: 50, steps: 56 })]""")
+    assert out == ["Vainqueur : Ann", "Coup 50 sur 56"]
+
+
+#: A count of one followed by a plural noun: what no string may say.
+ONE_PLURAL = re.compile(r"\b1 (tricks|plis|cards|cartes|tokens|jetons|moves|coups)\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_string_says_one_with_a_plural(lang: str) -> None:
+    """Every string of the table, each placeholder given 1 and asked through tn() as the pages
+    do for counts: "how many of the 1 tricks" (the first round) must not come back."""
+    keys: dict[str, list[str]] = {}
+    for name in TABLE_FILES:
+        for key, text in dictionary(name, lang).items():
+            if not key.endswith("_one"):
+                keys[key] = sorted(set(re.findall(r"\{(\w+)\}", text)))
+    out = run(
+        lang,
+        f"Object.fromEntries(Object.entries({json.dumps(keys)})"
+        ".map(([k, ps]) => [k, tn(k, 1, Object.fromEntries(ps.map((p) => [p, 1])))]))",
+    )
+    said = {k: v for k, v in out.items() if ONE_PLURAL.search(v)}
+    assert not said, said
+    # The bid prompts of a one-card round, in full.
+    assert "1 trick" not in out["wiz_bid_prompt"] and "tricks" not in out["wiz_bid_prompt"]
