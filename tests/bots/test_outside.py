@@ -150,7 +150,7 @@ def test_cli_commands_take_py_bots(tmp_path: Path) -> None:
         input="quit\n",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "first-legal 1" in save.read_text()
+    assert "(first-legal)" in save.read_text()  # the seat's name says which bot played it
     # A bot that fails its move stops the game with why, saved; no traceback.
     result = runner.invoke(
         app, ["play", "wizard", "-p", "3", "--rounds", "1", "--seed", "2", "--save", str(save), "--seat", "2",

@@ -191,7 +191,11 @@ def test_a_new_player_meets_no_defect_of_issue_29(
             if board(page)["over"] == "true":
                 break
             illegal = page.locator("#board button.card.illegal")
-            if device == "phone" and not refused and illegal.count():
+            summary_open = page.evaluate(
+                "() => { const o = document.getElementById('overlay'); return !o.hidden && o.dataset.kind === 'summary'; }"
+            )
+            # (Not while a summary is up: a click outside it is the player closing it, which item 4 allows.)
+            if device == "phone" and not refused and illegal.count() and not summary_open:
                 # Item 9: a refusal on a phone takes the prompt's line, under the felt.
                 n = board(page)["n"]
                 illegal.first.click(position={"x": 8, "y": 24})

@@ -154,7 +154,7 @@ export function trickWinning(view, ctx, number = String) {
 
 /** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone). */
 export function drawWhy(model) {
-  return model.why ? el("p", { class: "trick-why" }, model.why) : null;
+  return model.why ? el("p", { class: "trick-why", title: model.why }, model.why) : null;
 }
 
 /** The felt: seats, the trick, and a game's own centre piece. */
