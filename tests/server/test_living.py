@@ -156,8 +156,9 @@ def test_a_free_seat_is_played_by_a_stand_in_bot_with_no_clock_until_someone_sit
             [{"bot": None, "free": True}, {"bot": None, "free": True}, {"bot": "random"}], {}, 1, table.n
         )
         assert facts["clock"] is None
-    # Two rounds of three: seat 1 has five decisions, the stand-in made two of them.
-    assert not table.state.is_terminal and _movers(table).count(1) == 2
+    # Two rounds of three: seat 1 has five decisions; the stand-in made at least two of them
+    # (its bot may take the next one before this line runs) and left some to whoever sits.
+    assert not table.state.is_terminal and 2 <= _movers(table).count(1) < 5
     r = c.post(f"/api/tables/{t['table']}/join", json={"seat": 1, "name": "Zoé"})
     assert r.status_code == 200, r.text
     assert 1 not in table.bots  # Zoé plays it now
