@@ -459,7 +459,10 @@ LAYOUT = """() => {
   }).map((e) => e.textContent.trim().slice(0, 40));
   return { width: document.documentElement.scrollWidth, felt: box('#board .felt'), hand: box('#board .hand'),
            bar: document.querySelector('header.bar').getBoundingClientRect().height, spills,
-           cards: [...document.querySelectorAll('#board .hand .card')].map((c) => c.getBoundingClientRect().width) };
+           // Settled cards only: a card still flying in from the deal is drawn small on purpose.
+           cards: [...document.querySelectorAll('#board .hand .card')].filter((c) => !c.getAnimations({ subtree: true }).length
+             && !(c.closest('.hand') && c.closest('.hand').getAnimations({ subtree: false }).length))
+             .map((c) => c.getBoundingClientRect().width) };
 }"""
 
 

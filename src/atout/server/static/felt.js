@@ -256,7 +256,7 @@ export function fitHeight(board) {
   felt.style.height = "";
   const over = hand.getBoundingClientRect().bottom + window.scrollY - window.innerHeight;
   if (over <= 0) return;
-  const floor = window.matchMedia("(max-width: 640px)").matches ? 250 : 280;
+  const floor = window.matchMedia("(max-width: 640px)").matches ? 230 : 280;
   felt.style.height = `${Math.max(floor, felt.offsetHeight - over - 4)}px`;
 }
 
