@@ -144,3 +144,30 @@ def test_an_unfinished_game_is_reviewed_up_to_its_last_finished_round() -> None:
     assert review.decisions and {d.round for d in review.decisions} == {1, 2}
     with pytest.raises(ValueError, match=r"seats are 0\.\.2"):
         review_game(state, seats=[3])
+
+
+def test_a_rule_the_batch_leaves_out_is_reviewed_and_played_by_the_engine_search() -> None:
+    """Le Malin's jeu fun (the Malheur cards) has no batch simulator: its review, ``master`` and
+    ``batch:N`` must not meet the batch's refusal in the middle of a game (the web review of a
+    jeu fun game failed so): the review and master search with the engine, batch:N is refused
+    when asked for, saying why."""
+    from atout.batch import MalinBatch, batch_class_for
+    from atout.bots.review import review_bot
+    from atout.core.errors import OptionError
+
+    fun = atout.load("malin", 4, fun=True, rounds=1)
+    base = atout.load("malin", 4, rounds=1)
+    assert batch_class_for(base) is MalinBatch
+    with pytest.raises(ValueError, match="jeu fun"):
+        batch_class_for(fun)
+    assert isinstance(review_bot(fun, playouts=20), SearchBot)
+    assert isinstance(review_bot(base, playouts=20), BatchSearchBot)
+    assert not isinstance(make_bot("master", fun, 1), BatchSearchBot)
+    with pytest.raises(OptionError, match="jeu fun"):
+        make_bot("batch:50", fun, 1)
+    state = fun.new_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    review = review_game(state, seats=[0], playouts=20, seed=1)
+    assert review.decisions and all(d.seat == 0 for d in review.decisions)

@@ -102,9 +102,17 @@ def free_port() -> int:
 class Server:
     """``atout serve`` in a subprocess on a loopback port (restartable on the same port)."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        db: str,
+        bot_delay: float = 0.0,
+        deal_seed: int | None = None,
+        review_playouts: int | None = None,
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.deal_seed = deal_seed
+        self.review_playouts = review_playouts
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
@@ -115,6 +123,10 @@ class Server:
             sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
             "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
         ]  # fmt: skip
+        if self.deal_seed is not None:
+            cmd += ["--deal-seed", str(self.deal_seed)]
+        if self.review_playouts is not None:
+            cmd += ["--review-playouts", str(self.review_playouts)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("ATOUT_DATABASE_URL", None)
         # The server's output goes to a file: a pipe nobody reads could fill up and block it.
@@ -153,7 +165,10 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(str(tmp_path / "served.sqlite3"), bot_delay=0.05)
+    """A served table for the browser tests: its deals drawn from a fixed seed (a failure
+    replays with the same cards), a small review and hint budget (the pages are checked,
+    not the advice: tests/server/test_review.py checks the figures)."""
+    srv = Server(str(tmp_path / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
     srv.start()
     yield srv
     srv.stop()

@@ -181,3 +181,29 @@ def test_posts_are_json_only(client: TestClient, content_type: str | None) -> No
     assert r.json()["code"] == "unsupported_media"
     ok = client.post("/api/tables", content=body, headers={"Content-Type": "application/json; charset=utf-8"})
     assert ok.status_code == 200, ok.text
+
+
+def _first_hands(tmp_path: Path, name: str, deal_seed: int | None) -> list[list[str]]:
+    """Seat 0's first hand at each of two Sticheln tables created on a fresh server."""
+    from atout.server import create_app
+
+    from .conftest import join
+
+    hands = []
+    with TestClient(create_app(str(tmp_path / f"{name}.sqlite3"), bot_delay=0, deal_seed=deal_seed)) as c:
+        for _ in range(2):
+            table, keys = create_table(c, "sticheln", 4)
+            with c.websocket_connect(f"/ws/{table}") as ws:
+                hands.append(sorted(join(ws, keys[0])["view"]["hand"]))
+    return hands
+
+
+def test_a_deal_seed_makes_the_nth_table_s_deal_the_same_on_every_server(tmp_path: Path) -> None:
+    """``atout serve --deal-seed``: the browser tests replay with the same cards; without it each
+    table's deal is the system's (15 cards of 60 each: two equal hands are out of reach)."""
+    seeded = _first_hands(tmp_path, "a", 7)
+    assert seeded == _first_hands(tmp_path, "b", 7)
+    assert seeded[0] != seeded[1]  # the tables of one server differ
+    assert _first_hands(tmp_path, "c", 8) != seeded
+    unseeded = _first_hands(tmp_path, "d", None)
+    assert unseeded != seeded and unseeded != _first_hands(tmp_path, "e", None)

@@ -1,6 +1,10 @@
-"""The table as a new player meets it (issue 29), in real Chromium: every game played to its
-end on a 1280×800 laptop in French and a 360×740 phone in English (an 8-player Sticheln table
-on both), checking what the issue found wrong, at every turn of the player:
+"""Whole games in real Chromium, every check on the one game played: every game played to its
+end on a 1280×800 laptop and on a 360×740 phone, in French on one and German on the other (an
+8-player Sticheln table on the phone).  A whole game costs the suite's budget most, so each one
+carries everything a whole game can show: the table as a new player meets it (issue 29), no
+English word left in the reader's language (issue 30), the phone's layout (no sideways scroll,
+cards large enough to tap, every word inside its button or plate), and at the end the review
+of the game (issue 29).  At every turn of the player:
 
 - no seat plate over a trick card (the winning one and its crown included), and the cards of
   a big trick clear of each other (items 2 and 5);
@@ -12,13 +16,22 @@ on both), checking what the issue found wrong, at every turn of the player:
 - on the phone a refusal in the prompt's line, not over the felt (item 9);
 - the invite link asking the player's name (item 13); the rules one click away and the
   keyboard's help in view on the laptop ("help at the table");
-- the words: "Winner:" for one, "Move 50 of 56" in the replay (item 11).
+- the words: "Winner:" for one, "Move 50 of 56" in the replay (item 11);
+- no English word on the page (the words of the English dictionaries that the reader's do not
+  use, computed from the files), the refusal included, then in the final ranking, the score
+  sheet, the replay, the review, the home page.
+
+The pages ask for reduced motion (a setting players have, which the table honours): cards do
+not fly, so a game takes half the time, and nothing is measured in flight.  The animated table
+has its own whole game (test_browser.py, in English).  The deals come from the server's fixed
+seed (``--deal-seed``), so a failure replays with the same cards.
 
 Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a subprocess).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -29,7 +42,21 @@ from playwright.sync_api import Browser, Page
 from atout.core.registry import game_class
 
 from .conftest import Server, game_names, short_options
-from .test_browser import FAST_CARDS, MAX_MOVES, board, play_one, wait_my_turn_or_end
+from .test_browser import (
+    ARTIFACTS,
+    FAST_CARDS,
+    I18N,
+    LAYOUT,
+    MAX_MOVES,
+    TRANSLATIONS,
+    assert_translated,
+    board,
+    english_only_words,
+    play_one,
+    refusal_prefix,
+    review_on_page,
+    wait_my_turn_or_end,
+)
 from .test_browser import browser as browser  # the fixture, re-exported
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
@@ -144,33 +171,64 @@ def options_for(game: str) -> dict[str, Any]:
     return {**short_options(game), **{k: v for k, v in extra.items() if k in specs}}
 
 
-#: Every game on one device at least, both devices where the issue found a defect on each
-#: (Wizard's header, Le Malin's hand and plates); the 8-player trick on the phone, the tighter
-#: of the two.  (Each case is a whole game in Chromium: about a minute; the suite's budget.)
+def words(lang: str) -> dict[str, str]:
+    """The table's dictionary in ``lang`` (static/i18n/<lang>.json)."""
+    found: dict[str, str] = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    return found
+
+
+def check_phone(page: Page, where: str) -> None:
+    """The phone's layout: nothing wider than the screen, the felt and the hand in view, every
+    settled card large enough to tap, every word inside its button or plate, the bar one row."""
+    seen = page.evaluate(LAYOUT)
+    assert seen["width"] <= 360, (where, seen)
+    for part in ("felt", "hand"):
+        box = seen[part]
+        if box is not None:  # no hand between two deals
+            assert box["top"] >= 0 and box["bottom"] <= 740, (where, part, seen)
+    assert all(w >= 44 for w in seen["cards"]), (where, seen)
+    assert seen["spills"] == [], (where, seen)
+    assert seen["bar"] <= 48, (where, seen)
+
+
+#: Every game on both devices, French on one and German on the other, each language on both
+#: devices over the four games; the 8-player trick on the phone, the tighter of the two.
+#: (Each case is a whole game in Chromium; the English one is test_browser.py's.)
 CASES = [
     ("wizard", 4, "laptop", "fr"),
-    ("wizard", 4, "phone", "en"),
-    ("malin", 4, "laptop", "fr"),
-    ("malin", 4, "phone", "en"),
+    ("wizard", 4, "phone", "de"),
+    ("malin", 4, "laptop", "de"),
+    ("malin", 4, "phone", "fr"),
     ("sticheln", 4, "laptop", "fr"),
-    ("nain-jaune", 4, "phone", "en"),
-    ("sticheln", 8, "phone", "fr"),
+    ("sticheln", 8, "phone", "de"),
+    ("nain-jaune", 4, "laptop", "de"),
+    ("nain-jaune", 4, "phone", "fr"),
 ]
 
 
-def test_the_cases_cover_every_game() -> None:
-    assert {game for game, *_ in CASES} == set(game_names())
+def test_the_cases_cover_every_game_on_both_devices_in_every_translation() -> None:
+    assert {(game, device) for game, _, device, _ in CASES} == {
+        (game, device) for game in game_names() for device in ("laptop", "phone")
+    }
+    assert {(lang, device) for *_, device, lang in CASES} == {
+        (lang, device) for lang in TRANSLATIONS for device in ("laptop", "phone")
+    }
 
 
 @pytest.mark.parametrize(("game", "players", "device", "lang"), CASES)
-def test_a_new_player_meets_no_defect_of_issue_29(
+def test_a_whole_game_as_a_new_player_meets_it(
     server: Server, browser: Browser, game: str, players: int, device: str, lang: str
 ) -> None:
     cls = game_class(game)
     players = max(cls.min_players, min(cls.max_players, players))
+    said = words(lang)
+    english = english_only_words(lang)
+    prefix = refusal_prefix(lang)
     url = new_table(server, game, players, options_for(game))
     context = browser.new_context(
-        locale="fr-FR" if lang == "fr" else "en-US", **(LAPTOP if device == "laptop" else PHONE)
+        locale=f"{lang}-{lang.upper()}",
+        reduced_motion="reduce",
+        **(LAPTOP if device == "laptop" else PHONE),
     )
     context.add_init_script(FAST_CARDS)
     context.add_init_script(WATCH)
@@ -181,9 +239,11 @@ def test_a_new_player_meets_no_defect_of_issue_29(
     try:
         page.goto(url)
         page.wait_for_selector("#board[data-n]")
+        assert page.locator("html").get_attribute("lang") == lang
         # Item 13: the invite link asks the player's name, offering the seat's.
         page.wait_for_selector("#name-ask")
         assert page.input_value("#name-ask-input") == "Alice"
+        assert_translated(page, english, "the name asked", lang)
         page.fill("#name-ask-input", "Zoé")
         page.click("#name-ask button[type=submit]")
         page.wait_for_function(
@@ -197,15 +257,20 @@ def test_a_new_player_meets_no_defect_of_issue_29(
         page_rules = httpx.get(server.url + rules, headers={"Accept-Language": lang})
         assert page_rules.status_code == 200 and f'lang="{lang}"' in page_rules.text
         assert page.locator("#keys-line").is_visible() == (device == "laptop")
-        keys = page.text_content("#keys-line") or ""
-        assert keys.startswith("Clavier" if lang == "fr" else "Keyboard")
-        assert ("dernier pli" in keys or "last trick" in keys) == (game != "nain-jaune"), (
-            keys
-        )  # no tricks there
+        has_tricks = game != "nain-jaune"
+        assert page.text_content("#keys-line") == said["keys_help" if has_tricks else "keys_help_no_tricks"]
+        # The settings, in the reader's language too.
+        page.click(".seat-menu summary")
+        assert_translated(page, english, "the settings", lang)
+        page.click(".seat-menu summary")
         refused = False
         for moves in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
-            check_frame(page, f"move {moves}")
+            where = f"{game}, move {moves}"
+            check_frame(page, where)
+            if device == "phone":
+                check_phone(page, where)
+            assert_translated(page, english, where, lang)
             if board(page)["over"] == "true":
                 break
             illegal = page.locator("#board button.card.illegal")
@@ -216,16 +281,20 @@ def test_a_new_player_meets_no_defect_of_issue_29(
                 "() => { const o = document.getElementById('overlay'); return !o.hidden && o.dataset.kind === 'summary'; }"
             )
             # (Not while a summary is up: a click outside it is the player closing it, which item 4 allows.)
-            if device == "phone" and not refused and illegal.count() and not summary_open:
-                # Item 9: a refusal on a phone takes the prompt's line, under the felt.
+            if not refused and illegal.count() and not summary_open:
                 n = board(page)["n"]
                 illegal.first.click(position={"x": 8, "y": 24})
-                page.wait_for_selector("#prompt.refusal")
-                assert page.inner_text("#notice") == ""
-                felt = page.locator("#board .felt").bounding_box()
-                said = page.locator("#prompt.refusal").bounding_box()
-                assert felt and said and said["y"] >= felt["y"] + felt["height"] - 1, (felt, said)
-                assert page.inner_text("#prompt").startswith("Refused")
+                if device == "phone":  # item 9: a refusal on a phone takes the prompt's line, under the felt
+                    page.wait_for_selector("#prompt.refusal")
+                    assert page.inner_text("#notice") == ""
+                    felt = page.locator("#board .felt").bounding_box()
+                    line = page.locator("#prompt.refusal").bounding_box()
+                    assert felt and line and line["y"] >= felt["y"] + felt["height"] - 1, (felt, line)
+                    assert page.inner_text("#prompt").startswith(prefix)
+                else:
+                    page.wait_for_selector("#notice.error")
+                    assert page.inner_text("#notice").startswith(prefix)
+                assert_translated(page, english, f"{game}, refusal", lang)
                 assert board(page)["n"] == n
                 refused = True
             play_one(page)
@@ -237,6 +306,7 @@ def test_a_new_player_meets_no_defect_of_issue_29(
             assert summary["closed"] is None or summary["closed"] >= 2800, summary
         # Item 1: the final ranking's buttons are inside the window and inside their box.
         page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
+        assert_translated(page, english, f"{game}, final ranking", lang)
         frame = page.evaluate(FRAME)
         card = page.locator("#overlay .overlay-card").bounding_box()
         assert card is not None
@@ -251,21 +321,34 @@ def test_a_new_player_meets_no_defect_of_issue_29(
         check_frame(page, "game over")
         status = page.inner_text("#status")
         winners = len(page.evaluate("() => [...document.querySelectorAll('ol.ranking li.winner')]"))
-        if device == "laptop":
-            word = {
-                ("fr", 1): "Vainqueur :",
-                ("fr", 2): "Vainqueurs :",
-                ("en", 1): "Winner:",
-                ("en", 2): "Winners:",
-            }
-            assert word[(lang, min(winners, 2))] in status, status
+        if device == "laptop":  # (the phone's status pill ends in an ellipsis)
+            word = said["winners_one" if winners == 1 else "winners"].split("{names}")[0].strip()
+            assert word in status, status
         assert "(s)" not in status
-        # Item 11: the replay counts moves ("Move 50 of 56").
         page.locator("#overlay .close").click()
+        for tool in ("#btn-sheet", "#btn-last"):  # Le Nain Jaune has no tricks, nor that button
+            if page.locator(tool).is_visible():
+                page.click(tool)
+                assert_translated(page, english, f"{game}, {tool}", lang)
+                if page.locator("#overlay:not([hidden]) .close").count():
+                    page.locator("#overlay .close").click()
+        # Item 11: the replay counts moves ("Move 50 of 56").
         page.click("#prev")
         page.wait_for_function("() => document.getElementById('step-label').textContent.length > 0")
         label = page.inner_text("#step-label")
-        assert label.startswith("Coup " if lang == "fr" else "Move "), label
+        assert label.startswith(said["step"].split("{step}")[0]), label
+        assert_translated(page, english, f"{game}, replay", lang)
+        # The review of the game, beside the replay, in the reader's language.
+        review_on_page(page, game, f"{game}-{device}-{lang}")
+        assert_translated(page, english, f"{game}, review", lang)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], width  # type: ignore[index]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}.png"))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#game option", state="attached")
+        page.select_option("#game", game)
+        assert_translated(page, english, f"{game}, home page", lang)
         assert errors == []
     finally:
         context.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pkgutil
 
+from ..core.game import Game
 from ..core.registry import game_class
 from .common import Batch, IllegalActions, Step
 from .malin import MalinBatch
@@ -34,6 +35,7 @@ __all__ = [
     "StichelnBatch",
     "WizardBatch",
     "batch_class",
+    "batch_class_for",
 ]
 
 #: Where each game's batch class lives, by the game's name (the vector env and the
@@ -60,3 +62,12 @@ def batch_class(name: str) -> type[Batch]:
             f"gymnasium.make_vec(..., vectorization_mode='sync') for the engine's env"
         ) from None
     return found
+
+
+def batch_class_for(game: Game) -> type[Batch]:
+    """The batch class that plays ``game`` as it is configured, options included (a ``ValueError``
+    saying why when none does: no simulator for the game, or a rule its simulator leaves out,
+    such as Le Malin's Malheur cards): search bots and the review fall back on the engine then."""
+    cls = batch_class(game.name)
+    cls.check_game(game)
+    return cls

@@ -310,13 +310,19 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     def _new_game(self, players: int, options: dict[str, Any]) -> GameT:
         """The engine's game of this configuration (it validates the players and the options)."""
         game = self._game_class(players, **options)
-        for name, value in self._fixed_options.items():
+        self.check_game(game)
+        return game
+
+    @classmethod
+    def check_game(cls, game: Any) -> None:
+        """Raise ``ValueError`` naming the rule when this batch does not play ``game`` as it is
+        configured: a caller (a search bot, the review) then knows to use the engine instead."""
+        for name, value in cls._fixed_options.items():
             if name in game.options and game.options[name] != value:
                 raise ValueError(
                     f"the {game.title} batch does not play {name}={game.options[name]!r} "
                     f"(only {value!r}): use the engine for it"
                 )
-        return game
 
     @abstractmethod
     def _init_state(self) -> None:

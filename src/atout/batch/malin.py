@@ -322,14 +322,14 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
     _deal_removed = MatchArray(np.intp, DEALT_AHEAD)
     _deal_from = MatchArray(np.intp)
 
-    def _new_game(self, players: int, options: dict[str, Any]) -> MalinGame:
-        game = super()._new_game(players, options)
+    @classmethod
+    def check_game(cls, game: Any) -> None:
+        super().check_game(game)
         if game.fun:
             raise ValueError(
                 "MalinBatch plays the base game only: the jeu fun (fun=True, the Malheur cards) is not "
                 "supported in batch (see atout.batch.malin); use the engine for it"
             )
-        return game
 
     def _init_state(self) -> None:
         game = self.game
@@ -413,7 +413,7 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
         Twin moves to slot 34 (:func:`_normal_twins`).  No hand is dealt ahead:
         a match with a seed deals its next ones from it when it reaches them
         (:meth:`_start_round`), from the round-1 dealer its state implies.
-        The jeu fun is refused by :meth:`_new_game`.
+        The jeu fun is refused by :meth:`check_game`.
         """
         n = self.players
         for g, state in enumerate(cast(Sequence[MalinState], states)):

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..batch import batch_class
+from ..batch import batch_class_for
 from ..batch.common import Batch
 from ..core.bot import Bot
 from ..core.game import State, View
@@ -129,7 +129,7 @@ class BatchSearchBot(Bot):
         game = view.game
         if self.model is not None:
             self.model.check(game)
-        cls = batch_class(game.name)
+        cls = batch_class_for(game)
         survivors = legal
         totals = dict.fromkeys(legal, 0.0)
         margins: dict[int, list[float]] = {a: [] for a in legal}

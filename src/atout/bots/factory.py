@@ -110,7 +110,7 @@ def _game_bot(name: str, game: Game, seed: int | None) -> Bot | None:
 
 def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
     """``batch:N[:model]``: the batch-engine search (refused for a game without a batch simulator)."""
-    from ..batch import batch_class
+    from ..batch import batch_class_for
     from .batched import BatchSearchBot
     from .learned import shipped_model
 
@@ -136,7 +136,7 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
             "weighed by the other seats' actions)"
         )
     try:
-        batch_class(game.name)
+        batch_class_for(game)
     except ValueError as error:
         raise OptionError(str(error)) from None
     model = shipped_model(game) if "model" in flags else None
@@ -157,12 +157,12 @@ def _master(game: Game, seed: int | None, caps: bool) -> Bot:
 
     A game without a batch simulator (a user's own game) gets ``expert``'s search.
     """
-    from ..batch import batch_class
+    from ..batch import batch_class_for
     from .batched import BatchSearchBot
     from .learned import ModelMismatch, shipped_model
 
     try:
-        batch_class(game.name)
+        batch_class_for(game)
     except ValueError:
         bot = make_bot("expert", game, seed, caps=caps)
         bot.name = "master"

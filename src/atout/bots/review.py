@@ -60,10 +60,10 @@ def review_bot(game: Any, playouts: int = REVIEW_PLAYOUTS, seed: int = 0) -> Bot
 
     Without wall-clock caps: a review is its budget in playouts, reproducible from its seed.
     """
-    from ..batch import batch_class
+    from ..batch import batch_class_for
 
     try:
-        batch_class(game.name)
+        batch_class_for(game)
     except ValueError:
         from .search import SearchBot
 

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from ..bots.review import REVIEW_PLAYOUTS
 from .output import fail
 
 
@@ -69,6 +70,24 @@ def serve(
     sockets_per_client: Annotated[
         int, typer.Option(help="Sockets one client address may hold open at once.", min=1)
     ] = 64,
+    review_playouts: Annotated[
+        int,
+        typer.Option(
+            help="Playouts the search spends on each decision of a game review and on each hint "
+            "(fewer: weaker advice, sooner, on a slow machine).",
+            min=10,
+            max=5000,
+        ),
+    ] = REVIEW_PLAYOUTS,
+    deal_seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Draw the deals from this seed (the n-th table created always gets the same one) "
+            "instead of the system's randomness. For tests and demonstrations only: whoever knows "
+            "the seed knows every hand.",
+            min=0,
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -107,8 +126,11 @@ def serve(
             create_per_minute=tables_per_minute,
             http_rate=http_rate,
             max_sockets=sockets_per_client,
+            review_playouts=review_playouts,
         )
-        application = create_app(db, bot_delay=bot_delay, limits=limits, allowed_bots=allowed)
+        application = create_app(
+            db, bot_delay=bot_delay, limits=limits, allowed_bots=allowed, deal_seed=deal_seed
+        )
     except OSError as exc:
         raise fail(f"cannot listen on {host}: {exc}") from None
     except Exception as exc:

@@ -220,27 +220,32 @@ def create_app(
     limits: Limits | None = None,
     allowed_bots: tuple[str, ...] = (),
     clock_tick: float | None = None,
+    deal_seed: int | None = None,
 ) -> Starlette:
     """The web table on database ``db`` (a URL or a SQLite path; default: ``ATOUT_DATABASE_URL``).
 
     ``rate``/``burst``: each socket's messages; ``limits``: everything else a client
     can make the server do (:class:`~atout.server.limits.Limits`); ``allowed_bots``:
     the operator's ``py:``/``cmd:`` bots tables may seat, besides the built-in ones
-    (checked here: a wrong one fails now, not at a table).
+    (checked here: a wrong one fails now, not at a table); ``deal_seed``: deals drawn from
+    this seed rather than the system's randomness (``atout serve --deal-seed``: tests and
+    demonstrations only, whoever knows it knows every hand).
     """
     allowed = check_allowed_bots(allowed_bots)
     storage = Storage(db or default_url())
     if bot_delay is None:
         bot_delay = float(os.environ.get("ATOUT_BOT_DELAY", "0.8"))
     limits = limits or Limits()
-    manager = TableManager(storage, bot_delay=bot_delay, limits=limits, allowed_bots=allowed)
+    manager = TableManager(
+        storage, bot_delay=bot_delay, limits=limits, allowed_bots=allowed, deal_seed=deal_seed
+    )
     creations = ClientBuckets(limits.create_per_minute / 60, limits.create_burst, limits.max_clients)
     #: Sockets open per client address (at most ``limits.max_sockets`` each).
     open_sockets: dict[str, int] = {}
     # The turn clock is looked at every ``clock_tick`` seconds (0: never; tests call ``tick()``).
     living = Living(manager, tick=clock_tick if clock_tick is not None else 0.25)
-    reviewer = Reviewer(storage, workers=1 if limits.bot_workers > 0 else 0)
-    hints = Hints(storage, manager.pool)
+    reviewer = Reviewer(storage, playouts=limits.review_playouts, workers=1 if limits.bot_workers > 0 else 0)
+    hints = Hints(storage, manager.pool, playouts=limits.review_playouts)
     # For end-to-end tests only: ATOUT_CLOCK_SCALE=10 makes the turn clock run ten times
     # faster, so a real server's 60 s turn is 6 s (the page still counts the nominal time).
     scale = float(os.environ.get("ATOUT_CLOCK_SCALE", "1") or 1)

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.review import REVIEW_PLAYOUTS
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -51,6 +53,9 @@ class Limits:
     bot_workers: int = 1
     #: Client addresses remembered per bucket kind (least recently seen forgotten first).
     max_clients: int = 10_000
+    #: Playouts the search spends on each decision of a game review and on each hint: a
+    #: slow machine may spend fewer (weaker advice, sooner).
+    review_playouts: int = REVIEW_PLAYOUTS
 
 
 class TokenBucket:

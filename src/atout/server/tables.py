@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import random
 import secrets
 import threading
 from collections.abc import Awaitable, Callable
@@ -223,8 +224,14 @@ class TableManager:
         bot_delay: float = 0.8,
         limits: Limits | None = None,
         allowed_bots: tuple[str, ...] = (),
+        deal_seed: int | None = None,
     ) -> None:
         self.storage = storage
+        #: Where new tables' seeds come from: the system's randomness, or with ``deal_seed``
+        #: (``atout serve --deal-seed``) a generator seeded with it, so that the n-th table
+        #: this process creates always has the same deal (reproducible tests and demonstrations;
+        #: whoever knows the seed knows every hand, so never on a server strangers use).
+        self._seeds = random.Random(deal_seed) if deal_seed is not None else None
         #: Seconds before each bot move at the ``normal`` pace (the server's setting).
         self.bot_delay = bot_delay
         #: Bots beyond the built-in ones that tables may seat: the operator's
@@ -413,7 +420,7 @@ class TableManager:
             secrets.token_hex(8),
             game,
             options_text,
-            secrets.randbits(63),
+            self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63),
             infos,
             {"bot_pace": bot_pace},
             keys,

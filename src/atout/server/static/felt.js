@@ -195,12 +195,16 @@ const TRICK_CENTRE = { x: 50, y: 48 };
     a little, on its edge, leaves every card's index in view. */
 const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
 const TRICK_COVER = 0.2;
+/** Sideways steps (in card widths) a trick card may take when the line from its seat to the
+    middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
+    the middle meet on that line, and side by side they keep their size. */
+const TRICK_SIDEWAYS = [0, 0.6, -0.6, 1.1, -1.1];
 /** Room kept above a trick card for the crown of the winning one (px). */
 const CROWN = 22;
 
 /** Place the trick's cards where no seat plate covers them and they keep clear of each other:
-    each card slides from its seat's place toward the middle of the felt until it is clear, and
-    when some card cannot be, every card is drawn smaller and the placing starts again.  The
+    each card slides from its seat's place toward the middle of the felt until it is clear (then,
+    if it never is, along lines beside that one: TRICK_SIDEWAYS), and when some card cannot be, every card is drawn smaller and the placing starts again.  The
     boxes are computed (the plates measured once), then the result is applied: it holds for
     any game, player count and screen, the winning card and its crown included. */
 export function fitTrick(felt) {
@@ -221,15 +225,20 @@ export function fitTrick(felt) {
     const placed = [];
     const spots = [];
     let misses = 0;
-    anchors.forEach((a) => {
+    anchors.forEach((a, i) => {
       let chosen = null;
-      for (const k of steps) {
-        const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
-        const box = boxAt(x, y, w);
-        if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
-        if (placed.some((q) => overlapArea(box, q) > TRICK_COVER * w * w * 1.4)) continue;
-        chosen = { box, x, y };
-        break;
+      for (const side of TRICK_SIDEWAYS) {
+        // Every other card tries the other side first, so that two cards on one line part.
+        const dx = ((i % 2 ? -side : side) * w * 100) / area.width;
+        for (const k of steps) {
+          const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
+          const box = boxAt(x, y, w);
+          if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
+          if (placed.some((q) => overlapArea(box, q) > TRICK_COVER * w * w * 1.4)) continue;
+          chosen = { box, x, y };
+          break;
+        }
+        if (chosen) break;
       }
       if (!chosen) { misses += 1; chosen = { box: boxAt(a.x, a.y, w), x: a.x, y: a.y }; }
       placed.push(chosen.box);
@@ -254,9 +263,12 @@ export function fitHeight(board) {
   const hand = board.querySelector(".hand-zone");
   if (!felt || !hand) return;
   felt.style.height = "";
+  felt.style.minHeight = "";
   const over = hand.getBoundingClientRect().bottom + window.scrollY - window.innerHeight;
   if (over <= 0) return;
   const floor = window.matchMedia("(max-width: 640px)").matches ? 230 : 280;
+  // The stylesheet's min-height (the felt's usual floor) gives way too, down to this one.
+  felt.style.minHeight = `${floor}px`;
   felt.style.height = `${Math.max(floor, felt.offsetHeight - over - 4)}px`;
 }
 
