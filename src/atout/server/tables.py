@@ -258,6 +258,9 @@ class TableManager:
         #: Called in the loop with (table id, what) for each notice of a room's change made by
         #: another process (:mod:`.living`); what is empty after lost notices: look at everything.
         self.notice_hooks: list[Callable[[str, str], None]] = []
+        #: Called under the table's lock before moves another process stored are applied and
+        #: told here (:mod:`.living`: the stored away seats, so ``away`` comes before the bot's move).
+        self.moves_hooks: list[Callable[[LiveTable], Awaitable[None]]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -654,6 +657,9 @@ class TableManager:
             return False
         seats, new = found
         changed = False
+        if new:
+            for hook in self.moves_hooks:
+                await hook(table)
         for action in new:  # each move told on its own: every client sees every move once
             probe = table.state.clone()
             probe.apply(action)
