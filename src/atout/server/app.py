@@ -25,13 +25,9 @@ Routes::
                                    its queued search is (:mod:`.review`)
     POST /api/tables/{id}/hint     {key[, n]} → whether the table gives hints; with n (the move
                                    shown), on the seat's turn, the search's suggestion (:mod:`.hint`)
-    WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
-                                   {"type": "act", "action": "play B7", "n": 12},
-                                   {"type": "name", "name": "Ann"}, {"type": "ping"};
-                                   a spectator joins with {"watch": token-or-true} instead of a
-                                   key; {"living": true} in join asks for presence events, the
-                                   chat and clock refreshes (see :mod:`.living`), then
-                                   {"type": "chat", "text"}, {"type": "back"}, {"type": "rematch"}
+    WS   /ws/{id}                  the table's socket: first {"type": "join", "key", "lang"} (or
+                                   "watch"), then act, name, chat, back, rematch, ping; the
+                                   protocol, one handler per message type, is :mod:`.socket`
 
 Keys travel in request bodies and socket messages, never in URLs.  Every
 error is a JSON ``{"type": "error", "code", "message"}``; nothing a client
