@@ -25,6 +25,7 @@ import asyncio
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -225,15 +226,47 @@ def test_the_away_notice_reaches_the_players_before_the_bots_move(pg_url: str) -
         assert page.events(seat).count("away") == 1, page.events(seat)
 
 
-def test_a_move_refused_because_the_bot_moved_comes_after_the_away_notice(pg_url: str) -> None:
+class Unheard:
+    """A table created on process A, its first seat's player on process B, which hears
+    nothing from A (its notices are dropped); A's clock hands the seat to its away bot."""
+
+    def __init__(
+        self, a: TestClient, b: TestClient, ws: Any, table: str, seat: int, first: dict[str, Any]
+    ) -> None:
+        self.a, self.b, self.ws, self.table, self.seat, self.first = a, b, ws, table, seat, first
+
+    def play(self) -> None:
+        """The seat's first legal move, sent with the move count it was shown (0)."""
+        self.ws.send_json({"type": "act", "action": self.first["legal"][0], "n": 0})
+
+    def answers(self, until: str) -> list[str]:
+        """The events (but ``joined``) and refusal codes the page is sent, up to the first
+        ``until`` message: ``"error"``, or ``"state"`` with the move counted (then a refusal fails)."""
+        seen: list[str] = []
+        while True:
+            m = self.ws.receive_json()
+            if m["type"] == "event" and m["event"] != "joined":
+                seen.append(m["event"])
+            elif m["type"] == "error":
+                assert until == "error", m
+                seen.append(m["code"])
+                return seen
+            elif m["type"] == "state" and until == "state" and m["n"] == 1:
+                return seen
+
+    def live(self, side: TestClient) -> Any:
+        return side.app.state.manager.tables[self.table]  # type: ignore[attr-defined]
+
+
+@contextmanager
+def unheard_away(url: str, bot_delay: float) -> Iterator[Unheard]:
     clock = Clock()
-    a, b = two_processes(pg_url, clock, bot_delay=0)
+    a, b = two_processes(url, clock, bot_delay)
     with a, b:
         t = make(a, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}], turn_time=30)
         la: Any = a.app
         lb: Any = b.app
-        on_a = la.state.manager.tables[t["table"]]
-        seat = on_a.state.current_player
+        seat = la.state.manager.tables[t["table"]].state.current_player
         assert a.portal is not None and b.portal is not None
         lb.state.manager._listener.on_change = lambda *args: None  # B hears nothing from A
         with b.websocket_connect(f"/ws/{t['table']}") as ws:
@@ -242,54 +275,32 @@ def test_a_move_refused_because_the_bot_moved_comes_after_the_away_notice(pg_url
             a.portal.call(la.state.living.tick)
             clock.t += 30
             a.portal.call(la.state.living.tick)
-            for _ in range(500):  # A's away bot plays the seat's move
-                if on_a.n >= 1:
-                    break
-                a.portal.call(asyncio.sleep, 0.01)
-            assert on_a.n == 1
-            ws.send_json({"type": "act", "action": first["legal"][0], "n": 0})
-            seen: list[str] = []
-            while True:
-                m = ws.receive_json()
-                if m["type"] == "event" and m["event"] != "joined":
-                    seen.append(m["event"])
-                elif m["type"] == "error":
-                    seen.append(m["code"])
-                    break
+            assert la.state.manager.tables[t["table"]].room.away == {seat}
+            yield Unheard(a, b, ws, t["table"], seat, first)
+
+
+def test_a_move_refused_because_the_bot_moved_comes_after_the_away_notice(pg_url: str) -> None:
+    with unheard_away(pg_url, bot_delay=0) as u:
+        on_a = u.live(u.a)
+        assert u.a.portal is not None
+        for _ in range(500):  # A's away bot plays the seat's move
+            if on_a.n >= 1:
+                break
+            u.a.portal.call(asyncio.sleep, 0.01)
+        assert on_a.n == 1
+        u.play()
+        seen = u.answers(until="error")
         assert seen[0] == "away" and seen[-1] in ("conflict", "stale"), seen
-        assert lb.state.manager.tables[t["table"]].n == 1
+        assert u.live(u.b).n == 1
 
 
 def test_a_move_made_before_hearing_of_the_away_bot_brings_the_seat_back(pg_url: str) -> None:
-    clock = Clock()
-    a, b = two_processes(pg_url, clock, bot_delay=3600)  # A's away bot would wait an hour
-    with a, b:
-        t = make(a, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}], turn_time=30)
-        la: Any = a.app
-        lb: Any = b.app
-        on_a = la.state.manager.tables[t["table"]]
-        seat = on_a.state.current_player
-        assert a.portal is not None and b.portal is not None
-        lb.state.manager._listener.on_change = lambda *args: None  # B hears nothing from A
-        with b.websocket_connect(f"/ws/{t['table']}") as ws:
-            ws.send_json({"type": "join", "key": t["keys"][seat], "living": True})
-            first = ws.receive_json()
-            a.portal.call(la.state.living.tick)
-            clock.t += 30
-            a.portal.call(la.state.living.tick)
-            assert on_a.room.away == {seat} and on_a.n == 0
-            ws.send_json({"type": "act", "action": first["legal"][0], "n": 0})
-            seen: list[str] = []
-            while True:
-                m = ws.receive_json()
-                if m["type"] == "event" and m["event"] != "joined":
-                    seen.append(m["event"])
-                if m["type"] == "error":
-                    raise AssertionError(m)
-                if m["type"] == "state" and m["n"] == 1:
-                    break
+    with unheard_away(pg_url, bot_delay=3600) as u:  # A's away bot would wait an hour
+        assert u.live(u.a).n == 0
+        u.play()
+        seen = u.answers(until="state")
         assert seen == ["away", "back"], seen
-        _, settings = roomstore.load_room(la.state.storage, t["table"])
-        assert seat not in (settings.get("away") or [])
-        on_b = lb.state.manager.tables[t["table"]]
-        assert on_b.n == 1 and seat not in on_b.room.away and seat not in on_b.bots
+        _, settings = roomstore.load_room(u.a.app.state.storage, u.table)  # type: ignore[attr-defined]
+        assert u.seat not in (settings.get("away") or [])
+        on_b = u.live(u.b)
+        assert on_b.n == 1 and u.seat not in on_b.room.away and u.seat not in on_b.bots
