@@ -175,9 +175,10 @@ SAMPLES = {
 
 
 def server_messages() -> list[str]:
-    """The text of every TableError and refusal in the server (app, tables, living, chat)."""
+    """The text of every TableError and refusal in the server (app, socket, tables, living, chat)."""
     out = []
-    for path in (SERVER / "app.py", SERVER / "tables.py", SERVER / "living.py", SERVER / "chat.py"):
+    files = ("app.py", "socket.py", "tables.py", "living.py", "chat.py")
+    for path in (SERVER / name for name in files):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or len(node.args) != 2:

@@ -25,13 +25,9 @@ Routes::
                                    its queued search is (:mod:`.review`)
     POST /api/tables/{id}/hint     {key[, n]} → whether the table gives hints; with n (the move
                                    shown), on the seat's turn, the search's suggestion (:mod:`.hint`)
-    WS   /ws/{id}                  first message {"type": "join", "key": ..., "lang": "fr"}, then
-                                   {"type": "act", "action": "play B7", "n": 12},
-                                   {"type": "name", "name": "Ann"}, {"type": "ping"};
-                                   a spectator joins with {"watch": token-or-true} instead of a
-                                   key; {"living": true} in join asks for presence events, the
-                                   chat and clock refreshes (see :mod:`.living`), then
-                                   {"type": "chat", "text"}, {"type": "back"}, {"type": "rematch"}
+    WS   /ws/{id}                  the table's socket: first {"type": "join", "key", "lang"} (or
+                                   "watch"), then act, name, chat, back, rematch, ping; the
+                                   protocol, one handler per message type, is :mod:`.socket`
 
 Keys travel in request bodies and socket messages, never in URLs.  Every
 error is a JSON ``{"type": "error", "code", "message"}``; nothing a client
@@ -44,7 +40,6 @@ else from the page's cookie / Accept-Language.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import time
@@ -60,42 +55,33 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
-from ..core.reason import Reason
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
 from .languages import LANGUAGES, game_texts, language_buttons, pick_language
-from .limits import ClientBuckets, Limits, RateLimit, TokenBucket, client_of
-from .living import SPECTATOR, Living
-from .messages import ReasonContext, localize, render_refusal
-from .outbox import Outbox, SlowSocket
+from .limits import ClientBuckets, Limits, RateLimit, client_of
+from .living import Living
+from .messages import ReasonContext, localize
 from .review import Reviewer
+from .socket import BURST, MAX_MESSAGE, RATE, Sockets, parse_json, table_context
 from .storage import Storage, default_url
 from .tables import (
     BOT_PACES,
     DEFAULT_PACE,
-    LiveTable,
     SeatSpec,
     TableError,
     TableManager,
     check_allowed_bots,
     game_catalogue,
-    hash_key,
 )
 
 log = logging.getLogger("atout.server")
 
-#: Largest socket message or request body accepted (bytes).
-MAX_MESSAGE = 4096
-#: Per-connection rate limit: a bucket of BURST messages refilled at RATE per second.
-RATE = 10.0
-BURST = 30
 #: The bot levels the creation form offers, in order (``heuristic`` is ``normal``;
 #: ``search`` is for programs).
 FORM_LEVELS = ("random", "easy", "normal", "hard", "expert", "master")
@@ -140,11 +126,6 @@ def localize_catalogue(games: list[dict[str, Any]], lang: str) -> list[dict[str,
             if o["none_ok"]:
                 o["none_label"] = option.get("none") or "none"
     return games
-
-
-def table_context(table: LiveTable) -> ReasonContext:
-    """What the messages about ``table`` are rendered with: its game and seat names."""
-    return ReasonContext(game=table.game.name, names=tuple(table.seat_names()))
 
 
 def context_of(request: HTTPConnection) -> ReasonContext | None:
@@ -204,14 +185,6 @@ _STATUS = {
 }
 
 
-def parse_json(raw: str | bytes) -> Any:
-    """``json.loads``, with nesting too deep for the parser a ``ValueError`` like any bad JSON."""
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-
-
 def create_app(
     db: str | None = None,
     bot_delay: float | None = None,
@@ -240,12 +213,11 @@ def create_app(
         storage, bot_delay=bot_delay, limits=limits, allowed_bots=allowed, deal_seed=deal_seed
     )
     creations = ClientBuckets(limits.create_per_minute / 60, limits.create_burst, limits.max_clients)
-    #: Sockets open per client address (at most ``limits.max_sockets`` each).
-    open_sockets: dict[str, int] = {}
     # The turn clock is looked at every ``clock_tick`` seconds (0: never; tests call ``tick()``).
     living = Living(manager, tick=clock_tick if clock_tick is not None else 0.25)
     reviewer = Reviewer(storage, playouts=limits.review_playouts, workers=1 if limits.bot_workers > 0 else 0)
     hints = Hints(storage, manager.pool, playouts=limits.review_playouts)
+    sockets = Sockets(manager, living, limits, rate, burst)  # the table's protocol: .socket
     # For end-to-end tests only: ATOUT_CLOCK_SCALE=10 makes the turn clock run ten times
     # faster, so a real server's 60 s turn is 6 s (the page still counts the nominal time).
     scale = float(os.environ.get("ATOUT_CLOCK_SCALE", "1") or 1)
@@ -462,169 +434,6 @@ def create_app(
             {"table": table.id, "seat": data["seat"], "key": key, "url": f"{base}/table/{table.id}#key={key}"}
         )
 
-    async def socket(ws: WebSocket) -> None:
-        client = client_of(ws.scope)
-        if open_sockets.get(client, 0) >= limits.max_sockets:
-            # Accepted, then closed with 1008 and the reason: refused at the handshake, a
-            # browser would see only code 1006 and no reason, and retry as if the network failed.
-            await ws.accept()
-            await ws.close(code=1008, reason="too many connections from this address")
-            return
-        open_sockets[client] = open_sockets.get(client, 0) + 1
-        try:
-            await serve_socket(ws)
-        finally:
-            open_sockets[client] -= 1
-            if not open_sockets[client]:
-                del open_sockets[client]
-
-    async def serve_socket(ws: WebSocket) -> None:
-        await ws.accept()
-        # Every message to this socket goes through its outbox: the tables never wait on it.
-        outbox = Outbox(ws, name=client_of(ws.scope))
-        outbox.start()
-        limiter = TokenBucket(rate, burst)  # this socket's messages
-        table = None
-        seat = -1
-        spectator_name: object = None
-        #: The language of this socket's errors: the page's, until the join message says.
-        lang = pick_language(ws)
-        context: ReasonContext | None = None
-        #: The key this socket joined with: its seat must still have it at every action.
-        key_hash: str | None = None
-
-        async def send(message: dict[str, Any]) -> None:
-            """Queue ``message`` (never waits); :class:`SlowSocket` once the socket is dropped."""
-            if ws.application_state != WebSocketState.CONNECTED:
-                raise SlowSocket("closed")
-            if message.get("type") == "left":  # the seat was handed over: say so, then close
-                message = {**message, "message": localize(str(message.get("message")), lang, context)}
-                outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")), close=4001)
-                return
-            outbox.put(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-
-        async def refuse(code: str, message: str, why: Reason | None = None) -> None:
-            if why is None:
-                await send({"type": "error", "code": code, "message": localize(message, lang, context)})
-                return
-            # A rules engine's refusal: rendered here, in this socket's language (one
-            # renderer, the server's, which knows the seats' names and the cards'), and
-            # sent as data too (its key and parameters) for a client that wants them.
-            text = render_refusal(why, lang, context)
-            await send({"type": "error", "code": code, "message": text, "reason": why.to_dict()})
-
-        try:
-            while True:
-                frame = await outbox.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if not limiter.allow():
-                    await refuse("rate_limited", "too many messages: slow down")
-                    continue
-                if not isinstance(text, str):
-                    await refuse("bad_request", "messages are JSON text frames")
-                    continue
-                if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-                    await refuse("too_large", f"a message is at most {MAX_MESSAGE} bytes")
-                    continue
-                try:
-                    data = parse_json(text)
-                except ValueError:
-                    await refuse("bad_request", "a message must be a JSON object")
-                    continue
-                if not isinstance(data, dict):
-                    await refuse("bad_request", "a message must be a JSON object")
-                    continue
-                kind = data.get("type")
-                try:
-                    if kind == "join":
-                        if data.get("lang") in LANGUAGES:
-                            lang = data["lang"]
-                        if table is not None:
-                            raise TableError("bad_request", "this connection has already joined a seat")
-                        candidate = await manager.get(ws.path_params["table"])
-                        context = table_context(candidate)
-                        if "watch" in data and data.get("key") is None:
-                            # A spectator: {"watch": true} at a public table, the watch link's token at any.
-                            living.watch_allowed(candidate, data.get("watch"))
-                            seat = SPECTATOR
-                        else:
-                            seat = manager.seat_for_key(candidate, data.get("key"))
-                            key_hash = hash_key(data["key"])
-                        spectator_name = data.get("name")
-                        try:
-                            await living.attach(
-                                candidate, seat, send, living=data.get("living") is True, key_hash=key_hash
-                            )
-                        except SlowSocket:  # dropped while joining: forget it as if it had joined
-                            living.detach(candidate, seat, send)
-                            raise
-                        table = candidate
-                    elif kind == "act":
-                        if table is None:
-                            raise TableError("not_joined", "join a seat with its key first")
-                        context = table_context(table)  # names change as players sit down
-                        if seat == SPECTATOR:
-                            raise TableError("spectator", "spectators watch the game: they cannot play")
-                        TableManager.check_holder(table, seat, key_hash)
-                        await living.back(table, seat)
-                        await manager.act(table, seat, data.get("action"), data.get("n"), key_hash)
-                    elif kind == "name":
-                        if table is None:
-                            raise TableError("not_joined", "join a seat with its key first")
-                        if seat == SPECTATOR:
-                            raise TableError("spectator", "spectators watch the game: they cannot play")
-                        if isinstance(data.get("name"), str):
-                            check_plain(data["name"], name=True)
-                        await manager.rename(table, seat, data.get("name"), key_hash)
-                    elif kind in ("chat", "back", "rematch"):
-                        if table is None:
-                            raise TableError("not_joined", "join a seat with its key first")
-                        context = table_context(table)
-                        if kind == "chat":
-                            await living.say(
-                                table, seat, seat if seat >= 0 else id(send), data.get("text"), spectator_name
-                            )
-                        elif seat == SPECTATOR:
-                            raise TableError("spectator", "spectators watch the game: they cannot play")
-                        elif kind == "back":
-                            TableManager.check_holder(table, seat, key_hash)
-                            await living.back(table, seat)
-                        else:
-                            await living.rematch(table, seat)
-                    elif kind == "ping":
-                        await send({"type": "pong"})
-                    else:
-                        raise TableError(
-                            "bad_request",
-                            "unknown message type: use join, act, name, chat, back, rematch or ping",
-                        )
-                except TableError as exc:
-                    if exc.code == "left" and table is not None:
-                        await send(
-                            {
-                                "type": "left",
-                                "table": table.id,
-                                "seat": seat,
-                                "code": "left",
-                                "message": exc.message,
-                            }
-                        )
-                        break
-                    await refuse(exc.code, exc.message, exc.reason)
-        except (WebSocketDisconnect, SlowSocket):
-            pass
-        except Exception:
-            log.exception("socket error")
-            with contextlib.suppress(Exception):
-                await refuse("internal", "internal error")
-                outbox.put(None, close=1011, reason="internal error")
-        finally:
-            if table is not None:
-                living.detach(table, seat, send)
-            await outbox.stop()
-
     def said(request: Request, message: str) -> str:
         return localize(message, pick_language(request), context_of(request))
 
@@ -671,7 +480,7 @@ def create_app(
             Route("/api/tables/{table}/leave", leave, methods=["POST"]),
             Route("/api/tables/{table}/review", review, methods=["POST"]),
             Route("/api/tables/{table}/hint", hint, methods=["POST"]),
-            WebSocketRoute("/ws/{table}", socket),
+            WebSocketRoute("/ws/{table}", sockets.endpoint),
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers={

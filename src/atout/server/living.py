@@ -110,6 +110,10 @@ class Living:
         self.shared = manager.storage.shared
         manager.load_hooks.append(self._on_load)
         manager.notice_hooks.append(self._on_notice)
+        manager.moves_hooks.append(self._before_moves)
+        #: One lock per (table, seat) this process writes presence for: a reload's "none
+        #: here" and "one here" are written in the order asked, each with the count of then.
+        self._presence_locks: dict[tuple[str, int], asyncio.Lock] = {}
         roomstore.ensure_tables(manager.storage)
 
     # -- life cycle --------------------------------------------------------------------
@@ -293,6 +297,9 @@ class Living:
             was_here = self.connected(table, seat)
             room.clock.gone.pop(seat, None)  # before its first message: its clock is whole
             await self.manager.attach(table, seat, send, key_hash)
+            # Again, now the socket is in: an old socket of the seat (a page reloaded) that
+            # closed while this one joined counted the seat as gone meanwhile.
+            room.clock.gone.pop(seat, None)
             if self.shared and len(table.sockets.get(seat, ())) == 1:  # this process's first
                 await self._present(table, seat)
             if seat in room.away:
@@ -323,7 +330,7 @@ class Living:
         try:
             if here is not None and self.shared and not table.sockets.get(here):
                 await self._present(table, here)
-            if seat is not None:
+            if seat is not None and not self.connected(table, seat):  # not back already (a reload)
                 await self._event(table, "left", seat)
             async with table.lock:
                 await self._refresh(table)
@@ -343,9 +350,13 @@ class Living:
         writes this process's rows again every :data:`PRESENCE_EVERY` seconds.
         """
         storage = self.manager.storage
+        lock = self._presence_locks.setdefault((table.id, seat), asyncio.Lock())
         try:
-            count = len(table.sockets.get(seat, ()))
-            await to_thread.run_sync(roomstore.set_present, storage, table.id, seat, storage.origin, count)
+            async with lock:  # the count is read when it is written: the last write is the truth
+                count = len(table.sockets.get(seat, ()))
+                await to_thread.run_sync(
+                    roomstore.set_present, storage, table.id, seat, storage.origin, count
+                )
         except Exception as exc:
             log.warning("table %s: presence not stored (%s)", table.id, type(exc).__name__)
 
@@ -362,6 +373,9 @@ class Living:
         storage = self.manager.storage
         tables = self.manager.tables
         if only is None:
+            for key in [k for k, lock in self._presence_locks.items() if not lock.locked()]:
+                if key[0] not in tables:  # the table was let go: its seats' locks with it
+                    del self._presence_locks[key]
             mine = [(t.id, seat, len(s)) for t in list(tables.values()) for seat, s in t.sockets.items() if s]
             await to_thread.run_sync(roomstore.heartbeat, storage, storage.origin, mine)
         ids = [only] if only is not None else list(tables)
@@ -428,25 +442,53 @@ class Living:
         _, settings = await to_thread.run_sync(roomstore.load_room, self.manager.storage, table.id)
         room = table.room
         async with table.lock:
-            old_away, old_next = set(room.away), room.next_table
-            room.apply(settings)
-            for seat in sorted(room.away - old_away):
-                if not 0 <= seat < len(table.seats) or table.seats[seat].bot is not None:
-                    room.away.discard(seat)
-                    continue
-                table.bots[seat] = self._away_bot(table, seat)
-                await self._event(table, "away", seat)
-            for seat in sorted(old_away - room.away):
-                if 0 <= seat < len(table.seats) and table.seats[seat].bot is None:
-                    bot = table.bots.pop(seat, None)
-                    if bot is not None:
-                        bot.close()
-                    room.clock.restart(self.now())
-                    await self._event(table, "back", seat)
+            old_next = room.next_table
+            await self._take_room(table, settings)
             await self._refresh(table)
         if room.next_table is not None and room.next_table != old_next:
             await self._send_all(table, {"type": "rematch", "table": room.next_table})
         self.manager._kick(table)
+
+    async def _take_room(self, table: LiveTable, settings: dict[str, Any]) -> bool:
+        """Make the stored room ``settings`` this process's (under the table's lock); whether the away seats changed.
+
+        A seat newly away gets its away bot and ``away`` is announced; a seat back is
+        given back and ``back`` announced.
+        """
+        room = table.room
+        old_away = set(room.away)
+        room.apply(settings)
+        for seat in sorted(room.away - old_away):
+            if not 0 <= seat < len(table.seats) or table.seats[seat].bot is not None:
+                room.away.discard(seat)
+                continue
+            table.bots[seat] = self._away_bot(table, seat)
+            await self._event(table, "away", seat)
+        for seat in sorted(old_away - room.away):
+            if 0 <= seat < len(table.seats) and table.seats[seat].bot is None:
+                bot = table.bots.pop(seat, None)
+                if bot is not None:
+                    bot.close()
+                room.clock.restart(self.now())
+                await self._event(table, "back", seat)
+        return room.away != old_away
+
+    async def _stored_away(self, table: LiveTable) -> None:
+        """Take the stored away seats before anything else (several processes; under the table's lock).
+
+        Another process (the one driving the table) may have handed a seat to its away
+        bot, and its notice may not have been read here yet: whatever this process
+        tells its sockets next (the bot's moves, a refusal, the seat's own move) must
+        come after that ``away``.
+        """
+        if self.shared:
+            settings = await self.manager._db(lambda: roomstore.load_room(self.manager.storage, table.id)[1])
+            if await self._take_room(table, settings):
+                await self._refresh(table)
+
+    async def _before_moves(self, table: LiveTable) -> None:
+        """Moves another process stored are about to be told here: the away notice first."""
+        await self._stored_away(table)
 
     async def _reload_chat(self, table: LiveTable) -> None:
         """Chat lines said on other processes, each sent once to this process's living sockets."""
@@ -480,6 +522,9 @@ class Living:
 
     async def take_over(self, table: LiveTable, seat: int) -> None:
         async with table.lock:
+            if self.shared:  # the seat may have moved on another process, unheard yet
+                with contextlib.suppress(TableError):
+                    await self.manager._refresh_locked(table)
             if (
                 seat in table.bots
                 or table.seats[seat].bot is not None
@@ -493,6 +538,19 @@ class Living:
             await self._event(table, "away", seat)
             await self._refresh(table)
         self.manager._kick(table)
+
+    async def playing(self, table: LiveTable, seat: int) -> None:
+        """The player of ``seat`` is about to move: they are back, if they were away.
+
+        With several processes, the stored away seats are read first: the seat may
+        have been handed to the away bot by the process driving the table, and a
+        move made before its notice arrived here must take the seat back (``away``,
+        then ``back``), not leave it to the bot while its player plays.
+        """
+        if self.shared:
+            async with table.lock:
+                await self._stored_away(table)
+        await self.back(table, seat)
 
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes it again from the away bot."""

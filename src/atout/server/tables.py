@@ -4,11 +4,12 @@ One :class:`LiveTable` per table in memory holds the state rebuilt from the
 database, the bots and the connected sockets of each seat.  Every change goes
 through :meth:`LiveTable.act` under the table's lock, in this order:
 
-1. the rules engine judges (``state.parse`` then ``state.refusal``):
-   a refusal carries the rule's reason and changes nothing;
+1. the rules engine judges, once: ``state.parse``, then ``apply`` on a copy of
+   the state; a refusal (:class:`~atout.core.errors.IllegalAction`) carries the
+   rule's reason as data and changes nothing;
 2. the action is committed to the database (one transaction);
-3. only then is it applied to the state in memory and each seat told its new
-   view (``state.view(seat).to_dict()``, nothing else).
+3. only then does the copy become the table's state, and each seat is told its
+   new view (``state.view(seat).to_dict()``, nothing else).
 
 Bots play server-side through the same path, after a delay so a human can
 follow: each table has a *bot pace* chosen at creation (``slow``, ``normal``,
@@ -264,6 +265,9 @@ class TableManager:
         #: Called in the loop with (table id, what) for each notice of a room's change made by
         #: another process (:mod:`.living`); what is empty after lost notices: look at everything.
         self.notice_hooks: list[Callable[[str, str], None]] = []
+        #: Called under the table's lock before moves another process stored are applied and
+        #: told here (:mod:`.living`: the stored away seats, so ``away`` comes before the bot's move).
+        self.moves_hooks: list[Callable[[LiveTable], Awaitable[None]]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -584,14 +588,33 @@ class TableManager:
             action = state.parse(text)
         except NotationError as exc:
             raise TableError("notation", str(exc)) from None
-        why = state.refusal(action)
-        if why is not None:
-            raise TableError("illegal", str(why), why)
-        await self._commit(table, seat, action, key_hash)
+        # Judged once, by the engine applying it to a copy: its refusal (data) is what the
+        # player is told, and the table's own state is never touched by a refused move.
+        after = state.clone()
+        try:
+            after.apply(action)
+        except IllegalAction as exc:
+            raise TableError("illegal", exc.reason, exc.why) from None
+        await self._commit(table, seat, action, key_hash, after)
 
-    async def _commit(self, table: LiveTable, seat: int, action: int, key_hash: str | None = None) -> None:
-        probe = table.state.clone()
-        probe.apply(action)
+    async def _commit(
+        self,
+        table: LiveTable,
+        seat: int,
+        action: int,
+        key_hash: str | None = None,
+        after: State | None = None,
+    ) -> None:
+        """Store ``action`` (seat ``seat``'s), then make it the table's and tell everyone.
+
+        ``after``: the table's state with the action applied, when the caller has it
+        already (a human's move, judged by applying it); else it is applied here (a
+        bot's move, one of its view's legal actions).
+        """
+        probe = after
+        if probe is None:
+            probe = table.state.clone()
+            probe.apply(action)
         finished = probe.current_player == TERMINAL
         idx = table.n
         try:
@@ -641,6 +664,9 @@ class TableManager:
             return False
         seats, new = found
         changed = False
+        if new:
+            for hook in self.moves_hooks:
+                await hook(table)
         for action in new:  # each move told on its own: every client sees every move once
             probe = table.state.clone()
             probe.apply(action)
