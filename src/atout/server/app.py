@@ -67,6 +67,7 @@ from ..core.errors import AtoutError, UnknownGame
 from ..core.reason import Reason
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
+from .account_web import account_routes
 from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
@@ -667,6 +668,7 @@ def create_app(
             Route("/api/tables/{table}/review", review, methods=["POST"]),
             Route("/api/tables/{table}/hint", hint, methods=["POST"]),
             WebSocketRoute("/ws/{table}", socket),
+            *account_routes(storage, page, read_json),  # optional accounts (account_web.py)
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers={

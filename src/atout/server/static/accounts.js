@@ -1,0 +1,202 @@
+/* Optional accounts in the pages (server/account_web.py): the sign-in page (/account), a profile
+   (/u/NAME), a game's leaderboard (/leaderboard/GAME), "my games" on the home page, and on a
+   table page the seat's claim by the signed-in player and their rating change once the game is
+   over.  Every text comes from static/i18n/account.<lang>.json; names are inserted as text. */
+import { el, t, has, i18n, loadStrings, translatePage } from "./lib/dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** A JSON request to the API: {ok, status, data}. */
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  try {
+    const r = await fetch(path, init);
+    return { ok: r.ok, status: r.status, data: await r.json().catch(() => ({})) };
+  } catch {
+    return { ok: false, status: 0, data: { code: "network" } };
+  }
+}
+
+/** What went wrong, in the reader's language (an API error's code). */
+function errorText(data) {
+  const key = `acc_err_${data && data.code}`;
+  return has(key) ? t(key) : t("acc_err_other");
+}
+
+async function me() {
+  const r = await api("/api/account/me");
+  return r.ok ? r.data.account : null;
+}
+
+let titles = null;
+/** The games' titles by name (from the catalogue). */
+async function gameTitles() {
+  if (!titles) {
+    const r = await api(`/api/games?lang=${i18n.lang}`);
+    titles = Object.fromEntries(((r.data && r.data.games) || []).map((g) => [g.name, g.title]));
+  }
+  return titles;
+}
+
+const number = (x, digits = 1) => Number(x).toLocaleString(i18n.lang, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const signed = (x) => (x > 0 ? "+" : "") + number(x);
+const when = (iso) => new Date(iso).toLocaleDateString(i18n.lang, { year: "numeric", month: "short", day: "numeric" });
+const tableLink = (g) => `/table/${encodeURIComponent(g.table)}#key=${encodeURIComponent(g.key)}`;
+
+/* ---- /account ------------------------------------------------------------------------- */
+async function accountPage() {
+  const account = await me();
+  $("signed-out").hidden = !!account;
+  $("signed-in").hidden = !account;
+  if (account) return showSettings(account);
+  for (const id of ["signin", "signup"]) {
+    const form = $(id);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await api(`/api/account/${id}`, { name: form.elements.name.value, password: form.elements.password.value });
+      if (r.ok) location.assign(`/u/${encodeURIComponent(r.data.account.name)}`);
+      else form.querySelector(".notice").textContent = errorText(r.data);
+    });
+  }
+}
+
+function showSettings(account) {
+  $("hello").textContent = t("acc_hello", { name: account.name });
+  $("my-profile").href = `/u/${encodeURIComponent(account.name)}`;
+  $("public").checked = account.public;
+  $("leaderboard").checked = account.leaderboard;
+  const save = async () => {
+    const r = await api("/api/account/settings", { public: $("public").checked, leaderboard: $("leaderboard").checked });
+    $("saved").textContent = r.ok ? t("acc_saved") : errorText(r.data);
+  };
+  $("public").addEventListener("change", save);
+  $("leaderboard").addEventListener("change", save);
+  $("signout").addEventListener("click", async () => {
+    await api("/api/account/signout", {});
+    location.assign("/account");
+  });
+}
+
+/* ---- /u/NAME --------------------------------------------------------------------------- */
+async function profilePage() {
+  const name = decodeURIComponent(location.pathname.split("/").pop());
+  $("who").textContent = name;
+  const r = await api(`/api/profile/${encodeURIComponent(name)}`);
+  if (!r.ok) {
+    $("refused").hidden = false;
+    $("refused").textContent = errorText(r.data);
+    return;
+  }
+  const { summary, ratings, games, owner, account } = r.data;
+  const names = await gameTitles();
+  $("who").textContent = account.name;
+  document.title = `${account.name} · atout`;
+  const played = Object.keys({ ...summary, ...ratings });
+  $("by-game").replaceChildren(
+    el("thead", {}, el("tr", {}, ...["acc_game", "acc_played", "acc_wins", "acc_margin", "acc_contracts", "acc_rating", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : "")))),
+    el("tbody", {}, ...played.map((g) => {
+      const s = summary[g] || { played: 0, wins: 0, margin_per_round: 0, made: null };
+      const rating = ratings[g];
+      return el("tr", {},
+        el("th", { scope: "row" }, names[g] || g),
+        el("td", {}, String(s.played)),
+        el("td", {}, String(s.wins)),
+        el("td", {}, s.played ? signed(s.margin_per_round) : "–"),
+        el("td", {}, s.made === null ? "–" : t("acc_made", { made: s.made, of: s.contracts })),
+        el("td", { title: rating ? t("acc_rating_help", { mu: number(rating.mu), sigma: number(rating.sigma) }) : null }, rating ? number(rating.rating) : "–"),
+        el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g)}` }, t("acc_board"))));
+    })),
+  );
+  $("games").replaceChildren(...games.map((g) => gameLine(g, names, owner)));
+  $("no-games").hidden = games.length > 0;
+  $("figures").hidden = false;
+}
+
+/** One game of a list: its title, date, seats, result; the owner's with a link to the table
+    (unfinished: to play on; finished: its replay, record and review). */
+function gameLine(g, names, linked) {
+  const seats = g.names.map((n, i) => (i === g.seat ? `${n} (${t("acc_you")})` : n)).join(", ");
+  let outcome = t("acc_unfinished");
+  if (g.finished && g.result) {
+    outcome = t(g.result.won ? "acc_won" : "acc_place", { rank: g.result.rank, players: g.result.players });
+    if (g.result.rating) outcome += ` · ${t("acc_rating_change", { before: number(g.result.rating.before), after: number(g.result.rating.after) })}`;
+  } else if (g.finished) outcome = t("acc_finished");
+  const title = names[g.game] || g.game;
+  return el("li", { class: g.finished ? "acc-game" : "acc-game acc-open" },
+    el("span", { class: "acc-game-title" }, linked && g.key ? el("a", { href: tableLink(g) }, title) : title),
+    el("span", { class: "acc-game-when" }, when(g.created)),
+    el("span", { class: "acc-game-outcome" }, outcome),
+    el("span", { class: "acc-game-seats" }, seats),
+    linked && g.key ? el("a", { class: "acc-game-go", href: tableLink(g) }, t(g.finished ? "acc_replay" : "acc_return")) : null);
+}
+
+/* ---- /leaderboard/GAME ------------------------------------------------------------------ */
+async function leaderboardPage() {
+  const game = decodeURIComponent(location.pathname.split("/").pop());
+  const [r, names] = await Promise.all([api(`/api/leaderboard/${encodeURIComponent(game)}`), gameTitles()]);
+  $("board-title").textContent = t("acc_board_title", { game: names[game] || game });
+  const entries = (r.data && r.data.entries) || [];
+  $("board").replaceChildren(
+    el("thead", {}, el("tr", {}, ...["acc_rank", "acc_player", "acc_rating", "acc_rated_games"].map((k) => el("th", { scope: "col" }, t(k))))),
+    el("tbody", {}, ...entries.map((e, i) => el("tr", { class: e.bot ? "acc-bot" : null },
+      el("td", {}, String(i + 1)),
+      el("th", { scope: "row" }, e.bot ? t("acc_bot_level", { level: has(`acc_level_${e.name}`) ? t(`acc_level_${e.name}`) : e.name })
+        : e.public ? el("a", { href: `/u/${encodeURIComponent(e.name)}` }, e.name) : e.name),
+      el("td", {}, number(e.rating)),
+      el("td", {}, e.bot ? "–" : String(e.games))))),
+  );
+}
+
+/* ---- the home page: the account link and "my games" ---------------------------------------- */
+async function homePage() {
+  const account = await me();
+  const link = $("account-link");
+  link.textContent = account ? account.name : t("acc_signin");
+  link.href = account ? `/u/${encodeURIComponent(account.name)}` : "/account";
+  link.hidden = false;
+  if (!account) return;
+  const r = await api("/api/account/games");
+  const games = (r.ok && r.data.games) || [];
+  if (!games.length) return;
+  $("my-games-title").textContent = t("acc_my_games");
+  const names = await gameTitles();
+  // Unfinished tables first (to return to), then the latest finished ones.
+  const shown = [...games.filter((g) => !g.finished), ...games.filter((g) => g.finished).slice(0, 5)];
+  $("my-games").replaceChildren(...shown.map((g) => gameLine(g, names, true)));
+  $("my-games-section").hidden = false;
+}
+
+/* ---- a table page: the seat becomes the signed-in player's; their rating change at the end --- */
+async function tablePage() {
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  const table = decodeURIComponent(location.pathname.split("/").pop());
+  if (!key || !(await me())) return;
+  const claimed = await api("/api/account/claim", { table, key });
+  if (!claimed.ok) return; // another account's seat, or a key that no longer works: nothing to show
+  const look = async () => {
+    const r = await api(`/api/account/result/${encodeURIComponent(table)}`);
+    const result = r.ok && r.data.result;
+    if (!result) { setTimeout(look, 10000); return; }
+    if (!result.rating) return;
+    const diff = result.rating.after - result.rating.before;
+    document.body.append(el("div", { class: "acc-toast", role: "status" },
+      t("acc_rating_change", { before: number(result.rating.before), after: number(result.rating.after) }),
+      ` (${signed(diff)})`,
+      el("button", { type: "button", class: "acc-toast-close", "aria-label": t("acc_close"), onclick: (e) => e.target.parentNode.remove() }, "×")));
+  };
+  look();
+}
+
+async function main() {
+  await loadStrings("account");
+  const page = document.body.dataset.page;
+  if (page) await loadStrings();
+  if (page) translatePage();
+  if (page === "account") await accountPage();
+  else if (page === "profile") await profilePage();
+  else if (page === "leaderboard") await leaderboardPage();
+  else if ($("my-games-section")) await homePage();
+  else if (location.pathname.startsWith("/table/")) await tablePage();
+}
+
+main();
