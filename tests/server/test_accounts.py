@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from atout.cli.main import app as cli
 from atout.records import Record
 from atout.server import accounts, create_app
 from atout.server.profiles import anchors
@@ -122,7 +124,7 @@ def test_a_seat_played_by_link_is_claimed_afterwards_by_its_key(app_client: Test
     assert game["table"] == table and game["result"]["rating"]["after"] is not None
     sign_up(c, "Cid")
     r = c.post("/api/account/claim", json={"table": table, "key": key})
-    assert r.status_code == 400 and r.json()["code"] == "owned"
+    assert r.status_code == 409 and r.json()["code"] == "owned"
     c.cookies.clear()
     assert c.post("/api/account/claim", json={"table": table, "key": key}).json()["code"] == "signed_out"
 
@@ -242,3 +244,33 @@ def test_deleting_an_account_keeps_every_record_replayable(db_url: str) -> None:
             assert after.digest() == old.digest() and after.moves == old.moves
             after.verify()  # the digest it was written with
             assert after.replay().scores() == old.result
+
+
+def test_the_operator_lists_renames_resets_and_deletes_accounts(db_url: str) -> None:  # noqa: F811
+    runner = CliRunner()
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        sign_up(c, "Ola")
+        table, key = bot_table(c)
+        c.post("/api/account/claim", json={"table": table, "key": key})
+        sign_up(c, "Pia")
+        listed = runner.invoke(cli, ["accounts", "list", "--db", db_url])
+        assert listed.exit_code == 0, listed.output
+        assert "Ola" in listed.output and "Pia" in listed.output and "2 account(s)" in listed.output
+        assert runner.invoke(cli, ["accounts", "rename", "ola", "Olga", "--db", db_url]).exit_code == 0
+        taken = runner.invoke(cli, ["accounts", "rename", "Olga", "PIA", "--db", db_url])
+        assert taken.exit_code == 2 and "taken" in taken.output
+        assert sign_in(c, "Olga") == 200 and sign_in(c, "Ola") == 401
+        r = runner.invoke(
+            cli, ["accounts", "reset-password", "olga", "--db", db_url], input="new password\nnew password\n"
+        )
+        assert r.exit_code == 0, r.output
+        assert sign_in(c, "Olga") == 401 and sign_in(c, "Olga", "new password") == 200
+        r = runner.invoke(cli, ["accounts", "reset-password", "olga", "--db", db_url], input="short\nshort\n")
+        assert r.exit_code == 2 and "8 to 200" in r.output
+        assert runner.invoke(cli, ["accounts", "delete", "Olga", "--db", db_url], input="n\n").exit_code == 1
+        assert accounts.find(app.state.storage, "Olga") is not None  # not confirmed: kept
+        r = runner.invoke(cli, ["accounts", "delete", "Olga", "--yes", "--db", db_url])
+        assert r.exit_code == 0 and "1 seat(s)" in r.output
+        assert c.get("/api/account/me").json() == {"account": None}
+        assert runner.invoke(cli, ["accounts", "delete", "Nobody", "--yes", "--db", db_url]).exit_code == 2

@@ -55,8 +55,37 @@ class AccountLimits:
     max_clients: int = 10_000
 
 
-def _refusal(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+#: HTTP status of the refusals (400 otherwise).
+_STATUS = {
+    "bad_login": 401,
+    "signed_out": 401,
+    "bad_key": 403,
+    "private": 403,
+    "not_found": 404,
+    "owned": 409,
+    "name_taken": 409,
+    "unsupported_media": 415,
+    "rate_limited": 429,
+}
+
+
+def _refusal(code: str, message: str) -> JSONResponse:
+    return JSONResponse(
+        {"type": "error", "code": code, "message": message}, status_code=_STATUS.get(code, 400)
+    )
+
+
+def _answering(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """``handler`` with its :class:`TableError` answered here, by code (the pages translate the
+    codes; the server's English message is sent along for programs)."""
+
+    async def answer(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TableError as exc:
+            return _refusal(exc.code, exc.message)
+
+    return answer
 
 
 def account_routes(
@@ -123,7 +152,7 @@ def account_routes(
             raise TableError("rate_limited", "too many sign-in attempts: try again later")
         account = await db(lambda: accounts.authenticate(storage, name, data.get("password")))
         if account is None:
-            return _refusal("bad_login", "wrong name or password", 401)
+            raise TableError("bad_login", "wrong name or password")
         return await start_session(request, account)
 
     async def signout(request: Request) -> Response:
@@ -175,7 +204,7 @@ def account_routes(
                 )
         raise TableError("not_found", "you own no seat at this table")
 
-    async def visible(request: Request) -> tuple[Account | None, bool]:
+    async def visible(request: Request) -> tuple[Account, bool]:
         """The profile asked for, and whether the reader is its owner; refused as :class:`TableError`."""
         name = request.path_params["name"]
         account = await db(lambda: accounts.find(storage, name))
@@ -188,11 +217,7 @@ def account_routes(
         return account, owner
 
     async def profile(request: Request) -> Response:
-        try:
-            account, owner = await visible(request)
-        except TableError as exc:
-            return _refusal(exc.code, exc.message, 403 if exc.code == "private" else 404)
-        assert account is not None
+        account, owner = await visible(request)
         games = await games_of(account, owner)
         ratings = await db(lambda: profiles.ratings_of(storage, account.id))
         return JSONResponse(
@@ -211,7 +236,7 @@ def account_routes(
         try:
             await visible(request)
         except TableError as exc:
-            status = 403 if exc.code == "private" else 404
+            status = _STATUS[exc.code]
         response = page("profile.html", request)
         return HTMLResponse(response.body, status_code=status, headers={"Cache-Control": "no-store"})
 
@@ -237,7 +262,7 @@ def account_routes(
     async def account_page(request: Request) -> Response:
         return page("account.html", request)
 
-    return [
+    routes = [
         Route("/account", account_page),
         Route("/u/{name}", profile_page),
         Route("/leaderboard/{game}", leaderboard_page),
@@ -252,3 +277,4 @@ def account_routes(
         Route("/api/profile/{name}", profile),
         Route("/api/leaderboard/{game}", leaderboard),
     ]
+    return [Route(r.path, _answering(r.endpoint), methods=r.methods) for r in routes]
