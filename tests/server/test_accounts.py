@@ -118,11 +118,14 @@ def test_a_seat_played_by_link_is_claimed_afterwards_by_its_key(app_client: Test
     play_out(c, table, key)  # nobody signed in
     sign_up(c, "Bea")
     assert c.post("/api/account/claim", json={"table": table, "key": "not-the-key"}).status_code == 403
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json() == {"seat": 0, "owner": None}
     assert c.post("/api/account/claim", json={"table": table, "key": key}).json()["seat"] == 0
     assert c.post("/api/account/claim", json={"table": table, "key": key}).status_code == 200  # again: no-op
     (game,) = c.get("/api/profile/Bea").json()["games"]
     assert game["table"] == table and game["result"]["rating"]["after"] is not None
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json() == {"seat": 0, "owner": "me"}
     sign_up(c, "Cid")
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json()["owner"] == "other"
     r = c.post("/api/account/claim", json={"table": table, "key": key})
     assert r.status_code == 409 and r.json()["code"] == "owned"
     c.cookies.clear()

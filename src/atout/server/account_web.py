@@ -12,6 +12,8 @@ Routes::
     GET  /api/account/me              {"account": {name, public, leaderboard} or null}
     POST /api/account/settings        {public, leaderboard} → the account
     POST /api/account/claim           {table, key} → the seat becomes the signed-in account's
+    POST /api/account/seat            {table, key} → {seat, owner}: whose the seat is ("me",
+                                      "other" or null), for the table page's offer to claim it
     GET  /api/account/games           the signed-in account's games, with their seats' keys
     GET  /api/account/result/{table}  the signed-in account's figures and rating change there
     GET  /api/profile/{name}          a profile's figures, ratings and games (the owner's: with keys)
@@ -182,6 +184,14 @@ def account_routes(
         seat = await db(lambda: accounts.claim(storage, account, data.get("table"), data.get("key")))
         return JSONResponse({"table": data["table"], "seat": seat})
 
+    async def seat(request: Request) -> Response:
+        account = await signed_in(request)
+        data = await read_json(request)
+        number, owner = await db(
+            lambda: accounts.seat_owner(storage, account, data.get("table"), data.get("key"))
+        )
+        return JSONResponse({"seat": number, "owner": owner})
+
     async def games_of(account: Account, with_keys: bool) -> list[dict[str, Any]]:
         def read() -> list[dict[str, Any]]:
             profiles.settle(storage)
@@ -272,6 +282,7 @@ def account_routes(
         Route("/api/account/me", me),
         Route("/api/account/settings", settings, methods=["POST"]),
         Route("/api/account/claim", claim, methods=["POST"]),
+        Route("/api/account/seat", seat, methods=["POST"]),
         Route("/api/account/games", my_games),
         Route("/api/account/result/{table}", my_result),
         Route("/api/profile/{name}", profile),

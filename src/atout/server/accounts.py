@@ -342,19 +342,35 @@ def delete_account(storage: Storage, name: str) -> int:
         return len(seats)
 
 
+def _seat_of_key(session: Session, table_id: object, key: object) -> tuple[str, str, int]:
+    """The table, key and seat number ``key`` opens; :class:`TableError` for anything else."""
+    if not isinstance(table_id, str) or not isinstance(key, str) or not key or len(key) > 64:
+        raise TableError("bad_request", "give the table and the seat's key")
+    seat = session.scalar(
+        select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.key_hash == hash_key(key))
+    )
+    if seat is None:
+        raise TableError("bad_key", "this key opens no seat of that table")
+    return table_id, key, seat
+
+
+def seat_owner(storage: Storage, account: Account, table_id: object, key: object) -> tuple[int, str | None]:
+    """The seat ``key`` opens, and whose it is: ``"me"`` (``account``'s), ``"other"`` or ``None``."""
+    with Session(storage.engine) as session:
+        table_id, key, seat = _seat_of_key(session, table_id, key)
+        row = session.get(OwnedSeatRow, (table_id, seat))
+        if row is None:
+            return seat, None
+        return seat, "me" if row.account_id == account.id else "other"
+
+
 def claim(storage: Storage, account: Account, table_id: object, key: object) -> int:
     """The seat whose key is ``key`` becomes ``account``'s; returns its number.
 
     Claiming a seat already the account's is a no-op; another account's seat is refused.
     """
-    if not isinstance(table_id, str) or not isinstance(key, str) or not key or len(key) > 64:
-        raise TableError("bad_request", "give the table and the seat's key")
     with Session(storage.engine) as session, session.begin():
-        seat = session.scalar(
-            select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.key_hash == hash_key(key))
-        )
-        if seat is None:
-            raise TableError("bad_key", "this key opens no seat of that table")
+        table_id, key, seat = _seat_of_key(session, table_id, key)
         row = session.get(OwnedSeatRow, (table_id, seat), with_for_update=True)
         if row is not None:
             if row.account_id != account.id:

@@ -2,7 +2,7 @@
    (/u/NAME), a game's leaderboard (/leaderboard/GAME), "my games" on the home page, and on a
    table page the seat's claim by the signed-in player and their rating change once the game is
    over.  Every text comes from static/i18n/account.<lang>.json; names are inserted as text. */
-import { el, t, has, i18n, loadStrings, translatePage } from "./lib/dom.js";
+import { el, svg, t, has, i18n, loadStrings, translatePage, isNamed, markNamed } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -57,6 +57,9 @@ async function accountPage() {
       if (r.ok) location.assign(`/u/${encodeURIComponent(r.data.account.name)}`);
       else form.querySelector(".notice").textContent = errorText(r.data);
     });
+    // Enabled only now: a form sent before this listener would go to the server as a plain
+    // POST (method="post", refused there), never with the password in a URL.
+    form.querySelector("button[type=submit]").disabled = false;
   }
 }
 
@@ -97,13 +100,14 @@ async function profilePage() {
     el("tbody", {}, ...played.map((g) => {
       const s = summary[g] || { played: 0, wins: 0, margin_per_round: 0, made: null };
       const rating = ratings[g];
+      // data-label: a phone shows each game as a card of labelled lines (account.css).
       return el("tr", {},
         el("th", { scope: "row" }, names[g] || g),
-        el("td", {}, String(s.played)),
-        el("td", {}, String(s.wins)),
-        el("td", {}, s.played ? signed(s.margin_per_round) : "–"),
-        el("td", {}, s.made === null ? "–" : t("acc_made", { made: s.made, of: s.contracts })),
-        el("td", { title: rating ? t("acc_rating_help", { mu: number(rating.mu), sigma: number(rating.sigma) }) : null }, rating ? number(rating.rating) : "–"),
+        el("td", { "data-label": t("acc_played") }, String(s.played)),
+        el("td", { "data-label": t("acc_wins") }, String(s.wins)),
+        el("td", { "data-label": t("acc_margin") }, s.played ? signed(s.margin_per_round) : "–"),
+        el("td", { "data-label": t("acc_contracts") }, s.made === null ? "–" : t("acc_made", { made: s.made, of: s.contracts })),
+        el("td", { "data-label": t("acc_rating"), title: rating ? t("acc_rating_help", { mu: number(rating.mu), sigma: number(rating.sigma) }) : null }, rating ? number(rating.rating) : "–"),
         el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g)}` }, t("acc_board"))));
     })),
   );
@@ -151,7 +155,15 @@ async function leaderboardPage() {
 async function homePage() {
   const account = await me();
   const link = $("account-link");
-  link.textContent = account ? account.name : t("acc_signin");
+  const label = account ? account.name : t("acc_signin");
+  // A person's outline, then the name: a phone's bar keeps the outline only (account.css).
+  link.replaceChildren(
+    svg("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "acc-link-icon" },
+      svg("circle", { cx: 8, cy: 5, r: 3, fill: "none", stroke: "currentColor", "stroke-width": 1.6 }),
+      svg("path", { d: "M2.5 14.5c.8-3 3-4.5 5.5-4.5s4.7 1.5 5.5 4.5", fill: "none", stroke: "currentColor", "stroke-width": 1.6 })),
+    el("span", { class: "acc-link-text" }, label));
+  link.setAttribute("aria-label", label);
+  link.title = label;
   link.href = account ? `/u/${encodeURIComponent(account.name)}` : "/account";
   link.hidden = false;
   if (!account) return;
@@ -166,25 +178,58 @@ async function homePage() {
   $("my-games-section").hidden = false;
 }
 
-/* ---- a table page: the seat becomes the signed-in player's; their rating change at the end --- */
+/* ---- a table page: the seat joins the signed-in player's games; their rating change at the end ---
+   A seat is the account's once its player has sat down on this device (named it: the creator's
+   own link, a lobby seat, a friend's link once they gave their name): the creator checking a
+   friend's link does not take the friend's seat.  Any other seat (a game played by link before
+   signing in, a game over) is offered with a button: claimed by its key. */
 async function tablePage() {
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
   const table = decodeURIComponent(location.pathname.split("/").pop());
   if (!key || !(await me())) return;
-  const claimed = await api("/api/account/claim", { table, key });
-  if (!claimed.ok) return; // another account's seat, or a key that no longer works: nothing to show
-  const look = async () => {
-    const r = await api(`/api/account/result/${encodeURIComponent(table)}`);
-    const result = r.ok && r.data.result;
-    if (!result) { setTimeout(look, 10000); return; }
-    if (!result.rating) return;
-    const diff = result.rating.after - result.rating.before;
-    document.body.append(el("div", { class: "acc-toast", role: "status" },
-      t("acc_rating_change", { before: number(result.rating.before), after: number(result.rating.after) }),
-      ` (${signed(diff)})`,
-      el("button", { type: "button", class: "acc-toast-close", "aria-label": t("acc_close"), onclick: (e) => e.target.parentNode.remove() }, "×")));
+  const r = await api("/api/account/seat", { table, key });
+  if (!r.ok || r.data.owner === "other") return; // a key that no longer works, or another account's seat
+  const claim = async () => (await api("/api/account/claim", { table, key })).ok;
+  if (r.data.owner === "me") { showRating(table); return; }
+  const seat = r.data.seat;
+  let bar = null;
+  let done = false;
+  const tick = async () => {
+    if (done) return;
+    if (isNamed(table, seat)) { // they sat down here: the seat is theirs
+      done = true;
+      if (bar) bar.remove();
+      if (await claim()) showRating(table);
+      return;
+    }
+    // The offer waits while the table asks the newcomer's name (giving it answers both).
+    if (!bar && !document.getElementById("name-ask")) {
+      bar = note(t("acc_claim_offer"), el("button", { type: "button", class: "acc-note-action", onclick: async () => {
+        done = true;
+        if (await claim()) { bar.remove(); markNamed(table, seat); showRating(table); }
+      } }, t("acc_claim")));
+    }
+    setTimeout(tick, 1500);
   };
-  look();
+  setTimeout(tick, 1500); // the table's first message first: it may ask the name
+}
+
+/** A note over the table (the rating change, the offer to keep a seat), closable. */
+function note(...content) {
+  const box = el("div", { class: "acc-note", role: "status" }, ...content,
+    el("button", { type: "button", class: "acc-note-close", "aria-label": t("acc_close"), title: t("acc_close"), onclick: () => box.remove() }, "×"));
+  document.body.append(box);
+  return box;
+}
+
+/** Once the game is over and counted, the player's rating before and after it. */
+async function showRating(table) {
+  const r = await api(`/api/account/result/${encodeURIComponent(table)}`);
+  const result = r.ok && r.data.result;
+  if (!result) { setTimeout(() => showRating(table), 10000); return; }
+  if (!result.rating) return; // nobody rated beside the player (a table of link players)
+  const diff = result.rating.after - result.rating.before;
+  note(t("acc_rating_change", { before: number(result.rating.before), after: number(result.rating.after) }), ` (${signed(diff)})`);
 }
 
 async function main() {
