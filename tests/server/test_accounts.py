@@ -183,7 +183,7 @@ def test_another_accounts_private_profile_is_refused(app_client: TestClient) -> 
     r = c.get("/api/profile/Kim")
     assert r.status_code == 403 and r.json()["code"] == "private"
     page = c.get("/u/Kim")
-    assert page.status_code == 403 and 'id="refused"' in page.text  # the page says why (accounts.js)
+    assert page.status_code == 403 and 'data-page="profile"' in page.text  # the page says why (accounts.js)
     assert c.get("/u/Nobody").status_code == 404
     assert c.get("/api/profile/Nobody").status_code == 404
     assert sign_in(c, "Kim") == 200

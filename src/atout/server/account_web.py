@@ -2,10 +2,11 @@
 
 Routes::
 
-    GET  /account                     sign up / sign in / settings page (static/account.html)
-    GET  /u/{name}                    a profile page (static/profile.html); 404 for no such
-                                      account, 403 (a page saying why) for a private one not yours
-    GET  /leaderboard/{game}          a game's leaderboard page (static/leaderboard.html)
+    GET  /account                     sign up / sign in / settings page
+    GET  /u/{name}                    a profile page; 404 for no such account, 403 (a page
+                                      saying why) for a private one not yours
+    GET  /leaderboard/{game}          a game's leaderboard page
+                                      (the three are static/account.html, one view shown each)
     POST /api/account/signup          {name, password} → the account; signed in (cookie)
     POST /api/account/signin          {name, password} → the account; signed in (cookie)
     POST /api/account/signout         ends this session
@@ -107,6 +108,13 @@ def account_routes(
         limits.signin_per_account / 3600, limits.signin_per_account, limits.max_clients
     )
     signups = ClientBuckets(limits.signups_per_address / 3600, limits.signups_per_address, limits.max_clients)
+
+    def view(name: str, request: Request, status: int = 200) -> Response:
+        """static/account.html showing its view ``name`` (one page, three views)."""
+        body = bytes(page("account.html", request).body).replace(b"{{view}}", name.encode())
+        return HTMLResponse(
+            body, status_code=status, headers={"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"}
+        )
 
     async def db(call: Callable[[], Any]) -> Any:
         return await to_thread.run_sync(call)
@@ -247,8 +255,7 @@ def account_routes(
             await visible(request)
         except TableError as exc:
             status = _STATUS[exc.code]
-        response = page("profile.html", request)
-        return HTMLResponse(response.body, status_code=status, headers={"Cache-Control": "no-store"})
+        return view("profile", request, status)
 
     def known_game(request: Request) -> str:
         try:
@@ -267,10 +274,10 @@ def account_routes(
 
     async def leaderboard_page(request: Request) -> Response:
         known_game(request)
-        return page("leaderboard.html", request)
+        return view("leaderboard", request)
 
     async def account_page(request: Request) -> Response:
-        return page("account.html", request)
+        return view("account", request)
 
     routes = [
         Route("/account", account_page),
