@@ -15,9 +15,12 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from atout.cli.main import app as cli
+from atout.core.registry import load
 from atout.records import Record
 from atout.server import accounts, create_app
-from atout.server.profiles import anchors
+from atout.server.profiles import anchors, ratings_of, settle
+from atout.server.storage import SeatInfo, Storage
+from atout.server.tables import hash_key
 
 from .conftest import create_table, join, send
 from .test_storage import db_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
@@ -277,3 +280,41 @@ def test_the_operator_lists_renames_resets_and_deletes_accounts(db_url: str) -> 
         assert r.exit_code == 0 and "1 seat(s)" in r.output
         assert c.get("/api/account/me").json() == {"account": None}
         assert runner.invoke(cli, ["accounts", "delete", "Nobody", "--yes", "--db", db_url]).exit_code == 2
+
+
+def test_a_seat_claimed_after_its_table_was_counted_gets_its_figures_not_a_rating(
+    db_url: str,  # noqa: F811
+) -> None:
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
+        storage.create_table(
+            "t1", "wizard", 3, {"rounds": "2"}, 11, [*seats, SeatInfo(2, "bot", "normal", None)]
+        )
+        state = load("wizard", 3, rounds=2).new_state(11)
+        rng = random.Random(2)
+        idx = 0
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            seat = state.current_player
+            state.apply(action)
+            storage.append_action("t1", idx, seat, action, finished=state.is_terminal)
+            idx += 1
+        ann = accounts.create_account(storage, "Ann", PASSWORD)
+        bob = accounts.create_account(storage, "Bob", PASSWORD)
+        assert accounts.claim(storage, ann, "t1", "k0") == 0
+        assert settle(storage) == 1 and settle(storage) == 0  # counted once
+        (ann_game,) = [g.to_dict(False) for g in accounts.owned_games(storage, ann.id)]
+        assert ann_game["result"]["rating"] is not None
+        assert ann_game["result"]["score"] == state.scores()[0]
+        assert accounts.claim(storage, bob, "t1", "k1") == 1
+        assert settle(storage) == 1 and settle(storage) == 0
+        (bob_game,) = [g.to_dict(False) for g in accounts.owned_games(storage, bob.id)]
+        assert bob_game["result"]["score"] == state.scores()[1] and "rating" not in bob_game["result"]
+        assert ratings_of(storage, bob.id) == {}
+        # Ann's figures and rating stay as they were.
+        assert [g.to_dict(False) for g in accounts.owned_games(storage, ann.id)] == [ann_game]
+        assert ratings_of(storage, ann.id)["wizard"]["games"] == 1
+    finally:
+        storage.close()

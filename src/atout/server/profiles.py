@@ -76,13 +76,16 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def settle(storage: Storage, limit: int = SETTLE_BATCH) -> int:
-    """Count the finished tables not counted yet (oldest first); returns how many."""
+    """Count the finished tables with an owned seat not counted yet (oldest first); returns how many.
+
+    A seat claimed after its table was counted gets its figures then, not a rating: the
+    ratings moved game by game in order, and that game's turn has passed.
+    """
     with Session(storage.engine) as session:
         pending = session.scalars(
             select(TableRow.id)
             .join(OwnedSeatRow, OwnedSeatRow.table_id == TableRow.id)
-            .outerjoin(RatedRow, RatedRow.table_id == TableRow.id)
-            .where(TableRow.finished.is_(True), RatedRow.table_id.is_(None))
+            .where(TableRow.finished.is_(True), OwnedSeatRow.result.is_(None))
             .group_by(TableRow.id, TableRow.created)
             .order_by(TableRow.created)
             .limit(limit)
@@ -108,11 +111,15 @@ def _settle_one(storage: Storage, table_id: str) -> int:
     lines = contract_lines(state)
     made = contracts_made(lines[1]) if lines is not None else None
     with Session(storage.engine) as session, session.begin():
-        session.add(RatedRow(table_id=table_id, at=_dt.datetime.now(_dt.UTC)))
-        session.flush()  # the claim on this table: a second process fails here
+        first = session.get(RatedRow, table_id) is None
+        if first:
+            session.add(RatedRow(table_id=table_id, at=_dt.datetime.now(_dt.UTC)))
+            session.flush()  # the claim on this table: a second process fails here
         owned = {
             r.seat: r
-            for r in session.scalars(select(OwnedSeatRow).where(OwnedSeatRow.table_id == table_id)).all()
+            for r in session.scalars(
+                select(OwnedSeatRow).where(OwnedSeatRow.table_id == table_id).with_for_update()
+            ).all()
         }
         results: dict[int, dict[str, Any]] = {}
         for seat in owned:
@@ -127,9 +134,11 @@ def _settle_one(storage: Storage, table_id: str) -> int:
                 "margin_per_round": round(margin / rounds, 3),
                 "contracts": list(made[seat]) if made is not None else None,
             }
-        _rate(session, stored.game, stored.seats, scores, owned, results)
+        if first:
+            _rate(session, stored.game, stored.seats, scores, owned, results)
         for seat, row in owned.items():
-            row.result = results[seat]
+            if row.result is None:  # a seat counted before keeps its figures and rating change
+                row.result = results[seat]
     return 1
 
 
