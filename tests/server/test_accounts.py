@@ -109,7 +109,10 @@ def test_sign_up_play_and_the_game_and_rating_are_on_the_profile(app_client: Tes
     # Counted once: asking again changes nothing.
     assert c.get("/api/profile/Ann").json()["ratings"] == profile["ratings"]
     # Signed out, then in again, on a new session.
-    assert c.post("/api/account/signout").status_code == 200
+    # A form another site could send is refused (JSON only): still signed in.
+    assert c.post("/api/account/signout", data={"x": "1"}).status_code == 415
+    assert c.get("/api/account/me").json()["account"]["name"] == "Ann"
+    assert c.post("/api/account/signout", json={}).status_code == 200
     assert c.get("/api/account/me").json() == {"account": None}
     assert sign_in(c, "ann") == 200  # the name regardless of case
     assert c.get("/api/profile/Ann").json()["ratings"] == profile["ratings"]

@@ -166,6 +166,7 @@ def account_routes(
         return await start_session(request, account)
 
     async def signout(request: Request) -> Response:
+        await read_json(request)  # JSON only, as every POST here: no other site's form can send it
         token = request.cookies.get(COOKIE)
         await db(lambda: accounts.close_session(storage, token))
         response = JSONResponse({"account": None})

@@ -314,8 +314,9 @@ def delete_account(storage: Storage, name: str) -> int:
 
     The seats' rows keep their keys' hashes (a link still opens the seat, now
     nameless) and the chat lines said from them are renamed too.  Returns the
-    number of seats renamed.  A server process holding one of those tables in
-    memory shows the old name until it reloads the table (a restart).
+    number of seats renamed.  Serving processes on PostgreSQL are notified as of any
+    change of the tables; a SQLite server holding one of them in memory shows the old
+    name until it reloads it (a restart).
     """
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
