@@ -105,7 +105,8 @@ def test_sign_up_play_and_the_game_and_rating_are_on_the_profile(app_client: Tes
     assert result["rating"]["before"] == pytest.approx(0.0, abs=0.01)  # 25 − 3·25/3
     assert result["rating"]["after"] == pytest.approx(rating["rating"], abs=0.01)
     assert result["rating"]["after"] != result["rating"]["before"]
-    assert c.get(f"/api/account/result/{table}").json()["result"] == result
+    assert c.get(f"/api/account/result/{table}").json() == {"seat": 0, "result": result}
+    assert c.get("/api/account/result/not-a-table").status_code == 404
     # Counted once: asking again changes nothing.
     assert c.get("/api/profile/Ann").json()["ratings"] == profile["ratings"]
     # Signed out, then in again, on a new session.
@@ -199,6 +200,7 @@ def test_another_accounts_private_profile_is_refused(app_client: TestClient) -> 
     profile = c.get("/api/profile/Kim").json()
     assert profile["owner"] is False
     assert profile["games"] and all("key" not in g for g in profile["games"])  # never another's keys
+    assert all(g["names"] == [] for g in profile["games"])  # nor the other players' names
     assert c.get("/u/Kim").status_code == 200
 
 

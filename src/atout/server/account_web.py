@@ -201,10 +201,10 @@ def account_routes(
         )
         return JSONResponse({"seat": number, "owner": owner})
 
-    async def games_of(account: Account, with_keys: bool) -> list[dict[str, Any]]:
+    async def games_of(account: Account, owner: bool) -> list[dict[str, Any]]:
         def read() -> list[dict[str, Any]]:
             profiles.settle(storage)
-            return [g.to_dict(with_keys) for g in accounts.owned_games(storage, account.id)]
+            return [g.to_dict(owner) for g in accounts.owned_games(storage, account.id)]
 
         games: list[dict[str, Any]] = await db(read)
         return games
@@ -216,12 +216,15 @@ def account_routes(
     async def my_result(request: Request) -> Response:
         account = await signed_in(request)
         table = request.path_params["table"]
-        for g in await games_of(account, False):
-            if g["table"] == table:
-                return JSONResponse(
-                    {"seat": g["seat"], "result": g["result"]}, headers={"Cache-Control": "no-store"}
-                )
-        raise TableError("not_found", "you own no seat at this table")
+
+        def read() -> tuple[int, dict[str, Any] | None] | None:
+            profiles.settle(storage)
+            return accounts.owned_result(storage, account.id, table)
+
+        found = await db(read)
+        if found is None:
+            raise TableError("not_found", "you own no seat at this table")
+        return JSONResponse({"seat": found[0], "result": found[1]}, headers={"Cache-Control": "no-store"})
 
     async def visible(request: Request) -> tuple[Account, bool]:
         """The profile asked for, and whether the reader is its owner; refused as :class:`TableError`."""

@@ -395,7 +395,9 @@ class OwnedGame:
     result: dict[str, Any] | None
     names: list[str]
 
-    def to_dict(self, with_key: bool) -> dict[str, Any]:
+    def to_dict(self, owner: bool) -> dict[str, Any]:
+        """The game as its owner sees it, or (``owner`` false) a public profile's reader: without
+        the seat's key, and without the other players' names (they did not choose to be shown)."""
         out: dict[str, Any] = {
             "table": self.table_id,
             "seat": self.seat,
@@ -403,11 +405,26 @@ class OwnedGame:
             "finished": self.finished,
             "created": _aware(self.created).isoformat(),
             "result": self.result,
-            "names": self.names,
+            "names": self.names if owner else [],
         }
-        if with_key:
+        if owner:
             out["key"] = self.key
         return out
+
+
+def owned_result(
+    storage: Storage, account_id: int, table_id: str
+) -> tuple[int, dict[str, Any] | None] | None:
+    """The account's seat at ``table_id`` and its figures (``None`` until counted); ``None`` if it has none."""
+    with Session(storage.engine) as session:
+        row = session.scalar(
+            select(OwnedSeatRow).where(
+                OwnedSeatRow.table_id == table_id, OwnedSeatRow.account_id == account_id
+            )
+        )
+        if row is None:
+            return None
+        return row.seat, dict(row.result) if row.result is not None else None
 
 
 #: A profile lists at most this many games (newest first).

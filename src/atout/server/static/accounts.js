@@ -119,6 +119,7 @@ async function profilePage() {
 /** One game of a list: its title, date, seats, result; the owner's with a link to the table
     (unfinished: to play on; finished: its replay, record and review). */
 function gameLine(g, names, linked) {
+  // The other players' names are the owner's to see only (the server sends them to no one else).
   const seats = g.names.map((n, i) => (i === g.seat ? `${n} (${t("acc_you")})` : n)).join(", ");
   let outcome = t("acc_unfinished");
   if (g.finished && g.result) {
@@ -130,7 +131,7 @@ function gameLine(g, names, linked) {
     el("span", { class: "acc-game-title" }, linked && g.key ? el("a", { href: tableLink(g) }, title) : title),
     el("span", { class: "acc-game-when" }, when(g.created)),
     el("span", { class: "acc-game-outcome" }, outcome),
-    el("span", { class: "acc-game-seats" }, seats),
+    seats ? el("span", { class: "acc-game-seats" }, seats) : null,
     linked && g.key ? el("a", { class: "acc-game-go", href: tableLink(g) }, t(g.finished ? "acc_replay" : "acc_return")) : null);
 }
 
