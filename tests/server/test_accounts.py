@@ -5,10 +5,14 @@ On SQLite always and on PostgreSQL when ATOUT_TEST_POSTGRES_URL is set (``db_url
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from argon2 import PasswordHasher
 from starlette.testclient import TestClient
@@ -323,3 +327,32 @@ def test_a_seat_claimed_after_its_table_was_counted_gets_its_figures_not_a_ratin
         assert ratings_of(storage, ann.id)["wizard"]["games"] == 1
     finally:
         storage.close()
+
+
+def test_password_hashes_are_computed_two_at_once(db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each argon2 hash takes 64 MiB: many sign-ins at once wait for their turn instead."""
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def slow(storage: Storage, name: object, password: object) -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.1)
+        with lock:
+            running -= 1
+
+    monkeypatch.setattr(accounts, "authenticate", slow)
+    app = create_app(db_path, bot_delay=0)
+
+    async def sign_ins() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            body = {"name": "x", "password": PASSWORD}
+            calls = [client.post("/api/account/signin", json={**body, "name": f"n{i}"}) for i in range(6)]
+            return [r.status_code for r in await asyncio.gather(*calls)]
+
+    assert asyncio.run(sign_ins()) == [401] * 6
+    assert most == 2

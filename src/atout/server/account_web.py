@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -50,11 +50,14 @@ COOKIE = "atout_session"
 
 @dataclass(frozen=True)
 class AccountLimits:
-    """Sign-in attempts per address and per account name, sign-ups per address (burst, per hour)."""
+    """Sign-in attempts per address and per account name, sign-ups per address (each a burst,
+    refilled over an hour), and the password hashes computed at once."""
 
     signin_per_address: int = 20
     signin_per_account: int = 5
     signups_per_address: int = 5
+    #: Password hashes computed at once (each takes argon2's 64 MiB).
+    hashes_at_once: int = 2
     max_clients: int = 10_000
 
 
@@ -119,6 +122,13 @@ def account_routes(
     async def db(call: Callable[[], Any]) -> Any:
         return await to_thread.run_sync(call)
 
+    # An argon2 hash takes 64 MiB and tens of milliseconds: a few at once, whatever the
+    # number of sign-in requests (the others wait their turn, they do not add memory).
+    hashing = CapacityLimiter(limits.hashes_at_once)
+
+    async def hashed(call: Callable[[], Any]) -> Any:
+        return await to_thread.run_sync(call, limiter=hashing)
+
     async def current(request: Request) -> Account | None:
         token = request.cookies.get(COOKIE)
         return await db(lambda: accounts.session_account(storage, token)) if token else None
@@ -148,7 +158,9 @@ def account_routes(
         accounts.check_password(data.get("password"))
         if not signups.allow(client_of(request.scope)):
             raise TableError("rate_limited", "too many accounts made from this address: try again later")
-        account = await db(lambda: accounts.create_account(storage, data.get("name"), data.get("password")))
+        account = await hashed(
+            lambda: accounts.create_account(storage, data.get("name"), data.get("password"))
+        )
         return await start_session(request, account)
 
     async def signin(request: Request) -> Response:
@@ -160,7 +172,7 @@ def account_routes(
         address_ok = per_address.allow(client_of(request.scope))
         if not (per_account.allow(folded) and address_ok):
             raise TableError("rate_limited", "too many sign-in attempts: try again later")
-        account = await db(lambda: accounts.authenticate(storage, name, data.get("password")))
+        account = await hashed(lambda: accounts.authenticate(storage, name, data.get("password")))
         if account is None:
             raise TableError("bad_login", "wrong name or password")
         return await start_session(request, account)
