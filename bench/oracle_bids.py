@@ -34,8 +34,8 @@ from atout.bots import make_bot
 from atout.bots.search import SearchBot
 from atout.core.bot import Bot
 from atout.core.game import State, View
-from atout.match import play_match
-from atout.tournament.runner import MatchSpec, contract_lines, contracts_made, schedule
+from atout.match import contract_lines, contracts_made, play_match
+from atout.tournament.runner import MatchSpec, schedule
 
 
 class OracleSearchBot(SearchBot):

@@ -165,7 +165,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "stable_baselines3": {"atout.envs.sb3"},  # optional: the SB3 VecEnv adapter, when installed
     "pyspiel": {"envs", "atout.testing.adapters"},
     "open_spiel": {"envs", "atout.testing.adapters"},
-    "openskill": {"tournament"},
+    "openskill": {"tournament", "atout.server.profiles"},  # the accounts' ratings, on the tournament's scale
+    "argon2": {"atout.server.accounts"},  # the accounts' password hashes
     "matplotlib": {"tournament", "learn"},
     "ray": {"tournament", "learn"},
 }

@@ -78,3 +78,27 @@ def play_match(
             on_action(state, seat, action)
         state.apply(action)
     return MatchResult(state, times)
+
+
+def contract_lines(state: State) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Per seat, per round: (the bids, tricks taken minus the bid), read from the final score sheet.
+
+    Generic over games: a game whose view's ``sheet`` lines carry ``bids`` and
+    ``tricks`` (Wizard, Le Malin) has contracts; the others have none (None).
+    Kept per round because a bid rate hides where it is lost: by hand size
+    (Wizard's round *r* deals *r* cards), by bid, and by direction, pushed over
+    or held under.
+    """
+    sheet = state.view(0).to_dict().get("sheet")
+    if not isinstance(sheet, list) or not sheet:
+        return None
+    if not all(isinstance(line, dict) and "bids" in line and "tricks" in line for line in sheet):
+        return None
+    seats = range(state.game.players)
+    bids = [[line["bids"][s] for line in sheet] for s in seats]
+    return bids, [[line["tricks"][s] - line["bids"][s] for line in sheet] for s in seats]
+
+
+def contracts_made(overtricks: list[list[int]]) -> list[tuple[int, int]]:
+    """Per seat (made, played): the contracts of :func:`contract_lines` that ended on zero."""
+    return [(seat.count(0), len(seat)) for seat in overtricks]

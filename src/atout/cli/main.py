@@ -29,6 +29,7 @@ from ..core.game import Game, State
 from ..core.registry import game_class, names
 from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
+from .accounts import accounts
 from .args import GameArg, OptionOpt, PlayersOpt, escape, load_game
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out
 from .review import review
@@ -543,5 +544,6 @@ app.command()(tournament)
 app.command()(review)
 app.command()(train)
 app.command()(distill)
+app.add_typer(accounts, name="accounts")
 
 __all__ = ["app"]

@@ -60,6 +60,7 @@ from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
+from .account_web import account_routes
 from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
@@ -481,6 +482,7 @@ def create_app(
             Route("/api/tables/{table}/review", review, methods=["POST"]),
             Route("/api/tables/{table}/hint", hint, methods=["POST"]),
             WebSocketRoute("/ws/{table}", sockets.endpoint),
+            *account_routes(storage, page, read_json),  # optional accounts (account_web.py)
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers={

@@ -1,0 +1,358 @@
+"""Optional accounts: sign up, sign in, own seats, figures and ratings, privacy, limits, deletion.
+
+On SQLite always and on PostgreSQL when ATOUT_TEST_POSTGRES_URL is set (``db_url``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from atout.cli.main import app as cli
+from atout.core.registry import load
+from atout.records import Record
+from atout.server import accounts, create_app
+from atout.server.profiles import anchors, ratings_of, settle
+from atout.server.storage import SeatInfo, Storage
+from atout.server.tables import hash_key
+
+from .conftest import create_table, join, send
+from .test_storage import db_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def quick_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cheaper argon2 parameters: the tests check the rules, not the hash's cost (a sign-in
+    attempt would take half a second each on a loaded machine with the defaults)."""
+    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr(accounts, "_hasher", hasher)
+    monkeypatch.setattr(accounts, "_DUMMY", hasher.hash("dummy"))
+
+
+@pytest.fixture
+def app_client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
+    with TestClient(create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)) as c:
+        yield c
+
+
+def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> dict[str, Any]:
+    r = client.post("/api/account/signup", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    assert "httponly" in r.headers["set-cookie"].lower() and "samesite=lax" in r.headers["set-cookie"].lower()
+    data: dict[str, Any] = r.json()["account"]
+    return data
+
+
+def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> int:
+    client.cookies.clear()
+    status: int = client.post("/api/account/signin", json={"name": name, "password": password}).status_code
+    return status
+
+
+def play_out(client: TestClient, table: str, key: str) -> None:
+    """Seat 0 plays random legal moves until the game is over (the other seats are bots)."""
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        msg = join(ws, key)
+        while not msg["over"]:
+            if msg["type"] == "state" and msg["to_act"] == 0:
+                send(ws, {"type": "act", "action": rng.choice(msg["legal"]), "n": msg["n"]})
+            msg = ws.receive_json()
+
+
+def bot_table(client: TestClient) -> tuple[str, str]:
+    table, keys = create_table(client, "wizard", 3, bots={1: "normal", 2: "random"})
+    return table, keys[0]
+
+
+def test_sign_up_play_and_the_game_and_rating_are_on_the_profile(app_client: TestClient) -> None:
+    c = app_client
+    assert c.get("/api/account/me").json() == {"account": None}
+    assert sign_up(c, "Ann") == {"name": "Ann", "public": False, "leaderboard": False}
+    assert c.get("/api/account/me").json()["account"]["name"] == "Ann"
+    table, key = bot_table(c)
+    r = c.post("/api/account/claim", json={"table": table, "key": key})
+    assert r.status_code == 200 and r.json()["seat"] == 0
+    mine = c.get("/api/account/games").json()["games"]
+    assert [(g["table"], g["finished"], g["key"]) for g in mine] == [(table, False, key)]  # to return to
+    play_out(c, table, key)
+    profile = c.get("/api/profile/Ann").json()
+    assert profile["owner"] is True
+    (game,) = profile["games"]
+    assert game["table"] == table and game["finished"] and game["key"] == key
+    result = game["result"]
+    record = Record.parse(c.post(f"/api/tables/{table}/record", json={"key": key}).text)
+    scores = record.result
+    assert scores is not None and result["score"] == scores[0]
+    assert result["won"] == (scores[0] == max(scores))
+    others = (scores[1] + scores[2]) / 2
+    assert result["margin_per_round"] == pytest.approx((scores[0] - others) / result["rounds"], abs=1e-3)
+    made, played = result["contracts"]
+    assert played == result["rounds"] and 0 <= made <= played  # Wizard: one bid a round
+    summary = profile["summary"]["wizard"]
+    assert summary["played"] == 1 and summary["wins"] == int(result["won"])
+    rating = profile["ratings"]["wizard"]
+    assert rating["games"] == 1
+    assert rating["sigma"] < 25 / 3  # the game taught the model something about Ann
+    assert result["rating"]["before"] == pytest.approx(0.0, abs=0.01)  # 25 − 3·25/3
+    assert result["rating"]["after"] == pytest.approx(rating["rating"], abs=0.01)
+    assert result["rating"]["after"] != result["rating"]["before"]
+    assert c.get(f"/api/account/result/{table}").json() == {"seat": 0, "result": result}
+    assert c.get("/api/account/result/not-a-table").status_code == 404
+    # Counted once: asking again changes nothing.
+    assert c.get("/api/profile/Ann").json()["ratings"] == profile["ratings"]
+    # Signed out, then in again, on a new session.
+    # A form another site could send is refused (JSON only): still signed in.
+    assert c.post("/api/account/signout", data={"x": "1"}).status_code == 415
+    assert c.get("/api/account/me").json()["account"]["name"] == "Ann"
+    assert c.post("/api/account/signout", json={}).status_code == 200
+    assert c.get("/api/account/me").json() == {"account": None}
+    assert sign_in(c, "ann") == 200  # the name regardless of case
+    assert c.get("/api/profile/Ann").json()["ratings"] == profile["ratings"]
+
+
+def test_a_seat_played_by_link_is_claimed_afterwards_by_its_key(app_client: TestClient) -> None:
+    c = app_client
+    table, key = bot_table(c)
+    play_out(c, table, key)  # nobody signed in
+    sign_up(c, "Bea")
+    assert c.post("/api/account/claim", json={"table": table, "key": "not-the-key"}).status_code == 403
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json() == {"seat": 0, "owner": None}
+    assert c.post("/api/account/claim", json={"table": table, "key": key}).json()["seat"] == 0
+    assert c.post("/api/account/claim", json={"table": table, "key": key}).status_code == 200  # again: no-op
+    (game,) = c.get("/api/profile/Bea").json()["games"]
+    assert game["table"] == table and game["result"]["rating"]["after"] is not None
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json() == {"seat": 0, "owner": "me"}
+    sign_up(c, "Cid")
+    assert c.post("/api/account/seat", json={"table": table, "key": key}).json()["owner"] == "other"
+    r = c.post("/api/account/claim", json={"table": table, "key": key})
+    assert r.status_code == 409 and r.json()["code"] == "owned"
+    c.cookies.clear()
+    assert c.post("/api/account/claim", json={"table": table, "key": key}).json()["code"] == "signed_out"
+
+
+def test_wrong_passwords_are_rate_limited_per_account_and_per_address(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "Dan")
+    for _ in range(5):
+        r = c.post("/api/account/signin", json={"name": "Dan", "password": "wrong password"})
+        assert r.status_code == 401 and r.json()["code"] == "bad_login"
+    r = c.post("/api/account/signin", json={"name": "DAN", "password": PASSWORD})
+    assert r.status_code == 429  # even the right one: the account's attempts are spent
+    # An unknown name is refused as a wrong password is (nothing tells which names exist).
+    r = c.post("/api/account/signin", json={"name": "Nobody", "password": PASSWORD})
+    assert r.status_code == 401 and r.json()["code"] == "bad_login"
+    # This address has made 7 attempts; 13 more names, then it is refused whatever the name.
+    for i in range(13):
+        assert c.post("/api/account/signin", json={"name": f"n{i}", "password": "x" * 8}).status_code == 401
+    assert c.post("/api/account/signin", json={"name": "Eve", "password": "x" * 8}).status_code == 429
+
+
+def test_names_passwords_and_sign_ups_are_bounded(app_client: TestClient) -> None:
+    c = app_client
+    bad = {
+        "<b>x</b>": "markup",
+        "A": "bad_name",
+        "x" * 25: "bad_name",
+        "semi;colon": "bad_name",
+        "Ann\u202eevil": "markup",
+    }
+    for name, code in bad.items():
+        r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 400 and r.json()["code"] == code, (name, r.text)
+    r = c.post("/api/account/signup", json={"name": "Flo", "password": "short"})
+    assert r.json()["code"] == "bad_password"
+    sign_up(c, "Flo")
+    r = c.post("/api/account/signup", json={"name": "FLO", "password": PASSWORD})
+    assert r.json()["code"] == "name_taken"
+    # 5 sign-ups an hour from one address (the refused ones above took none: they were
+    # refused at the name; the taken one did): Flo, FLO, then three more.
+    for name in ("Gus", "Hal", "Ivy"):
+        sign_up(c, name)
+    r = c.post("/api/account/signup", json={"name": "Jon", "password": PASSWORD})
+    assert r.status_code == 429
+
+
+def test_another_accounts_private_profile_is_refused(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "Kim")
+    table, key = bot_table(c)
+    c.post("/api/account/claim", json={"table": table, "key": key})
+    sign_up(c, "Lou")
+    r = c.get("/api/profile/Kim")
+    assert r.status_code == 403 and r.json()["code"] == "private"
+    page = c.get("/u/Kim")
+    assert page.status_code == 403 and 'data-page="profile"' in page.text  # the page says why (accounts.js)
+    assert c.get("/u/Nobody").status_code == 404
+    assert c.get("/api/profile/Nobody").status_code == 404
+    assert sign_in(c, "Kim") == 200
+    r = c.post("/api/account/settings", json={"public": True, "leaderboard": True})
+    assert r.json()["account"] == {"name": "Kim", "public": True, "leaderboard": True}
+    assert sign_in(c, "Lou") == 200
+    profile = c.get("/api/profile/Kim").json()
+    assert profile["owner"] is False
+    assert profile["games"] and all("key" not in g for g in profile["games"])  # never another's keys
+    assert all(g["names"] == [] for g in profile["games"])  # nor the other players' names
+    assert c.get("/u/Kim").status_code == 200
+
+
+def test_the_leaderboard_lists_opted_in_accounts_beside_the_bot_levels(app_client: TestClient) -> None:
+    c = app_client
+    sign_up(c, "Max")
+    table, key = bot_table(c)
+    c.post("/api/account/claim", json={"table": table, "key": key})
+    play_out(c, table, key)
+    names = [e["name"] for e in c.get("/api/leaderboard/wizard").json()["entries"]]
+    assert "Max" not in names and {"random", "normal", "hard", "expert"} <= set(names)
+    c.post("/api/account/settings", json={"public": False, "leaderboard": True})
+    entries = c.get("/api/leaderboard/wizard").json()["entries"]
+    assert "Max" in [e["name"] for e in entries]
+    assert [e["rating"] for e in entries] == sorted((e["rating"] for e in entries), reverse=True)
+    assert c.get("/api/leaderboard/nope").status_code == 404
+    assert c.get("/leaderboard/wizard").status_code == 200
+
+
+def test_the_bot_levels_are_anchored_in_the_ladders_order() -> None:
+    for game in ("wizard", "malin", "sticheln", "nain-jaune"):
+        a = anchors(game)
+        assert a["random"] < a["normal"] == 25.0 < a["hard"]
+    # Le Malin's expert won 32.1% against three hards (parity 25%): a little above them.
+    malin = anchors("malin")
+    assert malin["hard"] < malin["expert"] < malin["hard"] + 5
+
+
+def test_deleting_an_account_keeps_every_record_replayable(db_url: str) -> None:  # noqa: F811
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        sign_up(c, "Nia")
+        tables = []
+        for _ in range(2):
+            table, key = bot_table(c)
+            c.post("/api/account/claim", json={"table": table, "key": key})
+            play_out(c, table, key)
+            tables.append((table, key))
+        before = {t: c.post(f"/api/tables/{t}/record", json={"key": k}).text for t, k in tables}
+        storage = app.state.storage
+        assert accounts.delete_account(storage, "Nia") == 2
+        assert accounts.find(storage, "Nia") is None
+        assert c.get("/api/account/me").json() == {"account": None}  # its sessions are gone
+    # A fresh server reads the tables from the database.
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        for table, key in tables:
+            text = c.post(f"/api/tables/{table}/record", json={"key": key}).text
+            after = Record.parse(text)
+            old = Record.parse(before[table])
+            assert old.seats[0] == "P0" and after.seats[0] == accounts.FORMER_PLAYER
+            assert after.seats[1:] == old.seats[1:]
+            assert after.digest() == old.digest() and after.moves == old.moves
+            after.verify()  # the digest it was written with
+            assert after.replay().scores() == old.result
+
+
+def test_the_operator_lists_renames_resets_and_deletes_accounts(db_url: str) -> None:  # noqa: F811
+    runner = CliRunner()
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        sign_up(c, "Ola")
+        table, key = bot_table(c)
+        c.post("/api/account/claim", json={"table": table, "key": key})
+        sign_up(c, "Pia")
+        listed = runner.invoke(cli, ["accounts", "list", "--db", db_url])
+        assert listed.exit_code == 0, listed.output
+        assert "Ola" in listed.output and "Pia" in listed.output and "2 account(s)" in listed.output
+        assert runner.invoke(cli, ["accounts", "rename", "ola", "Olga", "--db", db_url]).exit_code == 0
+        taken = runner.invoke(cli, ["accounts", "rename", "Olga", "PIA", "--db", db_url])
+        assert taken.exit_code == 2 and "taken" in taken.output
+        assert sign_in(c, "Olga") == 200 and sign_in(c, "Ola") == 401
+        r = runner.invoke(
+            cli, ["accounts", "reset-password", "olga", "--db", db_url], input="new password\nnew password\n"
+        )
+        assert r.exit_code == 0, r.output
+        assert sign_in(c, "Olga") == 401 and sign_in(c, "Olga", "new password") == 200
+        r = runner.invoke(cli, ["accounts", "reset-password", "olga", "--db", db_url], input="short\nshort\n")
+        assert r.exit_code == 2 and "8 to 200" in r.output
+        assert runner.invoke(cli, ["accounts", "delete", "Olga", "--db", db_url], input="n\n").exit_code == 1
+        assert accounts.find(app.state.storage, "Olga") is not None  # not confirmed: kept
+        r = runner.invoke(cli, ["accounts", "delete", "Olga", "--yes", "--db", db_url])
+        assert r.exit_code == 0 and "1 seat(s)" in r.output
+        assert c.get("/api/account/me").json() == {"account": None}
+        assert runner.invoke(cli, ["accounts", "delete", "Nobody", "--yes", "--db", db_url]).exit_code == 2
+
+
+def test_a_seat_claimed_after_its_table_was_counted_gets_its_figures_not_a_rating(
+    db_url: str,  # noqa: F811
+) -> None:
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
+        storage.create_table(
+            "t1", "wizard", 3, {"rounds": "2"}, 11, [*seats, SeatInfo(2, "bot", "normal", None)]
+        )
+        state = load("wizard", 3, rounds=2).new_state(11)
+        rng = random.Random(2)
+        idx = 0
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            seat = state.current_player
+            state.apply(action)
+            storage.append_action("t1", idx, seat, action, finished=state.is_terminal)
+            idx += 1
+        ann = accounts.create_account(storage, "Ann", PASSWORD)
+        bob = accounts.create_account(storage, "Bob", PASSWORD)
+        assert accounts.claim(storage, ann, "t1", "k0") == 0
+        assert settle(storage) == 1 and settle(storage) == 0  # counted once
+        (ann_game,) = [g.to_dict(False) for g in accounts.owned_games(storage, ann.id)]
+        assert ann_game["result"]["rating"] is not None
+        assert ann_game["result"]["score"] == state.scores()[0]
+        assert accounts.claim(storage, bob, "t1", "k1") == 1
+        assert settle(storage) == 1 and settle(storage) == 0
+        (bob_game,) = [g.to_dict(False) for g in accounts.owned_games(storage, bob.id)]
+        assert bob_game["result"]["score"] == state.scores()[1] and "rating" not in bob_game["result"]
+        assert ratings_of(storage, bob.id) == {}
+        # Ann's figures and rating stay as they were.
+        assert [g.to_dict(False) for g in accounts.owned_games(storage, ann.id)] == [ann_game]
+        assert ratings_of(storage, ann.id)["wizard"]["games"] == 1
+    finally:
+        storage.close()
+
+
+def test_password_hashes_are_computed_two_at_once(db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each argon2 hash takes 64 MiB: many sign-ins at once wait for their turn instead."""
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def slow(storage: Storage, name: object, password: object) -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.1)
+        with lock:
+            running -= 1
+
+    monkeypatch.setattr(accounts, "authenticate", slow)
+    app = create_app(db_path, bot_delay=0)
+
+    async def sign_ins() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            body = {"name": "x", "password": PASSWORD}
+            calls = [client.post("/api/account/signin", json={**body, "name": f"n{i}"}) for i in range(6)]
+            return [r.status_code for r in await asyncio.gather(*calls)]
+
+    assert asyncio.run(sign_ins()) == [401] * 6
+    assert most == 2
