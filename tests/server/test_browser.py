@@ -35,6 +35,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
 #: Every language the table speaks but English, each played through a whole game below.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
+#: The whole games played with the cards in motion (the others ask for reduced motion, which
+#: the table honours: half the time, and test_browser_table.py's games ask for it too).
+MOTION_GAMES = ("wizard", "nain-jaune")
 #: Upper bound on the human's moves in one short game (a guard against a stuck loop).
 MAX_MOVES = 400
 
@@ -149,6 +152,8 @@ def play_to_the_end(page: Page, seat: int = 0, stop_after: int | None = None) ->
 @pytest.mark.parametrize("game", game_names())
 def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Page, game: str) -> None:
     cls = game_class(game)
+    if game not in MOTION_GAMES:  # the cards fly in Wizard's and Le Nain Jaune's whole games only
+        page.emulate_media(reduced_motion="reduce")
     page.goto(server.url + "/")
     page.select_option("#game", game)
     page.fill("#players", str(cls.min_players))
