@@ -1,4 +1,5 @@
-"""The hint in a real browser (Wizard): told to every seat, asked on one's own turn, once per decision."""
+"""The hint in a real browser (Wizard, two humans): told to every seat, asked on one's own turn,
+once per decision, the other seat told but given no button."""
 
 from __future__ import annotations
 
@@ -38,7 +39,9 @@ def hint_table(server: Server, hints: bool) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("locale", "size"), [("en-US", "laptop"), ("fr-FR", "laptop"), ("en-US", "phone"), ("fr-FR", "phone")]
+    # (Every game's hint, in French and German on both devices: test_browser_table.py's whole games.)
+    ("locale", "size"),
+    [("en-US", "laptop"), ("fr-FR", "phone")],
 )
 def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, size: str) -> None:  # noqa: F811
     urls = hint_table(server, hints=True)

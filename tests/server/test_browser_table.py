@@ -157,6 +157,7 @@ def new_table(server: Server, game: str, players: int, options: dict[str, Any]) 
             "players": players,
             "options": options,
             "seats": [{"name": NAMES[i], "bot": None if i == 0 else "random"} for i in range(players)],
+            "hints": True,  # the hint on every game (told to the table, asked once below)
         },
     )
     assert r.status_code == 200, r.text
@@ -263,7 +264,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
         page.click(".seat-menu summary")
         assert_translated(page, english, "the settings", lang)
         page.click(".seat-menu summary")
-        refused = False
+        refused = hinted = False
         for moves in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
             where = f"{game}, move {moves}"
@@ -281,6 +282,18 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 "() => { const o = document.getElementById('overlay'); return !o.hidden && o.dataset.kind === 'summary'; }"
             )
             # (Not while a summary is up: a click outside it is the player closing it, which item 4 allows.)
+            choices = page.locator("#board button.card.legal, #board button.action").count()
+            if not hinted and choices > 1 and not summary_open:
+                # The hint: the search's suggestion, named as the table names moves, in the reader's
+                # language; one a decision.
+                page.wait_for_selector("#hint:not([hidden]) .hint-on")
+                page.click("#hint-button")
+                page.wait_for_selector("#hint .hint-says")
+                says = page.inner_text("#hint .hint-says")
+                assert not any(w in says for w in ("play ", "bid ", "pass")), says
+                assert page.locator("#hint-button").is_disabled()
+                assert_translated(page, english, f"{game}, hint", lang)
+                hinted = True
             if not refused and illegal.count() and not summary_open:
                 n = board(page)["n"]
                 illegal.first.click(position={"x": 8, "y": 24})
@@ -299,6 +312,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 refused = True
             play_one(page)
         assert board(page)["over"] == "true"
+        assert hinted
         page.wait_for_timeout(500)
         assert page.evaluate("window.__bad") == []
         # Item 4: each round's summary stayed until read (3 s at the fast card speed, unless closed).

@@ -112,3 +112,30 @@ def test_only_the_view_crosses_to_the_worker(client: TestClient, monkeypatch: py
     assert r.status_code == 200
     assert len(seen) == 1 and type(seen[0]).__name__.endswith("View")
     assert seen[0].to_dict() == live.state.view(seat).to_dict()
+
+
+def test_every_reader_is_told_whether_the_table_gives_hints(client: TestClient) -> None:
+    """The room's facts carry the setting to each seat and to a spectator (who has no key to ask
+    with): nobody watches a game without knowing a seat may have been advised."""
+    from .conftest import join, send
+
+    for hints in (True, False):
+        r = client.post(
+            "/api/tables",
+            json={
+                "game": "wizard",
+                "players": 3,
+                "options": short_options("wizard"),
+                "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                "hints": hints,
+                "public": True,
+            },
+        )
+        assert r.status_code == 200, r.text
+        table, key = r.json()["table"], r.json()["seats"][0]["key"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            assert join(ws, key)["room"]["hints"] is hints
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            send(ws, {"type": "join", "watch": True})
+            msg = ws.receive_json()
+            assert msg["spectator"] is True and msg["room"]["hints"] is hints

@@ -30,6 +30,9 @@ class Room:
     public: bool = False
     watch_hash: str | None = None
     spectator_chat: bool = False
+    #: The table gives hints (a setting chosen at creation): every reader is told, spectators too,
+    #: so that nobody watches a game without knowing a seat may have been advised.
+    hints: bool = False
     away_level: str = DEFAULT_AWAY_LEVEL
     clock: TurnClock = field(default_factory=lambda: TurnClock(0))
     #: Human seats a bot plays for until their player comes back.
@@ -57,6 +60,7 @@ class Room:
             public=settings.get("public") is True,
             watch_hash=settings.get("watch") if isinstance(settings.get("watch"), str) else None,
             spectator_chat=settings.get("spectator_chat") is True,
+            hints=settings.get("hints") is True,
             clock=TurnClock(turn, started=now),
         )
         level = settings.get("away_level")
@@ -99,6 +103,7 @@ class Room:
             "public": self.public,
             "turn_time": self.clock.turn_time,
             "spectator_chat": self.spectator_chat,
+            "hints": self.hints,
             "clock": clock,
             "rematch": {"votes": sorted(self.rematch_votes), "next": self.next_table},
         }

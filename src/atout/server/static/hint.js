@@ -10,10 +10,12 @@ import { el, t, i18n, loadStrings } from "./lib/dom.js";
 
 const state = { post: null, enabled: false, msg: null, labelOf: null, n: -1, hint: null, asking: false, error: null };
 
-/** Ask the server whether this table gives hints (post: the page's authenticated POST). */
+/** Ask the server whether this table gives hints (post: the page's authenticated POST; null for
+    a spectator, who learns it from the room's facts with each message). */
 export async function setupHints(post) {
   await loadStrings("review");
   state.post = post;
+  if (!post) { draw(); return; }
   try {
     const r = await post("hint", {});
     if (r.ok) state.enabled = (await r.json()).enabled === true;
@@ -26,6 +28,8 @@ export async function setupHints(post) {
 /** A new message was drawn; labelOf(texts) names moves as this table names them. */
 export function hintTurn(msg, labelOf) {
   state.msg = msg;
+  // The room's facts say whether the table gives hints: a spectator (no key to ask with) is told too.
+  if (msg.room && typeof msg.room.hints === "boolean") state.enabled = msg.room.hints;
   state.labelOf = labelOf;
   if (msg.n !== state.n) Object.assign(state, { n: msg.n, hint: null, error: null, asking: false });
   draw();

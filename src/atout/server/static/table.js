@@ -597,7 +597,7 @@ async function main() {
   await loadStrings();
   translatePage();
   if (!key && !spectator) { notice(t("no_key"), true); return; }
-  if (key) setupHints(post);
+  setupHints(key ? post : null); // a spectator has no key: told only whether hints are on
   document.body.classList.toggle("spectating", spectator);
   setupChat($("chat"), (text) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "chat", text })); }, true);
   $("rematch-after").addEventListener("click", askRematch);
