@@ -220,7 +220,9 @@ class ActionSpace:
     def range_of(self, action: int) -> ActionRange:
         """The range an id belongs to; raises NotationError for an id out of the space."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.size:
-            raise NotationError(reason("notation.not_an_id", v=repr(action), game=self.title, hi=self.size - 1))
+            raise NotationError(
+                reason("notation.not_an_id", v=repr(action), game=self.title, hi=self.size - 1)
+            )
         return self.ranges[bisect_right(self._starts, action) - 1]
 
     def text(self, action: int) -> str:
@@ -245,7 +247,9 @@ class ActionSpace:
             except ValueError as exc:
                 raise in_text(text, exc) from None
         raise NotationError(
-            reason("notation.not_an_action", text=Quoted(text), game=self.title, examples=Choices(self.examples))
+            reason(
+                "notation.not_an_action", text=Quoted(text), game=self.title, examples=Choices(self.examples)
+            )
         )
 
     def table(self) -> list[tuple[int, str]]:
@@ -295,7 +299,9 @@ def read_chance(text: str, phase_name: str, event: ChanceEvent | None) -> int:
         except ValueError as exc:
             raise in_text(text, exc) from None
     if event is None:
-        raise NotationError(reason("notation.no_chance_event", text=Quoted(text), phase=Word("phase", phase_name)))
+        raise NotationError(
+            reason("notation.no_chance_event", text=Quoted(text), phase=Word("phase", phase_name))
+        )
     raise NotationError(
         reason(
             "notation.not_the_chance_event",

@@ -153,7 +153,9 @@ class Game(ABC):
             seat = self.options[spec.name]
             if spec.seat and seat is not None and seat >= players:
                 raise OptionError(
-                    reason("option.seat_range", option=Option(spec.name), lo=SeatNo(0), hi=SeatNo(players - 1))
+                    reason(
+                        "option.seat_range", option=Option(spec.name), lo=SeatNo(0), hi=SeatNo(players - 1)
+                    )
                 )
         self._check_options()
 

@@ -78,7 +78,12 @@ class OptionSpec:
     def coerce(self, value: Any) -> Any:
         """Convert ``value`` (possibly a string) to this option's type, or raise."""
         bad = OptionError(
-            reason("option.not_allowed", option=Option(self.name), value=repr(value), allowed=self.allowed_reason())
+            reason(
+                "option.not_allowed",
+                option=Option(self.name),
+                value=repr(value),
+                allowed=self.allowed_reason(),
+            )
         )
         if value is None or (isinstance(value, str) and value.lower() in {"none", "null"}):
             if self.none_ok:
@@ -160,7 +165,7 @@ def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any], ga
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(sorted(by_name)) or "none"
-            raise OptionError(reason("option.unknown", game=GameName(game), key=Quoted(key), known=known))
+            raise OptionError(reason("option.unknown", game=GameName(game), option=Quoted(key), known=known))
         out[name] = spec.coerce(value)
     return MappingProxyType(out)
 

@@ -352,9 +352,7 @@ def create_app(
         if not isinstance(public, bool) or not isinstance(spectator_chat, bool):
             raise TableError("bad_request", reason("server.public_bool"))
         if turn_time is not None and (isinstance(turn_time, bool) or turn_time not in TURN_TIMES):
-            raise TableError(
-                "bad_request", reason("server.turn_time", known=", ".join(map(str, TURN_TIMES)))
-            )
+            raise TableError("bad_request", reason("server.turn_time", known=", ".join(map(str, TURN_TIMES))))
         if away_level is not None and away_level not in FORM_LEVELS:
             raise TableError("bad_request", reason("server.away_level", known=", ".join(FORM_LEVELS)))
         with_hints = data.get("hints", False)

@@ -45,12 +45,8 @@ def check_plain(text: str, name: bool = False) -> None:
         )
     if _MARKUP.search(text) or _CONTROL.search(text):
         if name:
-            raise TableError(
-                "markup", reason("server.name_markup")
-            )
-        raise TableError(
-            "markup", reason("server.chat_markup")
-        )
+            raise TableError("markup", reason("server.name_markup"))
+        raise TableError("markup", reason("server.chat_markup"))
 
 
 def clean_line(text: object) -> str:

@@ -26,12 +26,12 @@ from anyio import to_thread
 
 from ..bots.review import REVIEW_PLAYOUTS, evaluate_view
 from ..core.game import View
+from ..core.reason import reason
 from ..match import derive_seed
 from . import roomstore
 from .botpool import BotPool, GameSpec, game_spec, pack_view, unpack_view, worker_game
 from .limits import ClientBuckets
 from .storage import Storage
-from ..core.reason import reason
 from .tables import LiveTable, TableError
 
 #: Playouts of a hint's search (the batch-engine search: well under a second).

@@ -160,9 +160,7 @@ class RateLimit:
             connect = await receive()  # the ASGI order: the connect event, then accept
             if connect.get("type") == "websocket.connect":
                 await send({"type": "websocket.accept"})
-                await send(
-                    {"type": "websocket.close", "code": 1008, "reason": TOO_MANY_REQUESTS}
-                )
+                await send({"type": "websocket.close", "code": 1008, "reason": TOO_MANY_REQUESTS})
             return
         message = self.say(scope)
         body = json.dumps({"type": "error", "code": "rate_limited", "message": message}).encode()

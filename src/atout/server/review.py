@@ -36,10 +36,10 @@ from sqlalchemy import JSON, DateTime, ForeignKey, Integer
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..bots.review import REVIEW_PLAYOUTS, review_game
+from ..core.reason import reason
 from .botpool import BotPool, GameSpec, game_spec, worker_game
 from .limits import ClientBuckets
 from .storage import Base, Storage
-from ..core.reason import reason
 from .tables import LiveTable, TableError
 
 log = logging.getLogger("atout.server")

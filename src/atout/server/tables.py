@@ -375,9 +375,7 @@ class TableManager:
             raise TableError("bad_request", reason("server.bot_pace", known=", ".join(BOT_PACES)))
         live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
         if live >= self.limits.max_live_tables:
-            raise TableError(
-                "busy", reason("server.busy", n=live)
-            )
+            raise TableError("busy", reason("server.busy", n=live))
         try:
             # Only the game's own option names reach the game's constructor (not
             # ``players``, ``name``, ``self``: keyword arguments of something else).
@@ -386,7 +384,9 @@ class TableManager:
             for key in options:
                 if key.replace("-", "_") not in by_name:
                     known = ", ".join(sorted(by_name)) or "none"
-                    raise OptionError(reason("option.unknown", game=GameName(cls.name), key=Quoted(key), known=known))
+                    raise OptionError(
+                        reason("option.unknown", game=GameName(cls.name), option=Quoted(key), known=known)
+                    )
             game = load(game_name, players, **options)
         except AtoutError as exc:
             raise TableError("bad_request", exc.why or str(exc)) from None
@@ -404,7 +404,13 @@ class TableManager:
                 # a web user names bots from this list only.
                 if spec.bot not in bots:
                     raise TableError(
-                        "bad_request", reason("server.no_bot_for", bot=Quoted(spec.bot), game=GameName(game.name), known=", ".join(bots))
+                        "bad_request",
+                        reason(
+                            "server.no_bot_for",
+                            bot=Quoted(spec.bot),
+                            game=GameName(game.name),
+                            known=", ".join(bots),
+                        ),
                     )
                 infos.append(SeatInfo(i, name, spec.bot, None))
             elif key_hashes is not None and i in key_hashes:  # a rematch: the seat keeps its key
@@ -605,9 +611,7 @@ class TableManager:
             # has it (everyone here is told), then refuse this move, which was judged
             # on a position that is gone.
             await self._refresh_locked(table)
-            raise TableError(
-                "conflict", reason("server.conflict")
-            ) from None
+            raise TableError("conflict", reason("server.conflict")) from None
         self._advance(table, probe, action)
         await self._broadcast(table)
 
@@ -888,7 +892,8 @@ class TableManager:
         """A human who left is replaced by a bot; the seat's key stops working."""
         if bot_name not in self.bots_for(table.game):
             raise TableError(
-                "bad_request", reason("server.no_bot", bot=Quoted(bot_name), known=", ".join(self.bots_for(table.game)))
+                "bad_request",
+                reason("server.no_bot", bot=Quoted(bot_name), known=", ".join(self.bots_for(table.game))),
             )
         async with table.lock:
             if table.state.is_terminal:

@@ -34,7 +34,7 @@ from ...core.errors import Explained
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Num, Reason, Seat, Seats, Word, reason
+from ...core.reason import Card, Num, Quoted, Reason, Seat, Seats, Word, reason
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
 from .cards import card_name as _card_name

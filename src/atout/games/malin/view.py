@@ -16,8 +16,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.reason import Card, Num, Param, Quoted, Seat, reason
 from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
+from ...core.reason import Card, Num, Param, Quoted, Seat, reason
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
 from . import cards as C
@@ -253,7 +253,11 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
         cards = {s: (k, v) for s, k, _, v in trick}
         if not seat_text.isdigit() or int(seat_text) not in cards:
             raise NotationError(
-                reason("notation.in_text", text=Quoted(text), reason=reason("malin.no_card_in_trick", seat=_seat(seat_text)))
+                reason(
+                    "notation.in_text",
+                    text=Quoted(text),
+                    reason=reason("malin.no_card_in_trick", seat=_seat(seat_text)),
+                )
             )
         kind, value = cards[int(seat_text)]
         if named.strip().lower() not in (C.card_text(kind).lower(), C.value_text(value).lower()):

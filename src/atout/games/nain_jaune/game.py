@@ -187,7 +187,9 @@ class NainJauneGame(Game):
         #: Tokens a player needs to stake one deal.
         self.stake = STAKE_TOTAL * o["stake_unit"]
         if o["start_tokens"] < self.stake:
-            raise OptionError(reason("nain_jaune.tokens_below_stake", option=Option("start_tokens"), stake=self.stake))
+            raise OptionError(
+                reason("nain_jaune.tokens_below_stake", option=Option("start_tokens"), stake=self.stake)
+            )
         self.hand_size = C.HAND_SIZES[self.players]
         self.step = 1 if o["direction"] == "clockwise" else -1
         self.voluntary = bool(o["voluntary_stop"])

@@ -154,10 +154,17 @@ class StichelnGame(Game):
         start = o["start_round"]
         if o["hands"] is None and start > self.players:
             raise OptionError(
-                reason("sticheln.start_after_last_hand", option=Option("start_round"), start=start, n=self.players)
+                reason(
+                    "sticheln.start_after_last_hand",
+                    option=Option("start_round"),
+                    start=start,
+                    n=self.players,
+                )
             )
         if o["hands"] is not None and start + o["hands"] - 1 > 64:
-            raise OptionError(reason("sticheln.hands_at_most", start=Option("start_round"), hands=Option("hands")))
+            raise OptionError(
+                reason("sticheln.hands_at_most", start=Option("start_round"), hands=Option("hands"))
+            )
         #: The last hand this match plays (its number, not a count).
         self.num_hands = start + o["hands"] - 1 if o["hands"] is not None else self.players
         self.zero_sets_lead = o["zero_lead_colour"] == "own"

@@ -25,7 +25,7 @@ from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Cards, Reason, Seat, Word, reason
+from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
 from .cards import card_name as _card_name
@@ -126,7 +126,9 @@ class WizardGame(Game):
                         start=start,
                     )
                 )
-            raise OptionError(reason("option.at_most_with_players", option=Option("rounds"), full=full, n=self.players))
+            raise OptionError(
+                reason("option.at_most_with_players", option=Option("rounds"), full=full, n=self.players)
+            )
         #: Rounds in a full game (the hand size of the last one).
         self.full_rounds = full
         #: The last round this match plays (its number, not a count).

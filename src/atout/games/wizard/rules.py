@@ -116,7 +116,9 @@ def action_space(full_rounds: int, clairvoyance: bool) -> ActionSpace:
             try:
                 return read_bid(words[0])
             except Explained as exc:  # worded as the long form's refusal, as it always was
-                raise Explained(reason("notation.in_text", text=Quoted("bid " + words[0]), reason=exc.why)) from None
+                raise Explained(
+                    reason("notation.in_text", text=Quoted("bid " + words[0]), reason=exc.why)
+                ) from None
         return C.parse_card(words[0])
 
     def keyword(name: str, read_one: Callable[[str], int]) -> Reader:
