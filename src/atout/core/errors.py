@@ -7,10 +7,7 @@ itself.  Callers that need structure get it from the attributes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .reason import Reason
+from .reason import Reason
 
 
 class AtoutError(Exception):
@@ -25,17 +22,10 @@ class AtoutError(Exception):
     why: Reason | None = None
 
     def __init__(self, *args: object) -> None:
-        if len(args) == 1 and _is_reason(args[0]):
-            self.why = args[0]  # type: ignore[assignment]  # _is_reason checked it
+        if len(args) == 1 and isinstance(args[0], Reason):
+            self.why = args[0]
             args = (str(args[0]),)
         super().__init__(*args)
-
-
-def _is_reason(value: object) -> bool:
-    """``value`` is a Reason (read without importing reason.py here: it names cards, errors do not)."""
-    from .reason import Reason
-
-    return isinstance(value, Reason)
 
 
 class Explained(ValueError):

@@ -262,6 +262,8 @@ class Reader:
     card_name: Callable[[str], CardName] | None = None
     #: The game's options' labels in ``lang`` (name -> label), for :class:`Option`.
     labels: Mapping[str, str] = field(default_factory=dict)
+    #: The games' titles (name -> title), for :class:`GameName`.
+    titles: Mapping[str, str] = field(default_factory=dict)
 
 
 _ENGINE = Reader()
@@ -369,14 +371,7 @@ class _Namer:
         return str(self.words.get("option", "{name}")).replace("{label}", label).replace("{name}", name)
 
     def game_title(self, name: str) -> str:
-        if self.engine:
-            return name
-        from .registry import game_class  # the registry loads the games: only when a reader asks
-
-        try:
-            return game_class(name).title
-        except KeyError:  # UnknownGame is a KeyError: an unknown name is shown as it is
-            return name
+        return name if self.engine else self.reader.titles.get(name, name)
 
     def value(self, value: Param, form: str) -> str:
         if isinstance(value, str):
@@ -456,7 +451,9 @@ def render(why: Reason, reader: Reader = _ENGINE) -> str:
     if template is None:
         if namer.lang == ENGINE_LANGUAGE:
             raise KeyError(f"no template for the reason {why.key!r}")
-        namer = _Namer(Reader(ENGINE_LANGUAGE, reader.game, reader.names, reader.card_name, reader.labels))
+        namer = _Namer(
+            Reader(ENGINE_LANGUAGE, reader.game, reader.names, reader.card_name, reader.labels, reader.titles)
+        )
         template = catalogue(ENGINE_LANGUAGE)["templates"][why.key]
     params = why.params
     return fill(namer, template, lambda name, form: namer.value(params[name], form))

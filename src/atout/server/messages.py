@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cache
 from http import HTTPStatus
 from typing import Any
 
@@ -26,7 +27,7 @@ from ..core.errors import UnknownGame
 from ..core.reason import ENGINE_LANGUAGE, Reader, Reason, reason, render
 from ..core.reason import catalogue as reason_catalogue
 from ..core.reason import languages as reason_languages
-from ..core.registry import game_class
+from ..core.registry import game_class, names
 from .languages import LANGUAGES, game_texts
 
 log = logging.getLogger("atout.server")
@@ -66,7 +67,19 @@ def reader(lang: str, ctx: ReasonContext | None = None) -> Reader:
             card_name = game_class(ctx.game).card_name
         except UnknownGame:
             card_name = None
-    return Reader(lang, ctx.game, ctx.names, card_name, option_labels(lang, ctx.game))
+    return Reader(lang, ctx.game, ctx.names, card_name, option_labels(lang, ctx.game), _titles())
+
+
+@cache
+def _titles() -> dict[str, str]:
+    """Every registered game's title (an installation's game that cannot load keeps its name)."""
+    out = {}
+    for name in names():
+        try:
+            out[name] = game_class(name).title
+        except UnknownGame:
+            out[name] = name
+    return out
 
 
 def localize(message: str | Reason, lang: str, ctx: ReasonContext | None = None) -> str:
