@@ -93,7 +93,7 @@ def _messages(name: str) -> list[tuple[Reason, Game]]:
         out += [(w, game) for w in _with_nested(why)]
     # The action ranges refuse a value out of range, or none where they take one.
     for r in game.space:
-        calls = [lambda: r(r.high + 1)] + ([lambda: r()] if r.size > 1 else [])
+        calls = [lambda r=r: r(r.high + 1)] + ([lambda r=r: r()] if r.size > 1 else [])
         for call in calls:
             with pytest.raises(Explained) as caught:
                 call()
