@@ -173,7 +173,21 @@ class Reason:
 #: What a parameter may be: these, an int, a str (shown as it is: a typed text), or another
 #: reason (a notation error's cause: ``'bid 9': a bid is 0..3``).
 Param = (
-    int | str | Seat | Card | Cards | Word | Rank | Num | Act | Quoted | Choices | SeatNo | Seats | Option | GameName
+    int
+    | str
+    | Seat
+    | Card
+    | Cards
+    | Word
+    | Rank
+    | Num
+    | Act
+    | Quoted
+    | Choices
+    | SeatNo
+    | Seats
+    | Option
+    | GameName
     | Reason
 )
 
