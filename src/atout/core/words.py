@@ -44,6 +44,12 @@ class Words:
             text = text.replace("{" + name + "}", str(value))
         return text
 
+    def count(self, key: str, n: int, **values: object) -> str:
+        """``key`` for a count ``n`` (its ``n`` placeholder): ``key_one`` when ``n`` is 1 and the
+        language has it ("1 trick"), as the pages' ``tn()`` does."""
+        one = f"{key}_one"
+        return self(one if n == 1 and one in self.table else key, **{"n": n, **values})
+
     def colour(self, name: str) -> str:
         """A colour's name (``blue``) in the language."""
         return self(f"term_colour_{name}")

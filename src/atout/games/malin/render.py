@@ -68,7 +68,7 @@ def render_view(view: MalinView, names: list[str], say: Words | None = None) -> 
     removed = "-" if view.removed is None else card_markup(view.removed)
     header = Text.from_markup(
         f"[bold]{say('term_hand', n=view.round)}[/] — {say('term_dealer', name=names[view.dealer])} — "
-        f"{say('mal_term_tricks', n=view.hand_size)} — {say('mal_term_put_aside', card=removed)}"
+        f"{say.count('mal_term_tricks', view.hand_size)} — {say('mal_term_put_aside', card=removed)}"
     )
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     columns = ["seat", "cards", "bid", "tricks", "score"]

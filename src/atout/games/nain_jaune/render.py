@@ -42,7 +42,7 @@ def render_board(view: NainJauneView, say: Words | None = None) -> Any:
             label += " [yellow]Nain Jaune[/]"
         tokens = view.boxes[box]
         pending = f" [blink]{say('nj_term_claim')}[/]" if view.claim_box == box else ""
-        count = say("nj_term_token" if tokens == 1 else "nj_term_tokens", n=f"[bold]{tokens}[/]")
+        count = say.count("nj_term_tokens", tokens)
         cells[row][col] = f"{label}\n{count}{pending}"
     for line in cells:
         grid.add_row(*line)
