@@ -28,7 +28,7 @@ from ..core.reason import ENGINE_LANGUAGE, Reader, Reason, reason, render
 from ..core.reason import catalogue as reason_catalogue
 from ..core.reason import languages as reason_languages
 from ..core.registry import game_class, names
-from .languages import LANGUAGES, game_texts
+from .languages import I18N, LANGUAGES, game_texts
 
 log = logging.getLogger("atout.server")
 
@@ -124,6 +124,7 @@ def game_words(lang: str) -> dict[str, Any]:
 
 
 __all__ = [
+    "I18N",
     "ReasonContext",
     "game_words",
     "http_said",
