@@ -44,8 +44,11 @@ def trick_winner_index(
     >>> trick_winner_index(deck.colour_of, deck.value_of, [R0, 0, 9], True)  # three zeros
     -1
     """
-    first = led_index(value_of, kinds, zero_sets_lead)
-    lead = colour_of[kinds[first]] if first >= 0 else -1
+    if zero_sets_lead:  # the common case without a call (the engine asks at every trick)
+        lead = colour_of[kinds[0]]
+    else:
+        first = led_index(value_of, kinds, False)
+        lead = colour_of[kinds[first]] if first >= 0 else -1
     best = -1
     best_value = 0
     best_trump = False
@@ -103,7 +106,10 @@ def led_index(value_of: tuple[int, ...], kinds: list[int] | tuple[int, ...], zer
     """
     if zero_sets_lead:
         return 0 if kinds else -1
-    return next((i for i, k in enumerate(kinds) if value_of[k]), -1)
+    for i, k in enumerate(kinds):  # a loop, not next(...): the engine asks this at every trick
+        if value_of[k]:
+            return i
+    return -1
 
 
 def action_space(deck: Deck) -> ActionSpace:
