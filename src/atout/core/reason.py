@@ -1,9 +1,14 @@
-"""Why an action is refused, as data: a key and typed parameters, rendered per language.
+"""Why an action is refused, or any message a player reads, as data: a key and typed
+parameters, rendered per language.
 
 The code that decides legality (each game's ``refusals``, dispatched by
 :meth:`State.refusal`) returns a :class:`Reason`, ``Reason("wizard.follow_suit",
 {"colour": Word("colour", "blue"), "held": Cards(("B3", "B11"))})``, built only
-when it refuses: the legal case returns ``None`` and builds nothing.  A reason
+when it refuses: the legal case returns ``None`` and builds nothing.  The other
+messages are reasons too, raised in an error by the code that decides them
+(:class:`~atout.core.errors.AtoutError` keeps its reason in ``why``): a notation
+reader (``notation.*``, ``<game>.not_a_card``...; a reason may nest another, ``'bid 9':
+a bid is 0..3``), an option check (``option.*``), the server (``server.*``).  A reason
 becomes words through the templates of ``core/reasons/<lang>.json`` (one file a
 language; the languages are the files present):
 
