@@ -15,7 +15,7 @@ import random
 import pytest
 
 from atout import load
-from atout.games.sticheln import StichelnView
+from atout.games.sticheln import StichelnGame, StichelnView
 from atout.games.sticheln.rules import led_index
 
 
@@ -48,7 +48,9 @@ def test_led_card_is_the_rule_s_and_public(lead: str, players: int) -> None:
 
 
 def test_a_zero_leads_a_colour_only_where_the_rules_say() -> None:
-    deck = load("sticheln", 3).deck
+    game = load("sticheln", 3)
+    assert isinstance(game, StichelnGame)
+    deck = game.deck
     red0, blue5, green3 = (deck.parse(t) for t in ("R0", "B5", "G3"))
     assert led_index(deck.value_of, [red0, blue5, green3], True) == 0
     assert led_index(deck.value_of, [red0, blue5, green3], False) == 1
