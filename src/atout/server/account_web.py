@@ -41,7 +41,9 @@ from ..core.errors import UnknownGame
 from ..core.registry import game_class
 from . import accounts, profiles
 from .accounts import Account
+from .languages import pick_language
 from .limits import ClientBuckets, client_of
+from .messages import localize
 from .storage import Storage
 from .tables import TableError
 
@@ -83,13 +85,13 @@ def _refusal(code: str, message: str) -> JSONResponse:
 
 def _answering(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
     """``handler`` with its :class:`TableError` answered here, by code (the pages translate the
-    codes; the server's English message is sent along for programs)."""
+    codes; the server's message, in the reader's language, is sent along for programs)."""
 
     async def answer(request: Request) -> Response:
         try:
             return await handler(request)
         except TableError as exc:
-            return _refusal(exc.code, exc.message)
+            return _refusal(exc.code, localize(exc.message, pick_language(request)))
 
     return answer
 
