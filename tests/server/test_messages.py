@@ -164,12 +164,24 @@ def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
 
 
 def server_messages() -> list[Reason]:
-    """Every reason the server says (app, socket, tables, living, chat, hints, reviews, limits), read
-    from its source: each ``reason("key", name=...)`` call, its parameters given a sample
-    text.  A message still written as a text (a string or an f-string given to TableError,
-    ``refuse`` or ``error``) fails here: it would reach every reader in English."""
+    """Every reason the server says (app, socket, tables, living, chat, hints, reviews, limits,
+    accounts), read from its source: each ``reason("key", name=...)`` call, its parameters
+    given a sample text.  A message still written as a text (a string or an f-string given
+    to TableError, ``refuse`` or ``error``) fails here: it would reach every reader in English."""
     out = []
-    for name in ("app", "socket", "tables", "living", "chat", "hint", "review", "limits"):
+    files = (
+        "app",
+        "socket",
+        "tables",
+        "living",
+        "chat",
+        "hint",
+        "review",
+        "limits",
+        "accounts",
+        "account_web",
+    )
+    for name in files:
         path = SERVER / f"{name}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
