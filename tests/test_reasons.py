@@ -7,6 +7,12 @@ count and the variants that have refusals of their own, are walked with chance
 applied by hand, and at each node every action id (and a few that are no id) is
 tried; the keys met must be exactly the keys the English file declares, and each
 reason met must render in every language, in the engine's English and for a table.
+
+The other messages are reasons too, produced the same way: the notation errors by
+typing malformed texts at the walked states (tests/server/test_messages.py's
+walk), the option errors by loading each game with wrong options, the action
+ranges' own refusals by calling them out of range, and the server's by reading each
+``reason(...)`` call of the server's source (tests/server/test_messages.py).
 """
 
 from __future__ import annotations
@@ -49,6 +55,119 @@ TRIED_CHANCE = 0.05
 
 def _declared() -> set[str]:
     return set(R.catalogue("en")["templates"])
+
+
+def _with_nested(why: Reason) -> list[Reason]:
+    """``why`` and the reasons its parameters nest (``'bid 9': a bid is 0..3`` is two)."""
+    out = [why]
+    for value in why.params.values():
+        if isinstance(value, Reason):
+            out += _with_nested(value)
+    return out
+
+
+def _messages(name: str) -> list[tuple[Reason, Game]]:
+    """The notation and option errors of game ``name`` (every player count, its variants)."""
+    from atout.core.errors import AtoutError, Explained
+    from atout.core.registry import _PATHS
+
+    from .server.test_messages import option_errors, reasons_of
+
+    cls = game_class(name)
+    out: list[tuple[Reason, Game]] = []
+    for players in range(cls.min_players, cls.max_players + 1):
+        for i, options in enumerate(CONFIGS[name]):
+            game = atout.load(name, players, **options)
+            for why in reasons_of(game, seed=1000 * players + i):
+                assert isinstance(why, Reason), why  # a notation error without a reason
+                out += [(w, game) for w in _with_nested(why)]
+            for text in ("bid \u0661", "dealer \u0662"):  # Arabic-Indic digits
+                try:
+                    game.new_state(None).parse(text)
+                except AtoutError as exc:
+                    assert exc.why is not None
+                    out += [(w, game) for w in _with_nested(exc.why)]
+    game = atout.load(name, cls.min_players)
+    for why in option_errors(name):
+        assert isinstance(why, Reason), why  # an option error without a reason
+        out += [(w, game) for w in _with_nested(why)]
+    # The action ranges refuse a value out of range, or none where they take one.
+    for r in game.space:
+        with pytest.raises(Explained) as high:
+            r(r.high + 1)
+        out.append((high.value.why, game))
+        if r.size > 1:
+            with pytest.raises(Explained) as none:
+                r()
+            out.append((none.value.why, game))
+    # An unknown game, a game its installation cannot import.
+    with pytest.raises(AtoutError) as unknown:
+        game_class("chess")
+    _PATHS["broken-test"] = "atout.no_such_module:Game"
+    try:
+        with pytest.raises(AtoutError) as broken:
+            game_class("broken-test")
+    finally:
+        del _PATHS["broken-test"]
+    for error in (unknown.value, broken.value):
+        assert error.why is not None
+        out.append((error.why, game))
+    return out
+
+
+def _server_messages() -> list[Reason]:
+    from http import HTTPStatus
+
+    from atout.server.messages import http_said
+
+    from .server.test_messages import server_messages
+
+    out = server_messages()
+    for status in (400, 404, 405):  # Starlette's own errors, in the reader's words
+        said = http_said(status, HTTPStatus(status).phrase)
+        assert isinstance(said, Reason)
+        out.append(said)
+    return out
+
+
+def _caught(call: Any) -> list[Reason]:
+    """The reason (and those it nests) of the error ``call()`` raises."""
+    from atout.core.errors import AtoutError, Explained
+
+    with pytest.raises((AtoutError, Explained)) as caught:
+        call()
+    why = getattr(caught.value, "why", None)
+    assert isinstance(why, Reason), caught.value
+    return _with_nested(why)
+
+
+def _other_messages() -> list[tuple[Reason, Game]]:
+    """The messages no walk meets: a text that is no text, an id out of the space, too many
+    copies of a card (a position's fault), the options no game declares today, a chance
+    text where no chance event is expected, the option combinations each game refuses."""
+    from atout.core.actions import read_chance
+    from atout.core.options import OptionSpec
+    from atout.games.wizard import cards as wizard_cards
+
+    wizard = atout.load("wizard", 4)
+    state = wizard.new_state(None)
+    calls: list[Any] = [
+        lambda: state.parse(5),  # type: ignore[arg-type]  # not a text: refused as such
+        lambda: wizard.action_to_text(10**6),
+        lambda: wizard_cards.mask_of([wizard_cards.WIZARD] * 5),
+        lambda: read_chance("deal 1 B7", "play", None),
+        lambda: atout.load("wizard", 6, start_round=2, rounds=20),
+        lambda: atout.load("sticheln", 3, start_round=5),
+        lambda: atout.load("sticheln", 3, start_round=60, hands=10),
+    ]
+    for spec in (
+        OptionSpec("x", int, 1, "", minimum=1),
+        OptionSpec("x", int, 1, "", maximum=9),
+        OptionSpec("x", int, 1, ""),
+        OptionSpec("x", str, "a", "", none_ok=True),
+    ):
+        calls.append(lambda spec=spec: spec.coerce([]))
+    return [(why, wizard) for call in calls for why in _caught(call)]
 
 
 def _refusals(state: State, space: int) -> list[Reason]:
@@ -96,6 +215,17 @@ def met() -> dict[str, tuple[Reason, Game]]:
                         found.setdefault(why.key, (why, game))
                     if set(found) >= declared:
                         return found
+        if seed == 0:
+            for name in CONFIGS:
+                for why, game in _messages(name):
+                    found.setdefault(why.key, (why, game))
+            wizard = atout.load("wizard", 4)
+            for why, game in _other_messages():
+                found.setdefault(why.key, (why, game))
+            for why in _server_messages():
+                found.setdefault(why.key, (why, wizard))
+            if set(found) >= declared:
+                return found
     return found
 
 

@@ -24,7 +24,7 @@ TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: A literal key in a call of t() / tn() / has(): t("your_turn"), t('bid', {...}), tn("winners", n).
 CALL = re.compile(r"""\b(?:t|tn|has)\(\s*["']([A-Za-z0-9_]+)["']""")
 #: Dictionaries of the table's pages (games.<lang>.json is the API's, checked in test_i18n_games.py).
-TABLE_FILES = ["", *names(), "review", "account"]
+TABLE_FILES = ["", *names(), "review", "account", "terminal"]
 
 
 def dictionary(name: str, lang: str) -> dict[str, str]:

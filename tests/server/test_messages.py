@@ -3,16 +3,16 @@
 Every reason the rules engines give (``state.refusal``, data rendered by
 core/reasons/<lang>.json: tests/test_reasons.py proves each key is met and has its
 templates) renders in French with no placeholder left; every notation and option
-error, and every error the server itself raises must match a template of
-static/i18n/reasons.fr.json: random states of every game and player count are walked
-(seeded), every illegal action id is tried there, and malformed texts go through
-``state.parse``.  A message with no template would reach a French player in English.
+error, and every error the server itself raises is a reason too (no English text to
+read back) with its French template: random states of every game and player count
+are walked (seeded), every illegal action id is tried there, and malformed texts go
+through ``state.parse``.  A message without a reason would reach a French player in
+English.
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import logging
 import random
 import re
@@ -22,12 +22,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from atout.core import reason as R
 from atout.core.errors import AtoutError, NotationError, OptionError
 from atout.core.game import Game, State
 from atout.core.reason import Act, Card, Cards, Num, Rank, Reason, Seat, Word, reason
 from atout.core.registry import game_class, load, names
 from atout.server import messages
-from atout.server.messages import ReasonContext, catalogue, localize, render_refusal, translate
+from atout.server.messages import ReasonContext, localize, render_refusal
 
 from .conftest import create_table, join, send
 
@@ -65,13 +66,13 @@ def context(game: Game) -> ReasonContext:
 
 def reasons_of(
     game: Game, seed: int, decisions: int = 40, every: int = 3, refusals: set[Reason] | None = None
-) -> dict[str, ReasonContext]:
+) -> dict[Reason | str, ReasonContext]:
     """Notation errors met on a random walk of ``game`` (chance explicit: its nodes are tried
     too); the refusals met on the way are added to ``refusals``."""
     rng = random.Random(seed)
     state: State = game.new_state(None)
     ctx = context(game)
-    found: dict[str, ReasonContext] = {}
+    found: dict[Reason | str, ReasonContext] = {}
     seen = 0
     while not state.is_terminal and seen < decisions:
         chance = state.is_chance
@@ -85,7 +86,7 @@ def reasons_of(
                 try:
                     state.parse(text)
                 except NotationError as exc:
-                    found[str(exc)] = ctx
+                    found[exc.why or str(exc)] = ctx
         if chance:
             outcomes = state.chance_outcomes()
             state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
@@ -95,7 +96,7 @@ def reasons_of(
     return found
 
 
-def option_errors(name: str) -> list[str]:
+def option_errors(name: str) -> list[Reason | str]:
     """Every option refusal of game ``name``: each option with wrong values, impossible combinations."""
     cls = game_class(name)
     tries: list[tuple[int, dict[str, Any]]] = [(cls.min_players - 1, {}), (cls.max_players + 1, {})]
@@ -109,27 +110,40 @@ def option_errors(name: str) -> list[str]:
         (6, {"rounds": 20}),
         (cls.min_players, {"start_tokens": 2, "stake_unit": 5}),
     ]
-    out = []
+    out: list[Reason | str] = []
     for players, options in tries:
         try:
             load(name, players, **options)
         except AtoutError as exc:
-            out.append(str(exc))
+            out.append(exc.why or str(exc))
     try:
         cls("four")  # type: ignore[arg-type]
     except OptionError as exc:
-        out.append(str(exc))
+        out.append(exc.why or str(exc))
     return out
 
 
-def untranslated(found: dict[str, ReasonContext]) -> list[str]:
-    return sorted(m for m, ctx in found.items() if translate(m, "fr", ctx) is None)
+def translate(message: Reason | str, lang: str, ctx: ReasonContext) -> str | None:
+    """``message`` in ``lang`` from its own template, or ``None``: a text that is no reason, or
+    a reason (or one it nests) whose key ``lang`` lacks, would reach its reader in English."""
+    if not isinstance(message, Reason):
+        return None
+    nested = [v for v in message.params.values() if isinstance(v, Reason)]
+    if message.key not in R.catalogue(lang)["templates"] or any(
+        translate(n, lang, ctx) is None for n in nested
+    ):
+        return None
+    return localize(message, lang, ctx)
+
+
+def untranslated(found: dict[Reason | str, ReasonContext]) -> list[str]:
+    return sorted(str(m) for m, ctx in found.items() if translate(m, "fr", ctx) is None)
 
 
 @pytest.mark.parametrize("game_name", names())
 def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
     cls = game_class(game_name)
-    found: dict[str, ReasonContext] = {}
+    found: dict[Reason | str, ReasonContext] = {}
     refusals: set[Reason] = set()
     for players in range(cls.min_players, cls.max_players + 1):
         for i, options in enumerate(CONFIGS[game_name]):
@@ -139,7 +153,7 @@ def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
     found |= dict.fromkeys(option_errors(game_name), ctx)
     assert len(found) > 10 and len(refusals) > 30
     missing = untranslated(found)
-    assert missing == [], f"{len(missing)} messages have no template in reasons.fr.json: {missing[:20]}"
+    assert missing == [], f"{len(missing)} messages have no French template: {missing[:20]}"
     # And English renders every one of them too (seats by name, cards as drawn).
     assert [m for m, c in found.items() if translate(m, "en", c) is None] == []
     # The refusals are data: each renders in French, with no placeholder or notation left
@@ -149,39 +163,29 @@ def test_every_refusal_of_every_game_is_in_french(game_name: str) -> None:
         assert french != str(why) and "{" not in french and "seat " not in french, (why, french)
 
 
-#: Values for the expressions of the server's f-string messages (a new expression fails
-#: here until it is given one: then its message is checked like the others).
-SAMPLES = {
-    "MAX_MESSAGE": "4096",
-    "game.players": "4",
-    "len(seats)": "3",
-    "spec.bot!r": "'genius'",
-    "game.name": "wizard",
-    "', '.join(bots)": "random, heuristic, easy",
-    "table.seats[state.current_player].name": "Bob",
-    "table.n": "12",
-    "bot_name!r": "'genius'",
-    "', '.join(available(table.game))": "random, heuristic",
-    "', '.join(BOT_PACES)": "slow, normal, fast",
-    "info.seat + 1": "2",
-    "', '.join(self.bots_for(table.game))": "random, heuristic",
-    "info.bot!r": "'py:mybot:MyBot'",
-    "live": "500",
-    "', '.join(map(str, TURN_TIMES))": "0, 30, 60, 180",
-    "', '.join(FORM_LEVELS)": "random, easy, normal, hard, expert",
-    "MAX_CHAT": "300",
-    "MAX_SPECTATORS": "50",
-}
-
-
-def server_messages() -> list[str]:
-    """The text of every TableError and refusal in the server (app, socket, tables, living, chat)."""
+def server_messages() -> list[Reason]:
+    """Every reason the server says (app, socket, tables, living, chat, hints, reviews, limits,
+    accounts), read from its source: each ``reason("key", name=...)`` call, its parameters
+    given a sample text.  A message still written as a text (a string or an f-string given
+    to TableError, ``refuse`` or ``error``) fails here: it would reach every reader in English."""
     out = []
-    files = ("app.py", "socket.py", "tables.py", "living.py", "chat.py")
-    for path in (SERVER / name for name in files):
+    files = (
+        "app",
+        "socket",
+        "tables",
+        "living",
+        "chat",
+        "hint",
+        "review",
+        "limits",
+        "accounts",
+        "account_web",
+    )
+    for name in files:
+        path = SERVER / f"{name}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or len(node.args) != 2:
+            if not isinstance(node, ast.Call):
                 continue
             func = node.func
             callee = (
@@ -191,46 +195,74 @@ def server_messages() -> list[str]:
                 if isinstance(func, ast.Attribute)
                 else ""
             )
-            if callee not in ("TableError", "refuse", "error"):
-                continue
-            arg = node.args[1]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                out.append(arg.value)
-            elif isinstance(arg, ast.JoinedStr):
-                text = ""
-                for part in arg.values:
-                    if isinstance(part, ast.Constant):
-                        text += str(part.value)
-                    else:
-                        assert isinstance(part, ast.FormattedValue)
-                        expr = ast.unparse(part.value) + ("!r" if part.conversion == ord("r") else "")
-                        assert expr in SAMPLES, f"{path.name}: give {expr!r} a sample value in SAMPLES"
-                        text += SAMPLES[expr]
-                out.append(text)
+            if callee in ("TableError", "refuse", "error") and len(node.args) == 2:
+                text = node.args[1]
+                assert not isinstance(text, (ast.Constant, ast.JoinedStr)), (
+                    f"{path.name}:{node.lineno}: a message as text; make it a reason"
+                )
+            if callee == "reason" and node.args and isinstance(node.args[0], ast.Constant):
+                key = node.args[0].value
+                assert isinstance(key, str)
+                params: dict[str, R.Param] = {k.arg: "x" for k in node.keywords if k.arg is not None}
+                out.append(Reason(key, params))
     return out
 
 
 def test_every_server_error_is_in_french() -> None:
     found = server_messages()
-    assert len(found) > 25 and "no such table" in found
+    keys = {why.key for why in found}
+    assert len(keys) > 25 and "server.no_such_table" in keys
     ctx = ReasonContext(game="wizard", names=NAMES[:4])
-    assert [m for m in found if translate(m, "fr", ctx) is None] == []
+    english = R.catalogue("en")["templates"]
+    for why in found:
+        # The call names exactly the placeholders of its template.
+        assert set(why.params) == R.placeholders(english[why.key]), why
+    assert [str(m) for m in found if translate(m, "fr", ctx) is None] == []
+
+
+def _wizard_bid_error(text: str) -> Reason | str:
+    """The error of ``text`` typed at a Wizard table's first bid."""
+    state = load("wizard", 4).new_state(None)
+    while state.is_chance:
+        state.apply(state.chance_outcomes()[0][0])
+    with pytest.raises(NotationError) as caught:
+        state.parse(text)
+    return caught.value.why or str(caught.value)
+
+
+def _option_error(game: str, players: int, **options: Any) -> Reason | str:
+    with pytest.raises(OptionError) as caught:
+        load(game, players, **options)
+    return caught.value.why or str(caught.value)
 
 
 @pytest.mark.parametrize(
-    ("game", "english", "french"),
+    ("game", "produce", "english", "french"),
     [
-        ("wizard", "it is not your turn: Bob is to play", "ce n'est pas votre tour : c'est à Bob de jouer"),
         (
             "wizard",
+            lambda: reason("server.not_your_turn", name="Bob"),
+            "it is not your turn: Bob is to play",
+            "ce n'est pas votre tour : c'est à Bob de jouer",
+        ),
+        (
+            "wizard",
+            lambda: _wizard_bid_error("bid x"),
             "'bid x': invalid literal for int() with base 10: 'x'",
             "« bid x » : « x » n'est pas un nombre entier",
         ),
-        ("wizard", "first_dealer must be a seat 0..3", "« Premier donneur » doit être une place de 1 à 4"),
+        (
+            "wizard",
+            lambda: _option_error("wizard", 4, first_dealer=5),
+            "first_dealer must be a seat 0..3",
+            "« Premier donneur » doit être une place de 1 à 4",
+        ),
     ],
 )
-def test_french_names_colours_cards_and_seats(game: str, english: str, french: str) -> None:
-    assert localize(english, "fr", ReasonContext(game=game, names=NAMES[:4])) == french
+def test_french_names_colours_cards_and_seats(game: str, produce: Any, english: str, french: str) -> None:
+    message = produce()
+    assert str(message) == english
+    assert localize(message, "fr", ReasonContext(game=game, names=NAMES[:4])) == french
 
 
 #: Refusals as the engines give them: the engine's English, and the French a table shows.
@@ -330,13 +362,14 @@ def test_a_card_the_game_does_not_have_is_not_named() -> None:
 
 
 def test_every_french_template_is_well_formed() -> None:
-    data = json.loads((SERVER / "static" / "i18n" / "reasons.fr.json").read_text(encoding="utf-8"))
-    cat = catalogue("fr")
-    assert len(cat.templates) == len(data["templates"])
-    for source, target in data["templates"].items():
+    english = R.catalogue("en")["templates"]
+    french = R.catalogue("fr")["templates"]
+    messages_ = [k for k in english if k.startswith(("server.", "notation.", "option."))]
+    assert len(messages_) > 80
+    for key in english:
         # Every placeholder of the English is used by the French, none invented.
-        assert set(re.findall(r"\{(\w+):\w+\}", source)) == set(re.findall(r"\{(\w+)\}", target)), source
-        assert target != source
+        assert R.placeholders(french[key]) == R.placeholders(english[key]), key
+        assert french[key] != english[key], key
 
 
 # -- through the server -------------------------------------------------------------------

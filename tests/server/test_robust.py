@@ -21,9 +21,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from atout.server import create_app
-from atout.server.limits import Limits
+from atout.server.limits import TOO_MANY_REQUESTS_WHY, Limits
 from atout.server.messages import ReasonContext, localize
-from atout.server.tables import LEFT, UNAVAILABLE, TableManager, rebuild
+from atout.server.tables import LEFT, LEFT_WHY, UNAVAILABLE, UNAVAILABLE_WHY, TableManager, rebuild
 
 from .conftest import create_table, join, send
 from .test_socket import live_state, stored_actions, wait_until
@@ -304,8 +304,12 @@ def test_nul_and_unprintable_names_on_each_database(db_url: str) -> None:  # noq
 
 def test_new_refusals_are_in_french() -> None:
     ctx = ReasonContext(game="wizard")
-    for english in (LEFT, UNAVAILABLE, "too many requests: slow down"):
-        assert localize(english, "fr", ctx) != english
+    for why, english in (
+        (LEFT_WHY, LEFT),
+        (UNAVAILABLE_WHY, UNAVAILABLE),
+        (TOO_MANY_REQUESTS_WHY, "too many requests: slow down"),
+    ):
+        assert str(why) == english and localize(why, "fr", ctx) != english
 
 
 def test_no_traceback_path_is_left_in_table_creation(client: TestClient, tmp_path: Path) -> None:

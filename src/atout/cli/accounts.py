@@ -71,7 +71,7 @@ def rename(
     try:
         account = store.rename(storage, name, new_name)
     except TableError as exc:
-        raise fail(exc.message) from None
+        raise fail(str(exc.message)) from None
     finally:
         storage.close()
     out.print(f"renamed to {escape_markup(account.name)}")
@@ -90,7 +90,7 @@ def delete(
     try:
         seats = store.delete_account(storage, name)
     except TableError as exc:
-        raise fail(exc.message) from None
+        raise fail(str(exc.message)) from None
     finally:
         storage.close()
     out.print(f"deleted; {seats} seat(s) renamed to {store.FORMER_PLAYER!r}")
@@ -109,7 +109,7 @@ def reset_password(
     try:
         store.reset_password(storage, name, password)
     except TableError as exc:
-        raise fail(exc.message) from None
+        raise fail(str(exc.message)) from None
     finally:
         storage.close()
     out.print("password changed; the account's sessions are ended")

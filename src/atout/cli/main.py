@@ -26,7 +26,9 @@ from ..bots.factory import LEVELS, available, level_name, make_bot
 from ..core.bot import Bot
 from ..core.errors import AtoutError, IllegalAction, NotationError, RecordError
 from ..core.game import Game, State
+from ..core.reason import Reader, Reason, render
 from ..core.registry import game_class, names
+from ..core.words import ENGLISH, Words, languages, words
 from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
 from .accounts import accounts
@@ -119,13 +121,21 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")] = None,
     save: Annotated[Path | None, typer.Option(help="Record file, rewritten after every move.")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue the game in this record file.")] = None,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    name: Annotated[str | None, typer.Option(help="Your name at the table.", show_default=False)] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help="Language of the table: en, fr or de (default: $ATOUT_LANG, else $LANG's, else English).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play a whole game in the terminal against computer opponents.
 
     Game options may also be given as flags: --fun, --rounds 3, --bids hidden_until_play.
     The record is saved after every move; 'quit' or Ctrl-C stops, --resume FILE continues.
     """
+    say = words(terminal_language(lang))
     if resume is not None:
         try:
             record = load_record(resume)
@@ -155,26 +165,25 @@ def play(
         raise fail(f"--seat must be 0..{g.players - 1}")
     seat_bots = _make_bots(g, bots, human, seed or 0)
     if not seat_names:
-        seat_names = bot_names(name, human, [level_name(b.name) for b in seat_bots])
+        levels = [say.level(level_name(b.name)) for b in seat_bots]
+        seat_names = bot_names(say("term_you") if name is None else name, human, levels)
     tags = {"Date": _dt.date.today().isoformat(), "Human": str(human)}
-    out.print(f"[bold]{g.title}[/], {g.players} players. Record: {escape(str(path))}")
-    out.print(
-        "Type an action as listed (e.g. the first one shown), 'help' for the list, or 'quit' to save and stop.\n"
-    )
+    out.print(say("term_title", game=f"[bold]{g.title}[/]", n=g.players, path=escape(str(path))))
+    out.print(say("term_intro") + "\n")
     saved = False
     try:
         _save(path, state, seat_names, tags)
         saved = True
-        _play_loop(state, human, seat_bots, seat_names, path, tags)
+        _play_loop(state, human, seat_bots, seat_names, path, tags, say)
     except KeyboardInterrupt:
         # Every move was saved as it was played (atomically: the file holds the
         # game up to the last whole move), so stopping here loses nothing.
         if not saved:
-            out.print("\nInterrupted before the game started: nothing saved.")
+            out.print("\n" + say("term_interrupted_early"))
         else:
+            command = f"{escape(_command())} play --resume {escape(str(path))}"
             out.print(
-                f"\nInterrupted: the game is saved in {escape(str(path))}; "
-                f"continue with: {escape(_command())} play --resume {escape(str(path))}",
+                "\n" + say("term_interrupted", path=escape(str(path)), command=command),
                 soft_wrap=True,  # a command to copy: never folded
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -184,9 +193,28 @@ def play(
     won = state.winners()
     winners = ", ".join(seat_names[s] for s in won)
     scores = ", ".join(f"{seat_names[s]} {score}" for s, score in enumerate(state.scores()))
-    word = "winner" if len(won) == 1 else "winners"
-    out.print(f"\n[bold]Game over.[/] Final scores: {escape(scores)} — {word}: {escape(winners)}")
-    out.print(f"Record saved to {path}")
+    final = say(
+        "term_final_one" if len(won) == 1 else "term_final_many",
+        scores=escape(scores),
+        winners=escape(winners),
+    )
+    out.print(f"\n[bold]{say('term_game_over')}[/] {final}")
+    out.print(say("term_saved_to", path=escape(str(path))))
+
+
+def terminal_language(lang: str | None) -> str:
+    """The terminal's language: ``--lang``, else ``$ATOUT_LANG``, else ``$LANG``'s (``fr_FR.UTF-8``
+    is French) when the terminal speaks it, else English, as the web table reads its reader's
+    Accept-Language.  An unknown ``--lang`` or ``$ATOUT_LANG`` is refused (a typo should not
+    silently give English)."""
+    spoken = languages()
+    for chosen, where in ((lang, "--lang"), (os.environ.get("ATOUT_LANG") or None, "ATOUT_LANG")):
+        if chosen is not None:
+            if chosen not in spoken:
+                raise fail(f"{where} is one of: {', '.join(spoken)}, not {chosen!r}")
+            return chosen
+    system = os.environ.get("LANG", "")[:2].lower()
+    return system if system in spoken else ENGLISH
 
 
 #: The computer players' names at the terminal (each with its level), in seat order.
@@ -202,15 +230,6 @@ def bot_names(human_name: str, human: int, levels: list[str]) -> list[str]:
     ]
 
 
-#: What 'help' says besides the legal moves.
-HELP = (
-    "Type a move as listed above (the first word may be shortened as the list shows it), then Enter.\n"
-    "  help, ?, h   this help and the legal moves\n"
-    "  quit, q      save the game and stop (continue later with 'play --resume FILE')\n"
-    "The table, the trick and your hand are shown before each of your moves; the score sheet after each round."
-)
-
-
 def _game_name(game: str) -> str:
     try:
         return game_class(game).name
@@ -219,19 +238,26 @@ def _game_name(game: str) -> str:
 
 
 def _play_loop(
-    state: State, human: int, seat_bots: list[Bot], seat_names: list[str], path: Path, tags: dict[str, str]
+    state: State,
+    human: int,
+    seat_bots: list[Bot],
+    seat_names: list[str],
+    path: Path,
+    tags: dict[str, str],
+    say: Words | None = None,
 ) -> None:
     """Play until the game ends, saving the record after every move; 'quit' saves and exits 0."""
+    say = say or words()
     renderer = _renderer(state.game)
     last_round = state.round
     while not state.is_terminal:
         actor = state.current_player
         if actor == human:
-            action = _ask(state, human, seat_names, renderer)
+            action = _ask(state, human, seat_names, renderer, say)
             if action is None:
                 _save(path, state, seat_names, tags)
                 out.print(
-                    f"Saved. Continue with: {escape(_command())} play --resume {escape(str(path))}",
+                    say("term_saved", command=f"{escape(_command())} play --resume {escape(str(path))}"),
                     soft_wrap=True,  # a command to copy: never folded
                 )
                 raise typer.Exit(0)
@@ -254,10 +280,10 @@ def _play_loop(
                 # The trick that ended the round, before the sheet it decided (who
                 # took it is not in the moves echoed above).
                 last = getattr(renderer, "render_last_trick", None)
-                line = last(view, seat_names) if last is not None else None
+                line = last(view, seat_names, say) if last is not None else None
                 if line is not None:
                     out.print(line, soft_wrap=True)  # one line, however long the names
-                out.print(renderer.render_sheet(view, seat_names))
+                out.print(renderer.render_sheet(view, seat_names, say))
 
 
 def _bot_move(state: State, seat: int, bot: Bot, path: Path) -> int:
@@ -301,13 +327,23 @@ def _save(path: Path, state: State, seat_names: list[str], tags: dict[str, str])
     save_record(path, Record.from_state(state, seats=seat_names, tags=tags))
 
 
-def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int | None:
+def _ask(
+    state: State, seat: int, seat_names: list[str], renderer: Any, say: Words | None = None
+) -> int | None:
+    say = say or words()
     view = state.view(seat)
     if renderer is not None:
-        out.print(renderer.render_view(view, seat_names))
+        out.print(renderer.render_view(view, seat_names, say))
     legal = list(view.legal_actions)
     texts = [view.text(a) for a in legal]
-    out.print("Your move: " + "  ".join(escape(t) for t in texts))
+    game = state.game
+    reader = Reader(say.lang, game.name, tuple(seat_names), type(game).card_name)
+
+    def said(why: Reason | None, text: str) -> str:
+        """A refusal in the table's language (its reason), or its text when it has none."""
+        return text if why is None else render(why, reader)
+
+    out.print(say("term_your_move") + " " + "  ".join(escape(t) for t in texts))
     while True:
         try:
             answer = input("> ").strip()
@@ -316,21 +352,21 @@ def _ask(state: State, seat: int, seat_names: list[str], renderer: Any) -> int |
         if answer.lower() in {"quit", "exit", "q"}:
             return None
         if answer.lower() in {"help", "?", "h"}:
-            out.print(escape(HELP))
-            legend = getattr(renderer, "LEGEND", None)
-            if legend:
-                out.print(legend)
-            out.print("Legal: " + ", ".join(escape(t) for t in texts))
+            out.print(escape(say("term_help")))
+            legend = getattr(renderer, "legend", None)
+            if legend is not None:
+                out.print(legend(say))
+            out.print(say("term_legal") + " " + ", ".join(escape(t) for t in texts))
             continue
         try:
             action = view.parse(answer)
         except NotationError as exc:
-            err.print(f"[red]{escape(str(exc))}[/]")
+            err.print(f"[red]{escape(said(exc.why, str(exc)))}[/]")
             continue
-        reason = state.illegal_reason(action)
-        if reason is None:
+        why = state.refusal(action)
+        if why is None:
             return action
-        err.print(f"[red]Refused: {escape(reason)}[/]")
+        err.print(f"[red]{escape(say('term_refused', reason=render(why, reader)))}[/]")
 
 
 @app.command(context_settings=_EXTRA)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
@@ -22,40 +21,25 @@ from rich.text import Text
 
 from ..bots.review import REVIEW_PLAYOUTS, DecisionReview, GameReview, review_game
 from ..core.errors import RecordError
+from ..core.words import Words as TableWords
+from ..core.words import languages
 from ..records import ReplayError, load_record
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, err, fail, out
 
-#: The web table's translation files (the review's are ``review.<lang>.json``).
-I18N = resources.files("atout") / "server" / "static" / "i18n"
 #: The languages the review speaks: one per ``review.<lang>.json``, English first.
-LANGS: tuple[str, ...] = (
-    "en",
-    *sorted(
-        p.name[len("review.") : -len(".json")]
-        for p in I18N.iterdir()
-        if p.name.startswith("review.") and p.name.endswith(".json") and p.name != "review.en.json"
-    ),
-)
+LANGS: tuple[str, ...] = languages("review")
 
 
 def strings(lang: str) -> dict[str, str]:
     """The review's strings in ``lang`` (the web table's ``review.<lang>.json``)."""
-    data: dict[str, str] = json.loads((I18N / f"review.{lang}.json").read_text(encoding="utf-8"))
-    return data
+    return Words(lang).table
 
 
-class Words:
+class Words(TableWords):
     """``say(key, **values)`` in one language, numbers written its way (a decimal comma in French and German)."""
 
     def __init__(self, lang: str) -> None:
-        self.lang = lang
-        self.table = strings(lang)
-
-    def __call__(self, key: str, **values: object) -> str:
-        text = self.table[key]
-        for name, value in values.items():
-            text = text.replace("{" + name + "}", str(value))
-        return text
+        super().__init__(lang, "review")
 
     def number(self, value: float, signed: bool = False) -> str:
         text = f"{value:+.1f}" if signed else f"{value:.1f}"

@@ -43,7 +43,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import NotationError
+from .errors import Explained, NotationError
+from .reason import Choices, Param, Quoted, Reason, Seat, Word, reason
 
 Reader = Callable[[list[str]], int]
 """Reads the words after a keyword (``["3"]`` of ``"bid 3"``) to an id; raises ValueError."""
@@ -87,14 +88,18 @@ class ActionRange:
             raise RuntimeError(f"action range {self.name!r} is in no action space yet")
         if value is None:
             if self.size != 1:
-                raise ValueError(f"{self.name} takes a value {self.low}..{self.high}")
+                raise Explained(reason("notation.takes_value", name=self.name, lo=self.low, hi=self.high))
             return self.start
         if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
-            raise ValueError(f"{self.name} is {self.low}..{self.high}")
+            raise Explained(self.out_of_range())
         return self.start + value - self.low
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, int) and self.start <= action < self.start + self.size
+
+    def out_of_range(self) -> Reason:
+        """Why a value outside the range is refused: ``bid is 0..8``."""
+        return reason("notation.range", name=self.name, lo=self.low, hi=self.high)
 
     def value(self, action: int) -> int:
         """The value of one of the range's ids (``BID.value(BID(3)) == 3``)."""
@@ -117,7 +122,16 @@ def check_digits(text: str) -> None:
     """
     for c in text:
         if c.isdigit() and not c.isascii():
-            raise NotationError(f"{text!r}: write numbers with the digits 0-9")
+            raise NotationError(reason("notation.digits", text=Quoted(text)))
+
+
+def integer(word: str) -> int:
+    """``word`` read as an integer, or an :class:`Explained` ValueError saying it is none
+    (the words Python's ``int`` says, as data)."""
+    try:
+        return int(word)
+    except ValueError:
+        raise Explained(reason("notation.not_int", v=Quoted(word))) from None
 
 
 def words_of(text: str) -> list[str]:
@@ -191,7 +205,7 @@ class ActionSpace:
             if action is not None:
                 return action
             if len(ranges) == 1 and len(rest) == 1 and rest[0].lstrip("-").isdigit():
-                raise ValueError(f"{ranges[0].name} is {ranges[0].low}..{ranges[0].high}")
+                raise Explained(ranges[0].out_of_range())
             raise LookupError(keyword)
 
         return read
@@ -206,7 +220,9 @@ class ActionSpace:
     def range_of(self, action: int) -> ActionRange:
         """The range an id belongs to; raises NotationError for an id out of the space."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.size:
-            raise NotationError(f"{action!r} is not a {self.title} action id (0..{self.size - 1})")
+            raise NotationError(
+                reason("notation.not_an_id", v=repr(action), game=self.title, hi=self.size - 1)
+            )
         return self.ranges[bisect_right(self._starts, action) - 1]
 
     def text(self, action: int) -> str:
@@ -229,19 +245,27 @@ class ActionSpace:
             except LookupError:
                 pass
             except ValueError as exc:
-                raise NotationError(f"{text!r}: {exc}") from None
-        raise NotationError(f"{text!r} is not a {self.title} action: write {_alternatives(self.examples)}")
+                raise in_text(text, exc) from None
+        raise NotationError(
+            reason(
+                "notation.not_an_action", text=Quoted(text), game=self.title, examples=Choices(self.examples)
+            )
+        )
 
     def table(self) -> list[tuple[int, str]]:
         """Every id and its notation: the table the rules pages document."""
         return [(a, r.text(a)) for r in self.ranges for a in range(r.start, r.stop)]
 
 
-def _alternatives(examples: Sequence[str]) -> str:
-    quoted = [repr(e) for e in examples]
-    if len(quoted) <= 1:
-        return "".join(quoted)
-    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+def in_text(text: str, exc: ValueError) -> NotationError:
+    """The error of a reader's ValueError, after the text read (``'bid 9': a bid is 0..3``).
+
+    A reader says why as data (:class:`Explained`); a bare ValueError (a bug in a
+    reader) keeps its English words and reaches a reader as they are.
+    """
+    if isinstance(exc, Explained):
+        return NotationError(reason("notation.in_text", text=Quoted(text), reason=exc.why))
+    return NotationError(f"{text!r}: {exc}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,24 +297,37 @@ def read_chance(text: str, phase_name: str, event: ChanceEvent | None) -> int:
         except NotationError:
             raise
         except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-    example = event.example if event is not None else "nothing: no chance event"
+            raise in_text(text, exc) from None
+    if event is None:
+        raise NotationError(
+            reason("notation.no_chance_event", text=Quoted(text), phase=Word("phase", phase_name))
+        )
     raise NotationError(
-        f"{text!r} is not the chance event expected here ({phase_name}: write e.g. {example!r})"
+        reason(
+            "notation.not_the_chance_event",
+            text=Quoted(text),
+            phase=Word("phase", phase_name),
+            example=Quoted(event.example),
+        )
     )
 
 
-def deal_reader(target: int, read_card: Callable[[str], int], where: str, detail: str = "") -> Reader:
+def deal_reader(
+    target: int, read_card: Callable[[str], int], where: str, number: int, held: tuple[int, int] | None = None
+) -> Reader:
     """The reader of "deal <seat> <card>": the cards go round in order, so the seat must be ``target``.
 
-    ``where`` completes "the next card of ..." (``"round 3"``); ``detail`` says
-    more in brackets (how many cards the target holds).
+    ``where`` ("round", "hand" or "deal") and ``number`` complete "the next card of
+    ...": ``held`` says how many cards the target holds, of how many.
     """
 
     def read(words: list[str]) -> int:
-        if int(words[0]) != target:
-            more = f" ({detail})" if detail else ""
-            raise ValueError(f"the next card of {where} goes to seat {target}, not seat {words[0]}{more}")
+        seat = integer(words[0])
+        if seat != target:
+            common: dict[str, Param] = {"n": number, "seat": Seat(target), "other": Seat(seat)}
+            if held is None:
+                raise Explained(reason(f"notation.next_card_{where}", **common))
+            raise Explained(reason(f"notation.next_card_{where}_held", **common, held=held[0], size=held[1]))
         return read_card(words[1])
 
     return read

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from .errors import Explained
+from .reason import Card, reason
+
 
 def bits_of(mask: int) -> list[int]:
     """The indices of the set bits of ``mask``, ascending."""
@@ -45,6 +48,6 @@ def fill_slots(kinds: Iterable[int], slots_of_kind: Callable[[int], int], text: 
     for kind in kinds:
         free = slots_of_kind(kind) & ~mask
         if not free:
-            raise ValueError(f"too many copies of {text(kind)}")
+            raise Explained(reason("notation.too_many_copies", card=Card(text(kind))))
         mask |= free & -free
     return mask

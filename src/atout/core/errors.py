@@ -7,14 +7,39 @@ itself.  Callers that need structure get it from the attributes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .reason import Reason
+from .reason import Reason
 
 
 class AtoutError(Exception):
-    """Base class of every error atout raises on purpose (never a bug)."""
+    """Base class of every error atout raises on purpose (never a bug).
+
+    Raised with a :class:`~atout.core.reason.Reason` (``NotationError(reason(...))``),
+    the error is that reason in the engine's English (``str(error)``) and keeps it
+    as data in ``why``, so that a table renders it in its reader's language; raised
+    with a text (a tool's message meant for its log), ``why`` is ``None``.
+    """
+
+    why: Reason | None = None
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], Reason):
+            self.why = args[0]
+            args = (str(args[0]),)
+        super().__init__(*args)
+
+
+class Explained(ValueError):
+    """A ValueError whose message is data: what a card or notation reader raises.
+
+    ``why`` is the reason (a key and parameters), ``str`` its English; the action
+    space wraps it in a :class:`NotationError` with the text read
+    (``'bid 9': a bid is 0..3``), and any other caller sees the plain ValueError it
+    always saw.
+    """
+
+    def __init__(self, why: Reason) -> None:
+        super().__init__(str(why))
+        self.why = why
 
 
 class IllegalAction(AtoutError):

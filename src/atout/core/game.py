@@ -40,7 +40,7 @@ from .cardname import CardName
 from .errors import IllegalAction, NotationError, OptionError, PositionError
 from .fields import StateFields
 from .options import OptionSpec, validate_options
-from .reason import Act, Reason, reason
+from .reason import Act, GameName, Option, Reason, SeatNo, reason
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
@@ -133,10 +133,16 @@ class Game(ABC):
 
     def __init__(self, players: int, **options: Any) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"players must be an integer, not {players!r}")
+            raise OptionError(reason("option.players_int", v=repr(players)))
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+                reason(
+                    "option.players_range",
+                    game=GameName(self.name),
+                    lo=self.min_players,
+                    hi=self.max_players,
+                    n=players,
+                )
             )
         self.players = players
         self.options: Mapping[str, Any] = validate_options(self.option_specs, options, self.name)
@@ -146,7 +152,11 @@ class Game(ABC):
         for spec in self.option_specs:
             seat = self.options[spec.name]
             if spec.seat and seat is not None and seat >= players:
-                raise OptionError(f"{spec.name} must be a seat 0..{players - 1}")
+                raise OptionError(
+                    reason(
+                        "option.seat_range", option=Option(spec.name), lo=SeatNo(0), hi=SeatNo(players - 1)
+                    )
+                )
         self._check_options()
 
     def _check_options(self) -> None:
@@ -710,7 +720,7 @@ class State(ABC):
     def parse(self, text: str) -> int:
         """Action id for ``text`` at this state (chance notation at chance nodes)."""
         if not isinstance(text, str):
-            raise NotationError(f"an action must be a text, not {text!r}")
+            raise NotationError(reason("notation.not_a_text", v=repr(text)))
         if self.is_chance:
             return self._text_to_chance(text)
         return self.game.text_to_action(text)

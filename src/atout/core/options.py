@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import OptionError
+from .reason import GameName, Option, Quoted, Reason, reason
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -56,9 +57,34 @@ class OptionSpec:
             text = "a text"
         return text + (" or none" if self.none_ok else "")
 
+    def allowed_reason(self) -> Reason:
+        """:meth:`allowed` as data, for a reader in another language."""
+        if self.kind is bool:
+            why = reason("option.allowed_bool")
+        elif self.choices is not None:
+            why = reason("option.allowed_choices", choices=", ".join(str(c) for c in self.choices))
+        elif self.kind is int and self.minimum is not None and self.maximum is not None:
+            why = reason("option.allowed_range", lo=self.minimum, hi=self.maximum)
+        elif self.kind is int and self.minimum is not None:
+            why = reason("option.allowed_min", lo=self.minimum)
+        elif self.kind is int and self.maximum is not None:
+            why = reason("option.allowed_max", hi=self.maximum)
+        elif self.kind is int:
+            why = reason("option.allowed_int")
+        else:
+            why = reason("option.allowed_text")
+        return reason("option.or_none", allowed=why) if self.none_ok else why
+
     def coerce(self, value: Any) -> Any:
         """Convert ``value`` (possibly a string) to this option's type, or raise."""
-        bad = OptionError(f"option {self.name}={value!r} is not allowed: use {self.allowed()}")
+        bad = OptionError(
+            reason(
+                "option.not_allowed",
+                option=Option(self.name),
+                value=repr(value),
+                allowed=self.allowed_reason(),
+            )
+        )
         if value is None or (isinstance(value, str) and value.lower() in {"none", "null"}):
             if self.none_ok:
                 return None
@@ -139,7 +165,7 @@ def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any], ga
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(sorted(by_name)) or "none"
-            raise OptionError(f"{game} has no option {key!r}; its options are: {known}")
+            raise OptionError(reason("option.unknown", game=GameName(game), option=Quoted(key), known=known))
         out[name] = spec.coerce(value)
     return MappingProxyType(out)
 

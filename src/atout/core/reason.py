@@ -1,9 +1,14 @@
-"""Why an action is refused, as data: a key and typed parameters, rendered per language.
+"""Why an action is refused, or any message a player reads, as data: a key and typed
+parameters, rendered per language.
 
 The code that decides legality (each game's ``refusals``, dispatched by
 :meth:`State.refusal`) returns a :class:`Reason`, ``Reason("wizard.follow_suit",
 {"colour": Word("colour", "blue"), "held": Cards(("B3", "B11"))})``, built only
-when it refuses: the legal case returns ``None`` and builds nothing.  A reason
+when it refuses: the legal case returns ``None`` and builds nothing.  The other
+messages are reasons too, raised in an error by the code that decides them
+(:class:`~atout.core.errors.AtoutError` keeps its reason in ``why``): a notation
+reader (``notation.*``, ``<game>.not_a_card``...; a reason may nest another, ``'bid 9':
+a bid is 0..3``), an option check (``option.*``), the server (``server.*``).  A reason
 becomes words through the templates of ``core/reasons/<lang>.json`` (one file a
 language; the languages are the files present):
 
@@ -101,8 +106,51 @@ class Act:
     range: str = ""
 
 
-#: What a parameter may be: these, an int, or a str (shown as it is: a typed text, a repr).
-Param = int | str | Seat | Card | Cards | Word | Rank | Num | Act
+@dataclass(frozen=True, slots=True)
+class Quoted:
+    """A text the reader typed or a name of the program, quoted: the engine writes its ``repr``
+    (``'bid x'``), a reader's language its quotes (``« bid x »``)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """Texts the reader may write, each quoted, the last after "or":
+    ``'play B7', 'bid 2' or 'trump green'``."""
+
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNo:
+    """A seat number as a bound (``first_dealer must be a seat 0..3``): the engine counts from
+    0, a reader from 1 (the table numbers seats from 1)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Seats as the engine numbers them, joined by ``sep`` in its text; a reader sees names."""
+
+    indices: tuple[int, ...]
+    sep: str = " "
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option by its name (``first_dealer``): a reader sees its label in its language
+    (``Reader.labels``), quoted as ``words.option`` says."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameName:
+    """A game by its registered name (``wizard``): a reader sees its title (``Wizard``)."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -127,6 +175,28 @@ class Reason:
         return {"key": self.key, "params": {k: _param_dict(v) for k, v in self.params.items()}}
 
 
+#: What a parameter may be: these, an int, a str (shown as it is: a typed text), or another
+#: reason (a notation error's cause: ``'bid 9': a bid is 0..3``).
+Param = (
+    int
+    | str
+    | Seat
+    | Card
+    | Cards
+    | Word
+    | Rank
+    | Num
+    | Act
+    | Quoted
+    | Choices
+    | SeatNo
+    | Seats
+    | Option
+    | GameName
+    | Reason
+)
+
+
 def reason(key: str, **params: Param) -> Reason:
     """``Reason(key, params)`` written as a call: ``reason("wizard.not_held", card=Card("B7"))``."""
     return Reason(key, params)
@@ -136,6 +206,8 @@ def _param_dict(value: Param) -> dict[str, Any]:
     """``{"kind": "seat", "index": 2}``, ``{"kind": "cards", "texts": [...], "sep": ", "}``, ``{"kind": "int", "value": 3}``."""
     if isinstance(value, (int, str)):
         return {"kind": "int" if isinstance(value, int) else "text", "value": value}
+    if isinstance(value, Reason):
+        return {"kind": "reason", **value.to_dict()}
     data = {f.name: getattr(value, f.name) for f in fields(value)}
     return {
         "kind": type(value).__name__.lower(),
@@ -207,6 +279,10 @@ class Reader:
     game: str | None = None
     names: tuple[str, ...] = ()
     card_name: Callable[[str], CardName] | None = None
+    #: The game's options' labels in ``lang`` (name -> label), for :class:`Option`.
+    labels: Mapping[str, str] = field(default_factory=dict)
+    #: The games' titles (name -> title), for :class:`GameName`.
+    titles: Mapping[str, str] = field(default_factory=dict)
 
 
 _ENGINE = Reader()
@@ -303,11 +379,45 @@ class _Namer:
 
         return fill(self, template, value)
 
+    def quoted(self, text: str) -> str:
+        form = None if self.engine else self.words.get("quote")
+        return repr(text) if not isinstance(form, str) else form.replace("{text}", text)
+
+    def option(self, name: str) -> str:
+        if self.engine:
+            return name
+        label = self.reader.labels.get(name, name)
+        return str(self.words.get("option", "{name}")).replace("{label}", label).replace("{name}", name)
+
+    def game_title(self, name: str) -> str:
+        return name if self.engine else self.reader.titles.get(name, name)
+
     def value(self, value: Param, form: str) -> str:
         if isinstance(value, str):
             return value
         if isinstance(value, int):
             return str(value)
+        if isinstance(value, Reason):
+            return render(value, self.reader)
+        if isinstance(value, Quoted):
+            return self.quoted(value.text)
+        if isinstance(value, Choices):
+            quoted = [self.quoted(t) for t in value.texts]
+            if len(quoted) <= 1:
+                return "".join(quoted)
+            sep = ", " if self.engine else str(self.words.get("list_sep", ", "))
+            last = " or " if self.engine else str(self.words.get("or", " or "))
+            return sep.join(quoted[:-1]) + last + quoted[-1]
+        if isinstance(value, SeatNo):
+            return str(value.index if self.engine else value.index + 1)
+        if isinstance(value, Seats):
+            if self.engine:
+                return value.sep.join(map(str, value.indices))
+            return self.join([self.seat(i) for i in value.indices])
+        if isinstance(value, Option):
+            return self.option(value.name)
+        if isinstance(value, GameName):
+            return self.game_title(value.name)
         if isinstance(value, Seat):
             return self.seat(value.index)
         if isinstance(value, Card):
@@ -360,7 +470,9 @@ def render(why: Reason, reader: Reader = _ENGINE) -> str:
     if template is None:
         if namer.lang == ENGINE_LANGUAGE:
             raise KeyError(f"no template for the reason {why.key!r}")
-        namer = _Namer(Reader(ENGINE_LANGUAGE, reader.game, reader.names, reader.card_name))
+        namer = _Namer(
+            Reader(ENGINE_LANGUAGE, reader.game, reader.names, reader.card_name, reader.labels, reader.titles)
+        )
         template = catalogue(ENGINE_LANGUAGE)["templates"][why.key]
     params = why.params
     return fill(namer, template, lambda name, form: namer.value(params[name], form))
@@ -370,12 +482,18 @@ __all__ = [
     "Act",
     "Card",
     "Cards",
+    "Choices",
+    "GameName",
     "Num",
+    "Option",
     "Param",
+    "Quoted",
     "Rank",
     "Reader",
     "Reason",
     "Seat",
+    "SeatNo",
+    "Seats",
     "Word",
     "catalogue",
     "languages",

@@ -11,6 +11,7 @@ from typing import Any
 
 from .errors import UnknownGame
 from .game import Game
+from .reason import Quoted, reason
 
 _PATHS: dict[str, str] = {
     "wizard": "atout.games.wizard.game:WizardGame",
@@ -35,13 +36,13 @@ def game_class(name: str) -> type[Game]:
         return _CLASSES[key]
     path = _PATHS.get(key)
     if path is None:
-        raise UnknownGame(f"unknown game {name!r}; atout knows: {', '.join(names())}")
+        raise UnknownGame(reason("option.unknown_game", game=Quoted(name), known=", ".join(names())))
     import pkgutil  # here, not on top: ``import atout`` imports no more than it must
 
     try:
         cls: type[Game] = pkgutil.resolve_name(path)
     except (ImportError, AttributeError) as exc:
-        raise UnknownGame(f"game {name!r} is not available in this installation ({exc})") from None
+        raise UnknownGame(reason("option.game_unavailable", game=Quoted(name), why=str(exc))) from None
     _CLASSES[key] = cls
     return cls
 

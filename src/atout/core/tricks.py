@@ -55,11 +55,14 @@ class LastTrick(Generic[T]):
 
 def last_trick_line(
     view: LastTrick[tuple[Cards, int]],
-    round_word: str,
+    heading: str,
     played: Callable[[Cards], str],
     taker: Callable[[int], str],
 ) -> str | None:
     """The terminal's line for ``view.last_trick``: "Last trick of hand 2: <cards> → <taker>"; None before the first.
+
+    ``heading`` is :meth:`LastTrick.last_trick_title` in the reader's language, its
+    colon included (the renderer words it: ``atout.games.terminal.last_trick_heading``).
 
     The line is console markup (its title dimmed) but a plain string: core
     imports no renderer.  Each game's ``render.py`` says how its cards
@@ -70,7 +73,7 @@ def last_trick_line(
     if trick is None:
         return None
     cards, winner = trick
-    return f"[dim]{view.last_trick_title(round_word)}:[/] {played(cards)} → {taker(winner)}"
+    return f"[dim]{heading}[/] {played(cards)} → {taker(winner)}"
 
 
 def winning(seat: int | None, why: str, card: str | None, **params: int | str) -> dict[str, object]:

@@ -11,12 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.words import Words
+
+
+def last_trick_heading(view: Any, round_key: str, say: Words) -> str:
+    """The heading of a view's last trick (``LastTrick.last_trick_title``) in ``say``'s language:
+    "Last trick", or "Last trick of hand 3" once the round moved on (``round_key`` words the
+    game's round: ``term_round_word``, ``term_hand_word``, ``term_deal_word``)."""
+    if view.last_trick_round == view.round:
+        return say("term_last_trick")
+    return say("term_last_trick_of", round=say(round_key), n=view.last_trick_round)
+
 
 def sheet_table(
     round_word: str,
     names: Sequence[str],
     *,
-    title: str = "Score sheet",
+    title: str,
     before: Sequence[str] = (),
     after: Sequence[str] = (),
 ) -> Any:

@@ -38,10 +38,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.errors import UnknownGame
+from ..core.reason import reason
 from ..core.registry import game_class
 from . import accounts, profiles
 from .accounts import Account
+from .languages import pick_language
 from .limits import ClientBuckets, client_of
+from .messages import localize
 from .storage import Storage
 from .tables import TableError
 
@@ -83,13 +86,13 @@ def _refusal(code: str, message: str) -> JSONResponse:
 
 def _answering(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
     """``handler`` with its :class:`TableError` answered here, by code (the pages translate the
-    codes; the server's English message is sent along for programs)."""
+    codes; the server's message, in the reader's language, is sent along for programs)."""
 
     async def answer(request: Request) -> Response:
         try:
             return await handler(request)
         except TableError as exc:
-            return _refusal(exc.code, exc.message)
+            return _refusal(exc.code, localize(exc.message, pick_language(request)))
 
     return answer
 
@@ -136,7 +139,7 @@ def account_routes(
     async def signed_in(request: Request) -> Account:
         account = await current(request)
         if account is None:
-            raise TableError("signed_out", "sign in first")
+            raise TableError("signed_out", reason("server.sign_in_first"))
         return account
 
     async def start_session(request: Request, account: Account) -> Response:
@@ -157,7 +160,7 @@ def account_routes(
         accounts.clean_account_name(data.get("name"))  # a refused name or password takes no sign-up
         accounts.check_password(data.get("password"))
         if not signups.allow(client_of(request.scope)):
-            raise TableError("rate_limited", "too many accounts made from this address: try again later")
+            raise TableError("rate_limited", reason("server.too_many_accounts"))
         account = await hashed(
             lambda: accounts.create_account(storage, data.get("name"), data.get("password"))
         )
@@ -171,10 +174,10 @@ def account_routes(
         # and many addresses cannot try many passwords of one name.
         address_ok = per_address.allow(client_of(request.scope))
         if not (per_account.allow(folded) and address_ok):
-            raise TableError("rate_limited", "too many sign-in attempts: try again later")
+            raise TableError("rate_limited", reason("server.too_many_sign_ins"))
         account = await hashed(lambda: accounts.authenticate(storage, name, data.get("password")))
         if account is None:
-            raise TableError("bad_login", "wrong name or password")
+            raise TableError("bad_login", reason("server.wrong_login"))
         return await start_session(request, account)
 
     async def signout(request: Request) -> Response:
@@ -235,7 +238,7 @@ def account_routes(
 
         found = await db(read)
         if found is None:
-            raise TableError("not_found", "you own no seat at this table")
+            raise TableError("not_found", reason("server.no_owned_seat"))
         return JSONResponse({"seat": found[0], "result": found[1]}, headers={"Cache-Control": "no-store"})
 
     async def visible(request: Request) -> tuple[Account, bool]:
@@ -243,11 +246,11 @@ def account_routes(
         name = request.path_params["name"]
         account = await db(lambda: accounts.find(storage, name))
         if account is None:
-            raise TableError("not_found", "no such account")
+            raise TableError("not_found", reason("server.no_such_account"))
         reader = await current(request)
         owner = reader is not None and reader.id == account.id
         if not account.public and not owner:
-            raise TableError("private", "this profile is private")
+            raise TableError("private", reason("server.private_profile"))
         return account, owner
 
     async def profile(request: Request) -> Response:
@@ -277,7 +280,7 @@ def account_routes(
         try:
             return game_class(request.path_params["game"]).name
         except UnknownGame:
-            raise TableError("not_found", "no such game") from None
+            raise TableError("not_found", reason("server.no_such_game")) from None
 
     async def leaderboard(request: Request) -> Response:
         game = known_game(request)

@@ -49,6 +49,7 @@ from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, Stri
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from ..core.reason import Quoted, reason
 from .chat import check_plain
 from .roomstore import ChatRow
 from .storage import Base, SeatRow, Storage, TableRow
@@ -162,19 +163,21 @@ def fold(name: str) -> str:
 def clean_account_name(name: object) -> str:
     """The name to store, or :class:`TableError` ``bad_name`` saying what is wrong."""
     if not isinstance(name, str):
-        raise TableError("bad_name", "an account name is a text")
+        raise TableError("bad_name", reason("server.account_name_text"))
     clean = " ".join(unicodedata.normalize("NFC", name).split())
     if not NAME_MIN <= len(clean) <= NAME_MAX:
-        raise TableError("bad_name", f"an account name has {NAME_MIN} to {NAME_MAX} characters")
+        raise TableError("bad_name", reason("server.account_name_length", least=NAME_MIN, most=NAME_MAX))
     check_plain(clean, name=True)
     if not _NAME.match(clean):
-        raise TableError("bad_name", "an account name has letters, digits, spaces, - _ and . only")
+        raise TableError("bad_name", reason("server.account_name_chars"))
     return clean
 
 
 def check_password(password: object) -> str:
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise TableError("bad_password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise TableError(
+            "bad_password", reason("server.password_length", least=PASSWORD_MIN, most=PASSWORD_MAX)
+        )
     return password
 
 
@@ -198,7 +201,7 @@ def create_account(storage: Storage, name: object, password: object) -> Account:
             session.flush()
             return _account(row)
     except IntegrityError:
-        raise TableError("name_taken", "this account name is taken: choose another") from None
+        raise TableError("name_taken", reason("server.account_name_taken")) from None
 
 
 # A hash to verify against when the name is unknown, so that an unknown name takes as long
@@ -274,11 +277,11 @@ def all_accounts(storage: Storage) -> list[tuple[Account, int]]:
 
 def set_privacy(storage: Storage, account: Account, public: object, leaderboard: object) -> Account:
     if not isinstance(public, bool) or not isinstance(leaderboard, bool):
-        raise TableError("bad_request", "public and leaderboard are true or false")
+        raise TableError("bad_request", reason("server.privacy_bool"))
     with Session(storage.engine) as session, session.begin():
         row = session.get(AccountRow, account.id)
         if row is None:
-            raise TableError("not_found", "no such account")
+            raise TableError("not_found", reason("server.no_such_account"))
         row.public, row.leaderboard = public, leaderboard
         return _account(row)
 
@@ -290,12 +293,12 @@ def rename(storage: Storage, name: str, new: str) -> Account:
         with Session(storage.engine) as session, session.begin():
             row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
             if row is None:
-                raise TableError("not_found", f"no account named {name!r}")
+                raise TableError("not_found", reason("server.no_account_named", name=Quoted(name)))
             row.name, row.folded = clean, fold(clean)
             session.flush()
             return _account(row)
     except IntegrityError:
-        raise TableError("name_taken", "this account name is taken: choose another") from None
+        raise TableError("name_taken", reason("server.account_name_taken")) from None
 
 
 def reset_password(storage: Storage, name: str, password: str) -> None:
@@ -304,7 +307,7 @@ def reset_password(storage: Storage, name: str, password: str) -> None:
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
         if row is None:
-            raise TableError("not_found", f"no account named {name!r}")
+            raise TableError("not_found", reason("server.no_account_named", name=Quoted(name)))
         row.password = hashed
         session.execute(delete(SessionRow).where(SessionRow.account_id == row.id))
 
@@ -321,7 +324,7 @@ def delete_account(storage: Storage, name: str) -> int:
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
         if row is None:
-            raise TableError("not_found", f"no account named {name!r}")
+            raise TableError("not_found", reason("server.no_account_named", name=Quoted(name)))
         seats = session.execute(
             select(OwnedSeatRow.table_id, OwnedSeatRow.seat).where(OwnedSeatRow.account_id == row.id)
         ).all()
@@ -346,12 +349,12 @@ def delete_account(storage: Storage, name: str) -> int:
 def _seat_of_key(session: Session, table_id: object, key: object) -> tuple[str, str, int]:
     """The table, key and seat number ``key`` opens; :class:`TableError` for anything else."""
     if not isinstance(table_id, str) or not isinstance(key, str) or not key or len(key) > 64:
-        raise TableError("bad_request", "give the table and the seat's key")
+        raise TableError("bad_request", reason("server.table_and_key"))
     seat = session.scalar(
         select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.key_hash == hash_key(key))
     )
     if seat is None:
-        raise TableError("bad_key", "this key opens no seat of that table")
+        raise TableError("bad_key", reason("server.key_opens_no_seat"))
     return table_id, key, seat
 
 
@@ -375,7 +378,7 @@ def claim(storage: Storage, account: Account, table_id: object, key: object) -> 
         row = session.get(OwnedSeatRow, (table_id, seat), with_for_update=True)
         if row is not None:
             if row.account_id != account.id:
-                raise TableError("owned", "this seat belongs to another account")
+                raise TableError("owned", reason("server.seat_owned"))
             row.key = key
             return seat
         session.add(

@@ -58,6 +58,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
+from ..core.reason import Reason, reason
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .account_web import account_routes
@@ -65,9 +66,10 @@ from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
 from .languages import LANGUAGES, game_texts, language_buttons, pick_language
-from .limits import ClientBuckets, Limits, RateLimit, client_of
+from .limits import TOO_MANY_REQUESTS_WHY, ClientBuckets, Limits, RateLimit, client_of
 from .living import Living
-from .messages import ReasonContext, localize
+from .messages import ReasonContext, http_said, localize
+from .messages import said as said_by
 from .review import Reviewer
 from .socket import BURST, MAX_MESSAGE, RATE, Sockets, parse_json, table_context
 from .storage import Storage, default_url
@@ -249,7 +251,7 @@ def create_app(
         try:
             cls = game_class(name)
         except UnknownGame as exc:
-            return error("not_found", str(exc), 404)
+            return error("not_found", localize(said_by(exc), pick_language(request)), 404)
         lang = pick_language(request)
         page = rules_text(cls.name, lang)
         if page is None:
@@ -283,8 +285,8 @@ def create_app(
         # asking (no CORS preflight), so refusing it keeps other sites from acting here.
         media = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if media != "application/json":
-            raise TableError("unsupported_media", "send the request as JSON (Content-Type: application/json)")
-        too_large = TableError("too_large", f"a request is at most {MAX_MESSAGE} bytes")
+            raise TableError("unsupported_media", reason("server.json_only"))
+        too_large = TableError("too_large", reason("server.request_too_large", n=MAX_MESSAGE))
         body = b""
         async for chunk in request.stream():  # stop reading as soon as the limit is passed
             body += chunk
@@ -293,9 +295,9 @@ def create_app(
         try:
             data = parse_json(body)
         except (ValueError, UnicodeDecodeError):
-            raise TableError("bad_request", "the request is not valid JSON") from None
+            raise TableError("bad_request", reason("server.not_json")) from None
         if not isinstance(data, dict):
-            raise TableError("bad_request", "the request must be a JSON object")
+            raise TableError("bad_request", reason("server.not_object"))
         return data
 
     async def create_table(request: Request) -> Response:
@@ -308,39 +310,37 @@ def create_app(
         if isinstance(game, str):
             request.state.reason_context = ReasonContext(game=game)
         if not isinstance(game, str) or not isinstance(players, int) or isinstance(players, bool):
-            raise TableError("bad_request", "give a game name and a number of players")
+            raise TableError("bad_request", reason("server.give_game"))
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-            raise TableError("bad_request", "options must be an object of name: value")
+            raise TableError("bad_request", reason("server.options_object"))
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
-            raise TableError("bad_request", "seats must be a list of {name, bot} objects")
+            raise TableError("bad_request", reason("server.seats_list"))
         specs = []
         for s in seats:
             bot = s.get("bot")
             name = s.get("name", "")
             if (bot is not None and not isinstance(bot, str)) or not isinstance(name, str):
-                raise TableError("bad_request", "a seat is {name: text, bot: null or a bot name}")
+                raise TableError("bad_request", reason("server.seat_object"))
             check_plain(name, name=True)
             specs.append(SeatSpec(name=name, bot=bot or None, open=s.get("open") is True and not bot))
         if not isinstance(pace, str) or pace not in BOT_PACES:
-            raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+            raise TableError("bad_request", reason("server.bot_pace", known=", ".join(BOT_PACES)))
         public, spectator_chat = data.get("public", False), data.get("spectator_chat", False)
         turn_time, away_level = data.get("turn_time"), data.get("away_level")
         if not isinstance(public, bool) or not isinstance(spectator_chat, bool):
-            raise TableError("bad_request", "public and spectator_chat are true or false")
+            raise TableError("bad_request", reason("server.public_bool"))
         if turn_time is not None and (isinstance(turn_time, bool) or turn_time not in TURN_TIMES):
-            raise TableError(
-                "bad_request", f"turn_time is one of: {', '.join(map(str, TURN_TIMES))} (seconds)"
-            )
+            raise TableError("bad_request", reason("server.turn_time", known=", ".join(map(str, TURN_TIMES))))
         if away_level is not None and away_level not in FORM_LEVELS:
-            raise TableError("bad_request", f"away_level is one of: {', '.join(FORM_LEVELS)}")
+            raise TableError("bad_request", reason("server.away_level", known=", ".join(FORM_LEVELS)))
         with_hints = data.get("hints", False)
         if not isinstance(with_hints, bool):
-            raise TableError("bad_request", "hints is true or false")
+            raise TableError("bad_request", reason("server.hints_bool"))
         settings, watch = living.creation_settings(public, turn_time, spectator_chat, away_level)
         if with_hints:
             settings["hints"] = True  # stored with the room's settings (server/hint.py reads it)
         if not creations.allow(client_of(request.scope)):
-            raise TableError("rate_limited", "too many tables created from this address: try again later")
+            raise TableError("rate_limited", reason("server.too_many_tables"))
         table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
         await living.created(await manager.get(table_id), public, settings)
         base = str(request.base_url).rstrip("/")
@@ -387,13 +387,13 @@ def create_app(
         table, seat, data = await seat_request(request)
         step = data.get("step")
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= table.n:
-            raise TableError("bad_request", f"step must be 0..{table.n}")
+            raise TableError("bad_request", reason("server.step_range", n=table.n))
         # Before the end a seat replays its own past views; afterwards any seat's.
         who = data.get("as_seat", seat)
         if who != seat and not table.state.is_terminal:
-            raise TableError("forbidden", "other seats' views are shown once the game is over")
+            raise TableError("forbidden", reason("server.views_after_end"))
         if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < table.game.players:
-            raise TableError("bad_request", "as_seat must be a seat number")
+            raise TableError("bad_request", reason("server.as_seat"))
         state = manager.state_at(table, step)
         view = state.view(who)
         return JSONResponse(
@@ -404,7 +404,7 @@ def create_app(
         table, seat, data = await seat_request(request)
         who = data.get("as_seat", seat)
         if not isinstance(who, int) or isinstance(who, bool):
-            raise TableError("bad_request", "as_seat must be a seat number")
+            raise TableError("bad_request", reason("server.as_seat"))
         return JSONResponse(await reviewer.request(table, who, client_of(request.scope)))
 
     async def hint(request: Request) -> Response:
@@ -416,7 +416,7 @@ def create_app(
         bots = available(table.game)
         bot = data.get("bot") or ("normal" if "normal" in bots else bots[-1])
         if not isinstance(bot, str):
-            raise TableError("bad_request", "bot must be a bot name")
+            raise TableError("bad_request", reason("server.bot_name"))
         await manager.replace_with_bot(table, seat, bot)
         return JSONResponse({"ok": True})
 
@@ -435,7 +435,7 @@ def create_app(
             {"table": table.id, "seat": data["seat"], "key": key, "url": f"{base}/table/{table.id}#key={key}"}
         )
 
-    def said(request: Request, message: str) -> str:
+    def said(request: Request, message: str | Reason) -> str:
         return localize(message, pick_language(request), context_of(request))
 
     async def table_error(request: Request, exc: Exception) -> Response:
@@ -443,15 +443,15 @@ def create_app(
         return error(exc.code, said(request, exc.message), _STATUS.get(exc.code, 400))
 
     async def atout_error(request: Request, exc: Exception) -> Response:
-        return error("bad_request", said(request, str(exc)), 400)
+        return error("bad_request", said(request, said_by(exc)), 400)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return error("http", said(request, str(exc.detail)), exc.status_code)
+        return error("http", said(request, http_said(exc.status_code, str(exc.detail))), exc.status_code)
 
     async def internal_error(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path, exc_info=exc)
-        return error("internal", said(request, "internal error"), 500)
+        return error("internal", said(request, reason("server.internal")), 500)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -494,7 +494,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(
-        RateLimit, limits=limits, say=lambda scope, text: localize(text, pick_language(HTTPConnection(scope)))
+        RateLimit,
+        limits=limits,
+        say=lambda scope: localize(TOO_MANY_REQUESTS_WHY, pick_language(HTTPConnection(scope))),
     )
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager

@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Callable
 
+from ..core.reason import reason
 from .tables import TableError
 
 MAX_CHAT = 300
@@ -36,29 +37,25 @@ def check_plain(text: str, name: bool = False) -> None:
         if name:
             raise TableError(
                 "markup",
-                "a name is plain text: no characters that change the direction of the text (U+202E and the like)",
+                reason("server.name_bidi"),
             )
         raise TableError(
             "markup",
-            "a message is plain text: no characters that change the direction of the text (U+202E and the like)",
+            reason("server.chat_bidi"),
         )
     if _MARKUP.search(text) or _CONTROL.search(text):
         if name:
-            raise TableError(
-                "markup", "a name is plain text: no markup such as <b> or &amp;, no control characters"
-            )
-        raise TableError(
-            "markup", "a message is plain text: no markup such as <b> or &amp;, no control characters"
-        )
+            raise TableError("markup", reason("server.name_markup"))
+        raise TableError("markup", reason("server.chat_markup"))
 
 
 def clean_line(text: object) -> str:
     """The chat line to store, or :class:`TableError` saying what is wrong with it."""
     if not isinstance(text, str) or not text.strip():
-        raise TableError("bad_request", "a chat message is a non-empty text")
+        raise TableError("bad_request", reason("server.chat_empty"))
     line = " ".join(text.split())
     if len(line) > MAX_CHAT:
-        raise TableError("too_long", f"a chat message is at most {MAX_CHAT} characters")
+        raise TableError("too_long", reason("server.chat_too_long", n=MAX_CHAT))
     check_plain(line)
     return line
 
@@ -76,5 +73,5 @@ class ChatLimiter:
         self.tokens = min(float(CHAT_BURST), self.tokens + (now - self.last) / CHAT_EVERY)
         self.last = now
         if self.tokens < 1:
-            raise TableError("chat_flood", "you are chatting too fast: wait a few seconds")
+            raise TableError("chat_flood", reason("server.chat_flood"))
         self.tokens -= 1

@@ -26,6 +26,7 @@ from anyio import to_thread
 
 from ..bots.review import REVIEW_PLAYOUTS, evaluate_view
 from ..core.game import View
+from ..core.reason import reason
 from ..match import derive_seed
 from . import roomstore
 from .botpool import BotPool, GameSpec, game_spec, pack_view, unpack_view, worker_game
@@ -95,17 +96,17 @@ class Hints:
         if n is None:
             return {"enabled": on}
         if not on:
-            raise TableError("forbidden", "hints are off at this table")
+            raise TableError("forbidden", reason("server.hints_off"))
         if not isinstance(n, int) or isinstance(n, bool) or n != table.n:
-            raise TableError("stale", "this position has changed: the hint is for the move shown now")
+            raise TableError("stale", reason("server.hint_stale"))
         state = table.state
         if state.is_terminal or state.current_player != seat:
-            raise TableError("bad_request", "a hint is for your own turn")
+            raise TableError("bad_request", reason("server.hint_own_turn"))
         key = (table.id, n, seat)
         hint = self.given.get(key)
         if hint is None:
             if not self.starts.allow(client):
-                raise TableError("rate_limited", "too many hints asked from this address: try again later")
+                raise TableError("rate_limited", reason("server.too_many_hints"))
             view = state.view(seat)
             seed = derive_seed(0, "hint", table.id, n)
             if self.pool is None:

@@ -14,7 +14,6 @@ exists here is trusted to be whole.
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -25,14 +24,17 @@ from starlette.requests import HTTPConnection
 I18N = resources.files("atout.server") / "static" / "i18n"
 #: English is the language of the program itself and the fallback of every other one.
 DEFAULT_LANGUAGE = "en"
-#: A language code, as files and Accept-Language name it (two or three lowercase letters).
-_CODE = re.compile(r"[a-z]{2,3}")
+
+
+def _is_code(text: str) -> bool:
+    """A language code, as files and Accept-Language name it: two or three lowercase ASCII letters."""
+    return 2 <= len(text) <= 3 and text.isascii() and text.isalpha() and text.islower()
 
 
 def _spoken() -> tuple[str, ...]:
     """Every ``<lang>.json`` of static/i18n, English first then in code order."""
     found = {p.name[: -len(".json")] for p in I18N.iterdir() if p.name.endswith(".json")}
-    codes = sorted(c for c in found if _CODE.fullmatch(c) and c != DEFAULT_LANGUAGE)
+    codes = sorted(c for c in found if _is_code(c) and c != DEFAULT_LANGUAGE)
     return (DEFAULT_LANGUAGE, *codes)
 
 

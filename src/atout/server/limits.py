@@ -22,6 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.review import REVIEW_PLAYOUTS
+from ..core.reason import reason
+
+#: The refusal of a request over the limit, as data (the app renders it in the reader's
+#: language) and in English (a socket's close reason, read by no person).
+TOO_MANY_REQUESTS_WHY = reason("server.too_many_requests")
+TOO_MANY_REQUESTS = str(TOO_MANY_REQUESTS_WHY)
 
 
 @dataclass(frozen=True)
@@ -127,10 +133,10 @@ class RateLimit:
     smaller bucket as well.
     """
 
-    def __init__(self, app: Any, limits: Limits, say: Callable[[Any, str], str] | None = None) -> None:
+    def __init__(self, app: Any, limits: Limits, say: Callable[[Any], str] | None = None) -> None:
         self.app = app
-        #: Renders a message in the request's language (the app passes its translator).
-        self.say = say or (lambda _scope, message: message)
+        #: The refusal in the request's language (the app passes its translator).
+        self.say = say or (lambda _scope: TOO_MANY_REQUESTS)
         self.requests = ClientBuckets(limits.http_rate, limits.http_burst, limits.max_clients)
         self.downloads = ClientBuckets(limits.download_rate, limits.download_burst, limits.max_clients)
 
@@ -158,11 +164,9 @@ class RateLimit:
             connect = await receive()  # the ASGI order: the connect event, then accept
             if connect.get("type") == "websocket.connect":
                 await send({"type": "websocket.accept"})
-                await send(
-                    {"type": "websocket.close", "code": 1008, "reason": "too many requests: slow down"}
-                )
+                await send({"type": "websocket.close", "code": 1008, "reason": TOO_MANY_REQUESTS})
             return
-        message = self.say(scope, "too many requests: slow down")
+        message = self.say(scope)
         body = json.dumps({"type": "error", "code": "rate_limited", "message": message}).encode()
         wait = max(1, round(bucket.retry_after() + 0.5))
         await send(

@@ -55,6 +55,7 @@ from anyio import to_thread
 from sqlalchemy.orm import Session
 
 from ..bots.factory import available
+from ..core.reason import reason
 from ..core.registry import game_class
 from . import roomstore
 from .chat import ChatLimiter, check_plain, clean_line
@@ -274,7 +275,7 @@ class Living:
             and hmac.compare_digest(watch, hash_key(token))
         ):
             return
-        raise TableError("private", "this table is private: watching it needs its watch link")
+        raise TableError("private", reason("server.private"))
 
     async def attach(
         self, table: LiveTable, seat: int, send: Sender, living: bool = True, key_hash: str | None = None
@@ -289,7 +290,7 @@ class Living:
             room.living.add(send)
         if seat == SPECTATOR:
             if self.spectators(table) >= MAX_SPECTATORS:
-                raise TableError("full", f"this table has {MAX_SPECTATORS} spectators already")
+                raise TableError("full", reason("server.spectators_full", n=MAX_SPECTATORS))
             async with table.lock:
                 table.sockets.setdefault(SPECTATOR, set()).add(send)
                 await send(table.message(SPECTATOR))
@@ -572,7 +573,7 @@ class Living:
     ) -> None:
         room = table.room
         if seat == SPECTATOR and not room.spectator_chat:
-            raise TableError("spectator_chat", "spectators may read the chat of this table, not write in it")
+            raise TableError("spectator_chat", reason("server.spectator_chat"))
         line = clean_line(text)
         room.limiters.setdefault(speaker, ChatLimiter(self.now)).take()
         if seat >= 0:
@@ -632,9 +633,9 @@ class Living:
     async def join_seat(self, table: LiveTable, seat: object, name: object) -> str:
         """Give free seat ``seat`` to a newcomer named ``name``; returns the seat's key."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-            raise TableError("bad_request", "seat must be a seat number")
+            raise TableError("bad_request", reason("server.seat_number"))
         if not isinstance(name, str) or not " ".join(name.split()):
-            raise TableError("bad_request", "a name is a non-empty text")
+            raise TableError("bad_request", reason("server.name_empty"))
         clean = " ".join(name.split())[:MAX_NAME]
         check_plain(clean, name=True)
         key = secrets.token_urlsafe(24)
@@ -642,14 +643,14 @@ class Living:
         async with table.lock:
             info = table.seats[seat]
             if info.bot is not None or info.key_hash is not None:
-                raise TableError("taken", "this seat is taken: choose a free one")
+                raise TableError("taken", reason("server.seat_taken"))
             if table.state.is_terminal:
-                raise TableError("over", "the game is over")
+                raise TableError("over", reason("server.over"))
             ok = await to_thread.run_sync(
                 lambda: roomstore.claim_seat(self.manager.storage, table.id, seat, clean, digest)
             )
             if not ok:
-                raise TableError("taken", "this seat is taken: choose a free one")
+                raise TableError("taken", reason("server.seat_taken"))
             table.seats[seat] = SeatInfo(seat, clean, None, digest)
             stand_in = table.bots.pop(seat, None)  # the newcomer plays from the next move on
             if stand_in is not None:
@@ -669,7 +670,7 @@ class Living:
         """
         room = table.room
         if not table.state.is_terminal:
-            raise TableError("not_over", "a rematch is offered once the game is over")
+            raise TableError("not_over", reason("server.rematch_after_end"))
         if room.next_table is not None:
             return room.next_table
         present = {

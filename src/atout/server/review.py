@@ -36,6 +36,7 @@ from sqlalchemy import JSON, DateTime, ForeignKey, Integer
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..bots.review import REVIEW_PLAYOUTS, review_game
+from ..core.reason import reason
 from .botpool import BotPool, GameSpec, game_spec, worker_game
 from .limits import ClientBuckets
 from .storage import Base, Storage
@@ -134,9 +135,9 @@ class Reviewer:
         ``{"status": "queued", "ahead": k}`` while it waits behind ``k`` others or runs (``k`` = 0).
         """
         if not table.state.is_terminal:
-            raise TableError("forbidden", "a game is reviewed once it is over")
+            raise TableError("forbidden", reason("server.review_after_end"))
         if not 0 <= seat < table.game.players:
-            raise TableError("bad_request", "as_seat must be a seat number")
+            raise TableError("bad_request", reason("server.as_seat"))
         key = (table.id, seat, self.playouts)
         message = self.failed.pop(key, None)
         if message is not None:
@@ -146,9 +147,9 @@ class Reviewer:
             if cached is not None:
                 return {"status": "done", "review": cached}
             if len(self.jobs) >= self.max_jobs:
-                raise TableError("busy", "the reviewer is busy: try again in a minute")
+                raise TableError("busy", reason("server.reviewer_busy"))
             if not self.starts.allow(client):
-                raise TableError("rate_limited", "too many reviews asked from this address: try again later")
+                raise TableError("rate_limited", reason("server.too_many_reviews"))
             work = (game_spec(table.game), table.seed, list(table.actions), seat, self.playouts, REVIEW_SEED)
             self.jobs[key] = asyncio.get_running_loop().create_task(self._run(key, work))
         return {"status": "queued", "ahead": list(self.jobs).index(key)}

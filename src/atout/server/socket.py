@@ -39,14 +39,14 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..core.reason import Reason
+from ..core.reason import Reason, reason
 from .chat import check_plain
 from .languages import LANGUAGES, pick_language
 from .limits import Limits, TokenBucket, client_of
 from .living import SPECTATOR, Living
-from .messages import ReasonContext, localize, render_refusal
+from .messages import ReasonContext, localize
 from .outbox import Outbox, SlowSocket
-from .tables import LiveTable, TableError, TableManager, hash_key
+from .tables import LEFT_WHY, LiveTable, TableError, TableManager, hash_key
 
 log = logging.getLogger("atout.server")
 
@@ -103,27 +103,28 @@ class Connection:
         if self.ws.application_state != WebSocketState.CONNECTED:
             raise SlowSocket("closed")
         if message.get("type") == "left":  # the seat was handed over: say so, then close
-            message = {**message, "message": localize(str(message.get("message")), self.lang, self.context)}
+            message = {**message, "message": localize(LEFT_WHY, self.lang, self.context)}
             self.outbox.put(encode(message), close=LEFT_CODE)
             return
         self.outbox.put(encode(message))
 
-    async def refuse(self, code: str, message: str, why: Reason | None = None) -> None:
+    async def refuse(self, code: str, message: str | Reason, why: Reason | None = None) -> None:
         """An error message in this socket's language.
 
-        A rules engine's refusal (``why``) is rendered here, by the server's one
-        renderer (it knows the seats' names and the cards'), and sent as data too.
+        Rendered here, by the server's one renderer (it knows the seats' names and
+        the cards'); a rules engine's refusal (``why``) is sent as data too (its key
+        and parameters) for a client that wants them.
         """
+        text = localize(message, self.lang, self.context)
         if why is None:
-            await self({"type": "error", "code": code, "message": localize(message, self.lang, self.context)})
+            await self({"type": "error", "code": code, "message": text})
             return
-        text = render_refusal(why, self.lang, self.context)
         await self({"type": "error", "code": code, "message": text, "reason": why.to_dict()})
 
     def joined(self) -> LiveTable:
         """The table this socket joined (its seat names refreshed: players sit down); else refused."""
         if self.table is None:
-            raise TableError("not_joined", "join a seat with its key first")
+            raise TableError("not_joined", reason("server.join_first"))
         self.context = table_context(self.table)
         return self.table
 
@@ -131,7 +132,7 @@ class Connection:
         """The table, for a message only a seat's player may send (not a spectator)."""
         table = self.joined()
         if self.seat == SPECTATOR:
-            raise TableError("spectator", "spectators watch the game: they cannot play")
+            raise TableError("spectator", reason("server.spectators_cannot_play"))
         return table
 
 
@@ -186,7 +187,7 @@ class Sockets:
         except Exception:
             log.exception("socket error")
             with contextlib.suppress(Exception):
-                await conn.refuse("internal", "internal error")
+                await conn.refuse("internal", reason("server.internal"))
                 conn.outbox.put(None, close=1011, reason="internal error")
         finally:
             if conn.table is not None:
@@ -196,11 +197,11 @@ class Sockets:
     async def read(self, conn: Connection, text: object) -> dict[str, Any] | None:
         """The frame's message, or ``None`` once it is refused (rate, type, size, JSON)."""
         if not conn.limiter.allow():
-            await conn.refuse("rate_limited", "too many messages: slow down")
+            await conn.refuse("rate_limited", reason("server.too_many_messages"))
         elif not isinstance(text, str):
-            await conn.refuse("bad_request", "messages are JSON text frames")
+            await conn.refuse("bad_request", reason("server.text_frames"))
         elif len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-            await conn.refuse("too_large", f"a message is at most {MAX_MESSAGE} bytes")
+            await conn.refuse("too_large", reason("server.message_too_large", n=MAX_MESSAGE))
         else:
             try:
                 data = parse_json(text)
@@ -208,7 +209,7 @@ class Sockets:
                 data = None
             if isinstance(data, dict):
                 return data
-            await conn.refuse("bad_request", "a message must be a JSON object")
+            await conn.refuse("bad_request", reason("server.message_object"))
         return None
 
     async def handle(self, conn: Connection, data: dict[str, Any]) -> bool:
@@ -217,9 +218,7 @@ class Sockets:
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         try:
             if handler is None:
-                raise TableError(
-                    "bad_request", "unknown message type: use join, act, name, chat, back, rematch or ping"
-                )
+                raise TableError("bad_request", reason("server.unknown_type"))
             await handler(self, conn, data)
         except TableError as exc:
             if exc.code == "left" and conn.table is not None:
@@ -238,7 +237,7 @@ async def on_join(sockets: Sockets, conn: Connection, data: dict[str, Any]) -> N
     if data.get("lang") in LANGUAGES:
         conn.lang = data["lang"]
     if conn.table is not None:
-        raise TableError("bad_request", "this connection has already joined a seat")
+        raise TableError("bad_request", reason("server.already_joined"))
     table = await sockets.manager.get(conn.ws.path_params["table"])
     conn.context = table_context(table)
     if "watch" in data and data.get("key") is None:

@@ -45,7 +45,7 @@ from ..bots.factory import LEVELS, available, make_bot
 from ..core.bot import Bot
 from ..core.errors import AtoutError, IllegalAction, NotationError, OptionError
 from ..core.game import TERMINAL, Game, State
-from ..core.reason import Reason
+from ..core.reason import GameName, Quoted, Reason, reason
 from ..core.registry import game_class, load
 from ..match import derive_seed
 from ..records import Record
@@ -68,13 +68,17 @@ DEFAULT_PACE = "normal"
 
 
 class TableError(AtoutError):
-    """A request about a table that cannot be served; ``code`` is for clients."""
+    """A request about a table that cannot be served; ``code`` is for clients.
 
-    def __init__(self, code: str, message: str, reason: Reason | None = None) -> None:
+    ``message`` is what the reader is told: a reason (rendered in the reader's
+    language, server/messages.py), or a text sent as it is.
+    """
+
+    def __init__(self, code: str, message: str | Reason, reason: Reason | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        #: A rules engine's refusal as data (the reader's language renders it), else None.
+        #: A rules engine's refusal as data (the socket sends it as data too), else None.
         self.reason = reason
 
 
@@ -103,9 +107,11 @@ def clean_name(name: str) -> str:
 
 
 #: Why a socket of a seat handed over to a bot is closed (sent as ``{"type": "left"}``).
-LEFT = "this seat was handed over: its key no longer works"
+LEFT_WHY = reason("server.left")
+LEFT = str(LEFT_WHY)
 #: Refusal when the database cannot be reached (nothing was changed).
-UNAVAILABLE = "the table's database cannot be reached; nothing was changed: try again in a moment"
+UNAVAILABLE_WHY = reason("server.unavailable")
+UNAVAILABLE = str(UNAVAILABLE_WHY)
 #: Refusals that may come from this process's copy being behind the database.
 STALE = ("stale", "not_your_turn", "over")
 #: Back-off of the bot driver after a storage error: first wait, then doubled up to the last.
@@ -319,7 +325,7 @@ class TableManager:
             return await to_thread.run_sync(call)
         except (SQLAlchemyError, OSError) as exc:
             log.warning("database error (%s): %s", type(exc).__name__, str(exc).splitlines()[0][:200])
-            raise TableError("unavailable", UNAVAILABLE) from None
+            raise TableError("unavailable", UNAVAILABLE_WHY) from None
 
     # -- creating and finding tables -----------------------------------------------------
     def bot_wait(self, table: LiveTable) -> float:
@@ -377,12 +383,10 @@ class TableManager:
     ) -> PlannedTable:
         """A new table checked and drawn (id, seed, seats, keys), not stored yet."""
         if bot_pace not in BOT_PACES:
-            raise TableError("bad_request", f"bot_pace must be one of: {', '.join(BOT_PACES)}")
+            raise TableError("bad_request", reason("server.bot_pace", known=", ".join(BOT_PACES)))
         live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
         if live >= self.limits.max_live_tables:
-            raise TableError(
-                "busy", f"this server has {live} tables in play, its most: try again when one has finished"
-            )
+            raise TableError("busy", reason("server.busy", n=live))
         try:
             # Only the game's own option names reach the game's constructor (not
             # ``players``, ``name``, ``self``: keyword arguments of something else).
@@ -391,12 +395,14 @@ class TableManager:
             for key in options:
                 if key.replace("-", "_") not in by_name:
                     known = ", ".join(sorted(by_name)) or "none"
-                    raise OptionError(f"{cls.name} has no option {key!r}; its options are: {known}")
+                    raise OptionError(
+                        reason("option.unknown", game=GameName(cls.name), option=Quoted(key), known=known)
+                    )
             game = load(game_name, players, **options)
         except AtoutError as exc:
-            raise TableError("bad_request", str(exc)) from None
+            raise TableError("bad_request", exc.why or str(exc)) from None
         if len(seats) != game.players:
-            raise TableError("bad_request", f"give {game.players} seats, not {len(seats)}")
+            raise TableError("bad_request", reason("server.seat_count", n=game.players, m=len(seats)))
         bots = self.bots_for(game)
         infos: list[SeatInfo] = []
         keys: dict[int, str] = {}
@@ -409,7 +415,13 @@ class TableManager:
                 # a web user names bots from this list only.
                 if spec.bot not in bots:
                     raise TableError(
-                        "bad_request", f"no bot {spec.bot!r} for {game.name}; choose from: {', '.join(bots)}"
+                        "bad_request",
+                        reason(
+                            "server.no_bot_for",
+                            bot=Quoted(spec.bot),
+                            game=GameName(game.name),
+                            known=", ".join(bots),
+                        ),
                     )
                 infos.append(SeatInfo(i, name, spec.bot, None))
             elif key_hashes is not None and i in key_hashes:  # a rematch: the seat keeps its key
@@ -447,10 +459,10 @@ class TableManager:
             if table is not None:
                 return table
             if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 32:
-                raise TableError("not_found", "no such table")
+                raise TableError("not_found", reason("server.no_such_table"))
             stored = await self._db(lambda: self.storage.load(table_id))
             if stored is None:
-                raise TableError("not_found", "no such table")
+                raise TableError("not_found", reason("server.no_such_table"))
             game, state, score_history = rebuild(stored)
             table = LiveTable(
                 id=table_id,
@@ -495,7 +507,7 @@ class TableManager:
             # A table stored while the operator allowed this bot, served now without it.
             raise TableError(
                 "bad_request",
-                f"seat {info.seat + 1}'s bot {info.bot!r} is not allowed on this server (atout serve --allow-bot)",
+                reason("server.bot_not_allowed", n=info.seat + 1, bot=Quoted(info.bot)),
             )
         bot = make_bot(info.bot, table.game, derive_seed(table.seed, "bot", info.seat, table.n))
         bot.start(table.game, info.seat)
@@ -504,19 +516,19 @@ class TableManager:
     def seat_for_key(self, table: LiveTable, key: object) -> int:
         """The seat whose key this is; anything else is refused the same way."""
         if not isinstance(key, str) or not 0 < len(key) <= 200:
-            raise TableError("bad_key", "this link's key is not valid for this table")
+            raise TableError("bad_key", reason("server.bad_key"))
         digest = hash_key(key)
         for info in table.seats:
             if info.key_hash is not None and hmac.compare_digest(info.key_hash, digest):
                 return info.seat
-        raise TableError("bad_key", "this link's key is not valid for this table")
+        raise TableError("bad_key", reason("server.bad_key"))
 
     # -- sockets -------------------------------------------------------------------------
     @staticmethod
     def check_holder(table: LiveTable, seat: int, key_hash: str | None) -> None:
         """Refuse a socket whose seat has been handed over since it joined (under the lock)."""
         if key_hash is not None and table.seats[seat].key_hash != key_hash:
-            raise TableError("left", LEFT)
+            raise TableError("left", LEFT_WHY)
 
     async def attach(self, table: LiveTable, seat: int, send: Sender, key_hash: str | None = None) -> None:
         async with table.lock:
@@ -575,26 +587,26 @@ class TableManager:
     ) -> None:
         state = table.state
         if expect is not None and expect != table.n:
-            raise TableError("stale", "the table has moved on since this move was sent; look again")
+            raise TableError("stale", reason("server.stale"))
         if state.is_terminal:
-            raise TableError("over", "the game is over")
+            raise TableError("over", reason("server.over"))
         if state.current_player != seat:
             raise TableError(
-                "not_your_turn", f"it is not your turn: {table.seats[state.current_player].name} is to play"
+                "not_your_turn", reason("server.not_your_turn", name=table.seats[state.current_player].name)
             )
         if not isinstance(text, str) or not text.strip():
-            raise TableError("bad_request", "an action is a text such as those listed as legal")
+            raise TableError("bad_request", reason("server.action_text"))
         try:
             action = state.parse(text)
         except NotationError as exc:
-            raise TableError("notation", str(exc)) from None
+            raise TableError("notation", exc.why or str(exc)) from None
         # Judged once, by the engine applying it to a copy: its refusal (data) is what the
         # player is told, and the table's own state is never touched by a refused move.
         after = state.clone()
         try:
             after.apply(action)
         except IllegalAction as exc:
-            raise TableError("illegal", exc.reason, exc.why) from None
+            raise TableError("illegal", exc.why or exc.reason, exc.why) from None
         await self._commit(table, seat, action, key_hash, after)
 
     async def _commit(
@@ -623,15 +635,13 @@ class TableManager:
             )
         except SeatTaken:
             await self._refresh_locked(table)  # another process handed the seat over: catch up
-            raise TableError("left", LEFT) from None
+            raise TableError("left", LEFT_WHY) from None
         except ConflictError:
             # Another process stored a move here first: take the table as the database
             # has it (everyone here is told), then refuse this move, which was judged
             # on a position that is gone.
             await self._refresh_locked(table)
-            raise TableError(
-                "conflict", "another move was played first: the table is shown as it is now; look again"
-            ) from None
+            raise TableError("conflict", reason("server.conflict")) from None
         self._advance(table, probe, action)
         await self._broadcast(table)
 
@@ -915,11 +925,12 @@ class TableManager:
         """A human who left is replaced by a bot; the seat's key stops working."""
         if bot_name not in self.bots_for(table.game):
             raise TableError(
-                "bad_request", f"no bot {bot_name!r}; choose from: {', '.join(self.bots_for(table.game))}"
+                "bad_request",
+                reason("server.no_bot", bot=Quoted(bot_name), known=", ".join(self.bots_for(table.game))),
             )
         async with table.lock:
             if table.state.is_terminal:
-                raise TableError("over", "the game is over")
+                raise TableError("over", reason("server.over"))
             info = table.seats[seat]
             await self._db(lambda: self.storage.set_seat(table.id, seat, bot_name, None))
             table.seats[seat] = SeatInfo(seat, info.name, bot_name, None)
@@ -933,7 +944,7 @@ class TableManager:
     async def rename(self, table: LiveTable, seat: int, name: object, key_hash: str | None = None) -> None:
         """A player sitting down gives the seat their name (shown to everyone)."""
         if not isinstance(name, str) or not clean_name(name):
-            raise TableError("bad_request", "a name is a non-empty text")
+            raise TableError("bad_request", reason("server.name_empty"))
         clean = clean_name(name)
         async with table.lock:
             self.check_holder(table, seat, key_hash)

@@ -23,6 +23,8 @@ from fractions import Fraction
 
 from ...core.bits import bits_of, fill_slots
 from ...core.cardname import CardName
+from ...core.errors import Explained
+from ...core.reason import Quoted, reason
 
 NUM_NUMBERS = 34
 TWIN = 34
@@ -108,7 +110,7 @@ def parse_card(text: str) -> int:
         return WISH
     if t.isdigit() and 1 <= int(t) <= NUM_NUMBERS:
         return int(t) - 1
-    raise ValueError(f"{text!r} is not a Le Malin card (write 1..34, TWIN or WISH)")
+    raise Explained(reason("malin.not_a_card", text=Quoted(text)))
 
 
 #: The numbered cards' slots (each the card's kind).
@@ -137,7 +139,7 @@ def parse_malheur(text: str) -> int:
     t = text.strip().lower().replace("-", "_").replace("'", "")
     if t in _MALHEUR_WORDS:
         return _MALHEUR_WORDS[t]
-    raise ValueError(f"{text!r} is not a Malheur card (malin, avocat, 666, belzebuth, fennec)")
+    raise Explained(reason("malin.not_a_malheur", text=Quoted(text)))
 
 
 def value_text(value: Value) -> str:

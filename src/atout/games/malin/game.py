@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits, deal_reader
+from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits, deal_reader, integer
+from ...core.errors import Explained
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Num, Reason, Seat, Word, reason
+from ...core.reason import Card, Num, Quoted, Reason, Seat, Seats, Word, reason
 from . import cards as C
 from .cards import AVOCAT, BELZ, MALIN, NUM_MALHEURS, SIX, TWIN, WISH, Value
 from .cards import card_name as _card_name
@@ -308,18 +309,18 @@ class MalinGame(Game):
 
         def redeclare(rest: list[str]) -> int:
             if len(rest) == 1:
-                value = int(rest[0])
+                value = integer(rest[0])
                 if WISH_MIN <= value <= WISH_MAX:
                     return REDECLARE_BASE + value
-                raise ValueError("a Wish value is an integer from -100 to 100")
+                raise Explained(reason("malin.wish_range"))
             raise LookupError("wish")
 
         def bid(rest: list[str]) -> int:
             if len(rest) == 1:
-                value = int(rest[0])
+                value = integer(rest[0])
                 if 0 <= value <= MAX_BID:
                     return BID_BASE + value
-                raise ValueError(f"a bid is 0..{MAX_BID}")
+                raise Explained(reason("notation.bid_range", hi=MAX_BID))
             raise LookupError("bid")
 
         def malheur(rest: list[str]) -> int:
@@ -363,22 +364,22 @@ class MalinGame(Game):
         kind = C.parse_card(words[0])
         if kind == TWIN:
             if len(words) != 2:
-                raise ValueError(f"declare the Twin's value: 'play TWIN 0' or 'play TWIN {self.twin_high}'")
-            value = int(words[1])
+                raise Explained(reason("malin.declare_twin", high=self.twin_high))
+            value = integer(words[1])
             if value == 0:
                 return TWIN_LOW
             if value == self.twin_high:
                 return TWIN_HIGH
-            raise ValueError(f"a Twin is worth 0 or {self.twin_high}")
+            raise Explained(reason("malin.twin_worth", high=self.twin_high))
         if kind == WISH:
             if len(words) != 2:
-                raise ValueError("declare the Wish's value: 'play WISH 42' (an integer -100..100)")
-            value = int(words[1])
+                raise Explained(reason("malin.declare_wish"))
+            value = integer(words[1])
             if WISH_MIN <= value <= WISH_MAX:
                 return WISH_BASE + value
-            raise ValueError("a Wish value is an integer from -100 to 100")
+            raise Explained(reason("malin.wish_range"))
         if len(words) != 1:
-            raise ValueError("only the Twins and the Wish take a declared value")
+            raise Explained(reason("malin.no_declared_value"))
         return kind  # a card this table's deck lacks has its id: play refuses it (see _play_refusal)
 
     def _parse_malheur(self, name: str, rest: list[str]) -> int:
@@ -389,20 +390,20 @@ class MalinGame(Game):
                 continue
             seat_text = w.split(":", 1)[0].removeprefix("seat")
             if not seat_text.isdigit():
-                raise ValueError(f"{w!r} is not a seat number")
+                raise Explained(reason("notation.not_a_seat", word=Quoted(w)))
             seats.append(int(seat_text))
         for seat in seats:
             # Seats up to the table's six have ids (the table is the same for every
             # configuration): the rules refuse those past this game's seats.
             if not 0 <= seat < MAX_SEATS:
-                raise ValueError(f"seat must be 0..{self.players - 1}, not {seat}")
+                raise Explained(reason("notation.seat_range", hi=self.players - 1, v=seat))
         if mtype == MALIN:
             key = tuple(sorted(set(seats)))
             if len(key) not in (1, 2) or len(key) != len(seats):
-                raise ValueError("Le Malin targets one or two different opponents: 'malheur malin on 1 3'")
+                raise Explained(reason("malin.malin_targets"))
             return MALIN_BASE + MALIN_TARGETS.index(key)
         if len(seats) != 1:
-            raise ValueError(f"{C.MALHEUR_TITLES[mtype]} targets one seat: 'malheur {name} on 2'")
+            raise Explained(reason("malin.targets_one", card=C.MALHEUR_TITLES[mtype], word=name))
         if mtype == AVOCAT:
             return AVOCAT_BASE + seats[0]
         effect = EFFECT_ON[mtype]
@@ -1125,19 +1126,19 @@ class MalinState(State):
         """The chance event this phase waits for, with its reader (None outside the chance phases)."""
         phase = self.phase
         if phase == FIRST_DEALER:
-            return ChanceEvent("dealer", 1, lambda w: C_DEALER + int(w[0]), "dealer 2")
+            return ChanceEvent("dealer", 1, lambda w: C_DEALER + integer(w[0]), "dealer 2")
         if phase == REMOVE:
             return ChanceEvent("remove", 1, lambda w: C.parse_card(w[0]), "remove 17")
         if phase == DEAL:
             target = self.deal_target()
-            read = deal_reader(target, C.parse_card, f"hand {self.round}")
+            read = deal_reader(target, C.parse_card, "hand", self.round)
             return ChanceEvent("deal", 2, read, f"deal {target} 17")
         if phase == GAIN:
             seat = self.gain_queue[0]
 
             def draw(words: list[str]) -> int:
-                if int(words[0]) != seat:
-                    raise ValueError(f"the next Malheur card drawn goes to seat {seat}")
+                if integer(words[0]) != seat:
+                    raise Explained(reason("malin.next_malheur", seat=Seat(seat)))
                 return C_DRAW + C.parse_malheur(words[1])
 
             return ChanceEvent("draw", 2, draw, "draw 1 fennec")
@@ -1145,9 +1146,9 @@ class MalinState(State):
             group = self.steal_groups[0]
 
             def steal(words: list[str]) -> int:
-                victim = int(words[0])
+                victim = integer(words[0])
                 if victim not in group:
-                    raise ValueError(f"Le Malin takes from seat(s) {', '.join(map(str, group))} now")
+                    raise Explained(reason("malin.malin_takes", seats=Seats(tuple(group), ", ")))
                 return C_STEAL + victim * NUM_MALHEURS + C.parse_malheur(words[1])
 
             return ChanceEvent("steal", 2, steal, "steal 2 belzebuth")

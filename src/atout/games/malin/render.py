@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
-from ..terminal import sheet_table
+from ...core.words import Words, words
+from ..terminal import last_trick_heading, sheet_table
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def _table(cards: tuple[TableCard, ...], names: list[str]) -> str:
     return ", ".join(f"{escape(names[s])} [dim]#{s}[/]: {card_markup(k, v, d)}" for s, k, d, v in cards)
 
 
-def render_last_trick(view: MalinView, names: list[str]) -> Any:
+def render_last_trick(view: MalinView, names: list[str], say: Words | None = None) -> Any:
     """The latest finished trick, this hand's or the last hand's: who played each card, and who took it.
 
     None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
@@ -49,28 +50,32 @@ def render_last_trick(view: MalinView, names: list[str]) -> Any:
     from rich.markup import escape
     from rich.text import Text
 
-    line = last_trick_line(view, "hand", lambda cards: _table(cards, names), lambda seat: escape(names[seat]))
+    heading = last_trick_heading(view, "term_hand_word", say or words())
+    line = last_trick_line(
+        view, heading, lambda cards: _table(cards, names), lambda seat: escape(names[seat])
+    )
     return None if line is None else Text.from_markup(line)
 
 
-def render_view(view: MalinView, names: list[str]) -> Any:
+def render_view(view: MalinView, names: list[str], say: Words | None = None) -> Any:
     """A rich renderable of what ``view.seat`` sees: put-aside card, bids, trick, hand, Malheur cards."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
+    say = say or words()
     game = view.game
     removed = "-" if view.removed is None else card_markup(view.removed)
     header = Text.from_markup(
-        f"[bold]Hand {view.round}[/] — dealer: {names[view.dealer]} — {view.hand_size} tricks — "
-        f"put aside: {removed}"
+        f"[bold]{say('term_hand', n=view.round)}[/] — {say('term_dealer', name=names[view.dealer])} — "
+        f"{say.count('mal_term_tricks', view.hand_size)} — {say('mal_term_put_aside', card=removed)}"
     )
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     columns = ["seat", "cards", "bid", "tricks", "score"]
     if game.fun:
         columns.append("malheur")
     for col in columns:
-        table.add_column(col)
+        table.add_column(say(f"term_col_{col}"))
     for seat in range(game.players):
         bid = view.bids[seat]
         marker = "▶ " if view.current_player == seat else "  "
@@ -84,33 +89,35 @@ def render_view(view: MalinView, names: list[str]) -> Any:
         if game.fun:
             row.append(str(view.malheur_counts[seat]))
         table.add_row(*row)
-    parts: list[Any] = [header, table, Text.from_markup(f"Trick: {_table(view.trick, names) or '(empty)'}")]
-    last = render_last_trick(view, names)
+    trick = _table(view.trick, names) or say("term_empty")
+    parts: list[Any] = [header, table, Text.from_markup(say("term_trick", cards=trick))]
+    last = render_last_trick(view, names, say)
     if last is not None:
         parts.append(last)
     if view.window:
-        parts.append(Text.from_markup(f"[bold magenta]Malheur window[/] ({view.window})"))
+        window = say("mal_term_window_before" if view.window == "before bidding" else "mal_term_window_after")
+        parts.append(Text.from_markup(f"[bold magenta]{say('mal_term_window')}[/] ({window})"))
     if view.pending is not None:
         caster, mtype, targets, _, _ = view.pending
         aim = ", ".join(names[t] for t in targets)
-        parts.append(
-            Text.from_markup(f"[bold red]{names[caster]} plays {C.MALHEUR_TITLES[mtype]} on {aim}[/]")
-        )
+        plays = say("mal_term_plays", name=names[caster], card=C.MALHEUR_TITLES[mtype], seats=aim)
+        parts.append(Text.from_markup(f"[bold red]{plays}[/]"))
     if view.phase == "redeclare":
-        parts.append(Text.from_markup("[bold]A card took the Wish's value: choose a new one ('wish 42').[/]"))
+        parts.append(Text.from_markup(f"[bold]{say('mal_term_redeclare')}[/]"))
     hand = " ".join(card_markup(k) for k in view.hand) or "-"
-    parts.append(Text.from_markup(f"[bold]Your hand:[/] {hand}"))
+    parts.append(Text.from_markup(f"[bold]{say('term_your_hand')}[/] {hand}"))
     if game.fun:
-        mine = ", ".join(f"{C.MALHEUR_TITLES[t]}×{c}" for t, c in enumerate(view.malheur) if c) or "none"
-        parts.append(Text.from_markup(f"[bold]Your Malheur cards:[/] {mine}"))
+        mine = ", ".join(f"{C.MALHEUR_TITLES[t]}×{c}" for t, c in enumerate(view.malheur) if c)
+        parts.append(Text.from_markup(f"[bold]{say('mal_term_your_malheur')}[/] {mine or say('term_none')}"))
     return Group(*parts)
 
 
-def render_sheet(view: MalinView, names: list[str]) -> Any:
+def render_sheet(view: MalinView, names: list[str], say: Words | None = None) -> Any:
     """The score sheet: one line per finished hand, bid/tricks and the running score per seat."""
-    table = sheet_table("hand", names)
+    say = say or words()
+    table = sheet_table(say("term_hand_word"), names, title=say("term_sheet"))
     totals = [view.game.options["start_score"]] * view.game.players
-    table.add_row("start", *(str(t) for t in totals))
+    table.add_row(say("mal_term_start"), *(str(t) for t in totals))
     for r, (bids, tricks, penalties) in enumerate(view.sheet, start=1):
         cells = []
         for seat in range(view.game.players):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
 from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
+from ...core.reason import Card, Num, Param, Quoted, Seat, reason
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
 from . import cards as C
@@ -251,13 +252,19 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
         seat_text = seat_text.lower().removeprefix("seat")
         cards = {s: (k, v) for s, k, _, v in trick}
         if not seat_text.isdigit() or int(seat_text) not in cards:
-            raise NotationError(f"{text!r}: seat {seat_text} has no card in the current trick")
+            raise NotationError(
+                reason(
+                    "notation.in_text",
+                    text=Quoted(text),
+                    reason=reason("malin.no_card_in_trick", seat=_seat(seat_text)),
+                )
+            )
         kind, value = cards[int(seat_text)]
         if named.strip().lower() not in (C.card_text(kind).lower(), C.value_text(value).lower()):
-            raise NotationError(
-                f"{text!r}: seat {seat_text}'s card in this trick is "
-                f"{C.card_text(kind)} (worth {C.value_text(value)})"
-            )
+            seat = Seat(int(seat_text))
+            card, worth = Card(C.card_text(kind)), Num(C.value_text(value))
+            why = reason("malin.card_in_trick", seat=seat, card=card, v=worth)
+            raise NotationError(reason("notation.in_text", text=Quoted(text), reason=why))
     return action
 
 
@@ -317,3 +324,8 @@ def redact_history(state: MalinState, seat: int) -> list[int | None]:
         return False
 
     return redact_by_replay(state, hidden)
+
+
+def _seat(text: str) -> Param:
+    """A seat number typed in a trick reference (``2`` of ``2:17``): a seat, or the text if it is none."""
+    return Seat(int(text)) if text.isdigit() else Quoted(text)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
+from ...core.errors import Explained
+from ...core.reason import Quoted, reason
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
@@ -99,7 +101,7 @@ def parse_card(text: str) -> int:
             s = _SUIT_CHARS.get(suit_part)
             if r is not None and s is not None:
                 return card(r, s)
-    raise ValueError(f"{text!r} is not a card (write rank then suit: 7D, 10D, JC, QS, KH, AS or 7♦)")
+    raise Explained(reason("nain_jaune.not_a_card", text=Quoted(text)))
 
 
 #: Card ids present in a mask, ascending.  One bit per card id, so the core

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader
-from ...core.errors import OptionError
+from ...core.actions import ChanceEvent, deal_reader, integer
+from ...core.errors import Explained, OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Cards, Rank, Reason, reason
+from ...core.reason import Card, Cards, Option, Rank, Reason, reason
 from . import cards as C
 from .cards import BOX_OF, BOX_STAKES, NUM_CARDS, POINTS, RANK_MASK, STAKE_TOTAL
 from .cards import card_name as _card_name
@@ -187,7 +187,9 @@ class NainJauneGame(Game):
         #: Tokens a player needs to stake one deal.
         self.stake = STAKE_TOTAL * o["stake_unit"]
         if o["start_tokens"] < self.stake:
-            raise OptionError(f"start_tokens must be at least the stake of one deal ({self.stake} tokens)")
+            raise OptionError(
+                reason("nain_jaune.tokens_below_stake", option=Option("start_tokens"), stake=self.stake)
+            )
         self.hand_size = C.HAND_SIZES[self.players]
         self.step = 1 if o["direction"] == "clockwise" else -1
         self.voluntary = bool(o["voluntary_stop"])
@@ -628,15 +630,15 @@ class NainJauneState(State):
             return ChanceEvent("dealer", 1, self._read_dealer, "dealer 2")
         if self.phase == DEAL:
             target = self.deal_target()
-            detail = f"seat {target} has {self.hands[target].bit_count()} of {self.game.hand_size} cards"
-            read = deal_reader(target, C.parse_card, f"deal {self.round}", detail)
+            held = (self.hands[target].bit_count(), self.game.hand_size)
+            read = deal_reader(target, C.parse_card, "deal", self.round, held)
             return ChanceEvent("deal", 2, read, f"deal {target} 7D")
         return None
 
     def _read_dealer(self, words: list[str]) -> int:
-        seat = int(words[0])
+        seat = integer(words[0])
         if not 0 <= seat < self.n:
-            raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
+            raise Explained(reason("notation.dealer_range", hi=self.n - 1))
         return DEALER_BASE + seat
 
     # -- results and information ----------------------------------------------------------

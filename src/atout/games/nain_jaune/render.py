@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.words import Words, words
 from ..terminal import sheet_table
 from . import cards as C
 
@@ -25,11 +26,12 @@ def card_markup(c: int) -> str:
     return f"[{style}]{C.card_symbol(c)}[/]"
 
 
-def render_board(view: NainJauneView) -> Any:
+def render_board(view: NainJauneView, say: Words | None = None) -> Any:
     """The five boxes as a 3×3 board, each with its card and the tokens on it."""
     from rich.panel import Panel
     from rich.table import Table
 
+    say = say or words()
     grid = Table.grid(padding=(0, 3))
     for _ in range(3):
         grid.add_column(justify="center")
@@ -39,11 +41,12 @@ def render_board(view: NainJauneView) -> Any:
         if box == 4:
             label += " [yellow]Nain Jaune[/]"
         tokens = view.boxes[box]
-        pending = " [blink]claim?[/]" if view.claim_box == box else ""
-        cells[row][col] = f"{label}\n[bold]{tokens}[/] token{'s' if tokens != 1 else ''}{pending}"
+        pending = f" [blink]{say('nj_term_claim')}[/]" if view.claim_box == box else ""
+        count = say.count("nj_term_tokens", tokens)
+        cells[row][col] = f"{label}\n{count}{pending}"
     for line in cells:
         grid.add_row(*line)
-    return Panel(grid, title="Board", expand=False)
+    return Panel(grid, title=say("nj_term_board"), expand=False)
 
 
 def last_run(view: NainJauneView) -> tuple[tuple[int, int], ...]:
@@ -69,19 +72,21 @@ def last_run(view: NainJauneView) -> tuple[tuple[int, int], ...]:
     return played[start:]
 
 
-def render_view(view: NainJauneView, names: list[str]) -> Any:
+def render_view(view: NainJauneView, names: list[str], say: Words | None = None) -> Any:
     """A rich renderable of what ``view.seat`` sees: board, players, run, hand."""
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
+    say = say or words()
     header = Text.from_markup(
-        f"[bold]Deal {view.deal}[/] — dealer: {names[view.dealer]} — opener: {names[view.opener]}"
+        f"[bold]{say('term_deal', n=view.deal)}[/] — {say('term_dealer', name=names[view.dealer])} — "
+        f"{say('nj_term_opener', name=names[view.opener])}"
     )
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-    for col in ("player", "cards", "tokens", "has shown no"):
-        table.add_column(col)
+    for col in ("player", "cards", "tokens", "shown_no"):
+        table.add_column(say(f"term_col_{col}"))
     for seat in range(view.game.players):
         marker = "▶ " if view.current_player == seat else "  "
         table.add_row(
@@ -92,36 +97,43 @@ def render_view(view: NainJauneView, names: list[str]) -> Any:
         )
     shown = view.played[-12:]
     pile = ("… " if len(view.played) > len(shown) else "") + " ".join(card_markup(c) for _, c in shown)
-    pile = pile or "(no card yet)"
+    pile = pile or say("nj_term_no_card")
     if view.phase != "play":
-        status = f"[dim]{view.phase}[/]"
+        status = f"[dim]{say('nj_term_phase_' + view.phase.replace('-', '_'))}[/]"
     elif view.need is None:
-        who = escape(names[view.last])
-        status = f"new run: {who} plays any card"
+        status = say("nj_term_new_run", name=escape(names[view.last]))
     else:
-        status = f"next card: any [bold]{C.rank_text(view.need)}[/]"
+        status = say("nj_term_next", rank=f"[bold]{C.rank_text(view.need)}[/]")
     # Who played each card of the run, as the last trick shows it in the trick games.
     run = ", ".join(f"{escape(names[s])} {card_markup(c)}" for s, c in last_run(view))
     parts: list[Any] = [
         header,
-        render_board(view),
+        render_board(view, say),
         table,
-        Text.from_markup(f"Pile: {pile}"),
-        Text.from_markup(f"Run: {run + ' — ' if run else ''}{status}"),
+        Text.from_markup(say("nj_term_pile", cards=pile)),
+        Text.from_markup(say("nj_term_run", run=(run + " — " if run else "") + status)),
     ]
     if not view.played and view.sheet:
         # A deal ends on its last card and the next is dealt at once: say how it ended.
         result = view.sheet[-1]
         opera = " (grand opéra)" if result.grand_opera else ""
-        parts.append(Text.from_markup(f"[dim]Last deal:[/] {escape(names[result.winner])} went out{opera}"))
+        went = say("nj_term_went_out", name=escape(names[result.winner]))
+        parts.append(Text.from_markup(f"[dim]{say('nj_term_last_deal')}[/] {went}{opera}"))
     hand = " ".join(card_markup(c) for c in C.by_rank(list(view.hand))) or "-"
-    parts.append(Text.from_markup(f"[bold]Your hand:[/] {hand}"))
+    parts.append(Text.from_markup(f"[bold]{say('term_your_hand')}[/] {hand}"))
     return Group(*parts)
 
 
-def render_sheet(view: NainJauneView, names: list[str]) -> Any:
+def render_sheet(view: NainJauneView, names: list[str], say: Words | None = None) -> Any:
     """The score sheet: per deal, the winner, what each paid, and the tokens after it."""
-    table = sheet_table("deal", names, title="Score sheet (tokens)", before=("out",), after=("board",))
+    say = say or words()
+    table = sheet_table(
+        say("term_deal_word"),
+        names,
+        title=say("nj_term_sheet"),
+        before=(say("nj_term_out"),),
+        after=(say("nj_term_board_column"),),
+    )
     for r in view.sheet:
         cells = []
         for seat in range(view.game.players):
@@ -132,5 +144,5 @@ def render_sheet(view: NainJauneView, names: list[str]) -> Any:
             cells.append(f"{cell} = {r.tokens[seat]}")
         out = names[r.winner] + (" (grand opéra)" if r.grand_opera else "")
         table.add_row(str(r.deal), out, *cells, str(sum(r.boxes)))
-    table.add_row("now", "", *[str(t) for t in view.tokens], str(sum(view.boxes)))
+    table.add_row(say("nj_term_now"), "", *[str(t) for t in view.tokens], str(sum(view.boxes)))
     return table

@@ -23,6 +23,8 @@ import re
 
 from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
+from ...core.errors import Explained
+from ...core.reason import Quoted, reason
 
 COLOURS = ("blue", "green", "red", "yellow", "orange", "violet")
 COLOUR_LETTERS = "BGRYOV"
@@ -85,9 +87,8 @@ class Deck:
             if value < self.values:
                 return self.kind(letters.index(t[0]), value)
         top = COLOUR_LETTERS[: self.colours]
-        raise ValueError(
-            f"{text!r} is not a card of this deck (colours {', '.join(top)}, values 0..{self.values - 1}; "
-            f"write e.g. B7)"
+        raise Explained(
+            reason("sticheln.not_a_card", text=Quoted(text), letters=", ".join(top), hi=self.values - 1)
         )
 
     #: Card kinds present in a mask, ascending.  Kinds are the bits (every card is

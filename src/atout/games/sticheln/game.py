@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, check_digits, deal_reader
-from ...core.errors import OptionError
+from ...core.actions import ChanceEvent, check_digits, deal_reader, integer
+from ...core.errors import Explained, OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Cards, Reason, Seat, Word, reason
+from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from .cards import COLOURS, Deck
 from .cards import card_name as _card_name
 from .rules import (
@@ -153,9 +153,18 @@ class StichelnGame(Game):
         self.tricks_per_hand = self.deck.hand_size - self.pain_count
         start = o["start_round"]
         if o["hands"] is None and start > self.players:
-            raise OptionError(f"start_round={start} is after the last hand ({self.players}): give hands= too")
+            raise OptionError(
+                reason(
+                    "sticheln.start_after_last_hand",
+                    option=Option("start_round"),
+                    start=start,
+                    n=self.players,
+                )
+            )
         if o["hands"] is not None and start + o["hands"] - 1 > 64:
-            raise OptionError("start_round + hands - 1 must be at most 64")
+            raise OptionError(
+                reason("sticheln.hands_at_most", start=Option("start_round"), hands=Option("hands"))
+            )
         #: The last hand this match plays (its number, not a count).
         self.num_hands = start + o["hands"] - 1 if o["hands"] is not None else self.players
         self.zero_sets_lead = o["zero_lead_colour"] == "own"
@@ -513,14 +522,14 @@ class StichelnState(State):
         if self.phase != DEAL:
             return None
         target = self.deal_target()
-        held = f"seat {target} has {self.hands[target].bit_count()} of {deck.hand_size} cards"
-        read = deal_reader(target, deck.parse, f"hand {self.round}", held)
+        held = (self.hands[target].bit_count(), deck.hand_size)
+        read = deal_reader(target, deck.parse, "hand", self.round, held)
         return ChanceEvent("deal", 2, read, f"deal {target} B7")
 
     def _read_dealer(self, words: list[str]) -> int:
-        seat = int(words[0])
+        seat = integer(words[0])
         if not 0 <= seat < self.n:
-            raise ValueError(f"the dealer is a seat 0..{self.n - 1}")
+            raise Explained(reason("notation.dealer_range", hi=self.n - 1))
         return self.game.deck.size + seat
 
     # -- results and information ----------------------------------------------------------

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
-from ..terminal import sheet_table
+from ...core.words import Words, words
+from ..terminal import last_trick_heading, sheet_table
 from .cards import COLOURS, Deck
+from .rules import led_index
 
 if TYPE_CHECKING:
     from .view import StichelnView
@@ -27,14 +29,11 @@ def card_markup(deck: Deck, kind: int) -> str:
 
 
 def lead_colour(view: StichelnView) -> int:
-    """The lead colour of the trick in progress, or -1 when none is set yet."""
+    """The lead colour of the trick in progress (the rules' :func:`.rules.led_index`), or -1 when none is set yet."""
     deck = view.game.deck
-    for i, (_, k) in enumerate(view.trick):
-        if view.game.zero_sets_lead and i == 0:
-            return deck.colour_of[k]
-        if deck.value_of[k]:
-            return deck.colour_of[k]
-    return -1
+    kinds = [k for _, k in view.trick]
+    i = led_index(deck.value_of, kinds, view.game.zero_sets_lead)
+    return -1 if i < 0 else deck.colour_of[kinds[i]]
 
 
 def played_markup(deck: Deck, cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
@@ -44,7 +43,7 @@ def played_markup(deck: Deck, cards: tuple[tuple[int, int], ...], names: list[st
     return ", ".join(f"{escape(names[s])}: {card_markup(deck, k)}" for s, k in cards)
 
 
-def render_last_trick(view: StichelnView, names: list[str]) -> Any:
+def render_last_trick(view: StichelnView, names: list[str], say: Words | None = None) -> Any:
     """The latest finished trick, this hand's or the last hand's: who played each card, and who took it.
 
     A trick of zeros only is taken by nobody (winner -1).  None before the first
@@ -53,28 +52,32 @@ def render_last_trick(view: StichelnView, names: list[str]) -> Any:
     from rich.markup import escape
     from rich.text import Text
 
+    say = say or words()
+
     def taker(seat: int) -> str:
-        return escape(names[seat]) if seat >= 0 else "nobody (zeros only, set aside)"
+        return escape(names[seat]) if seat >= 0 else say("st_term_nobody")
 
     deck = view.game.deck
-    line = last_trick_line(view, "hand", lambda cards: played_markup(deck, cards, names), taker)
+    heading = last_trick_heading(view, "term_hand_word", say)
+    line = last_trick_line(view, heading, lambda cards: played_markup(deck, cards, names), taker)
     return None if line is None else Text.from_markup(line)
 
 
-def render_view(view: StichelnView, names: list[str]) -> Any:
+def render_view(view: StichelnView, names: list[str], say: Words | None = None) -> Any:
     """A rich renderable of what ``view.seat`` sees: handicap cards, trick, hand."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
+    say = say or words()
     deck = view.game.deck
     header = Text.from_markup(
-        f"[bold]Hand {view.round}/{view.rounds}[/] — dealer: {names[view.dealer]} — "
-        f"deck: {deck.colours} colours × 0..{deck.values - 1}"
+        f"[bold]{say('term_hand_of', n=view.round, of=view.rounds)}[/] — {say('term_dealer', name=names[view.dealer])} — "
+        f"{say('st_term_deck', n=deck.colours, hi=deck.values - 1)}"
     )
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-    for col in ("seat", "cards", "handicap", "taken", "hand points", "score"):
-        table.add_column(col)
+    for col in ("seat", "cards", "handicap", "taken", "hand_points", "score"):
+        table.add_column(say(f"term_col_{col}"))
     taken = [0] * view.game.players
     captured = [0] * view.game.players
     for trick, winner in view.tricks:
@@ -85,11 +88,11 @@ def render_view(view: StichelnView, names: list[str]) -> Any:
     for seat in range(view.game.players):
         pains = view.pains[seat]
         if pains is None:
-            shown = "face down" if view.pain_laid[seat] else "-"
+            shown = say("st_term_face_down") if view.pain_laid[seat] else "-"
         else:
             shown = " ".join(card_markup(deck, k) for k in pains) or "-"
             if not view.revealed and pains:
-                shown += " [dim](hidden from others)[/]"
+                shown += f" [dim]{say('st_term_hidden')}[/]"
         marker = "▶ " if view.current_player == seat else "  "
         # This hand's points so far (laid card included), when the handicap colours are known.
         points = "?" if pains is None else f"{view.game.hand_score(pains, captured[seat]):+d}"
@@ -101,31 +104,31 @@ def render_view(view: StichelnView, names: list[str]) -> Any:
             points,
             str(view.scores[seat]),
         )
-    played = played_markup(deck, view.trick, names) or "(empty)"
+    played = played_markup(deck, view.trick, names) or say("term_empty")
     parts: list[Any] = [header, table]
     lead = lead_colour(view)
     if lead >= 0:
-        note = f"   [dim](led {COLOURS[lead]}: every other colour is trump, zeros never win)[/]"
+        note = f"   [dim]{say('st_term_led', colour=say.colour(COLOURS[lead]))}[/]"
     elif view.trick:
-        note = "   [dim](zeros only so far: the first non-zero card sets the lead colour)[/]"
+        note = f"   [dim]{say('st_term_zeros')}[/]"
     else:
         note = ""
-    parts.append(Text.from_markup(f"Trick: {played}{note}"))
-    last = render_last_trick(view, names)
+    parts.append(Text.from_markup(say("term_trick", cards=played) + note))
+    last = render_last_trick(view, names, say)
     if last is not None:
         parts.append(last)
     if view.phase == "pain" and view.current_player == view.seat:
-        parts.append(Text.from_markup("[bold]Choose a handicap card[/] (face down): write e.g. 'pain B3'"))
-    parts.append(
-        Text.from_markup("[bold]Your hand:[/] " + (" ".join(card_markup(deck, k) for k in view.hand) or "-"))
-    )
+        parts.append(Text.from_markup(say("st_term_choose_pain")))
+    hand = " ".join(card_markup(deck, k) for k in view.hand) or "-"
+    parts.append(Text.from_markup(f"[bold]{say('term_your_hand')}[/] {hand}"))
     return Group(*parts)
 
 
-def render_sheet(view: StichelnView, names: list[str]) -> Any:
+def render_sheet(view: StichelnView, names: list[str], say: Words | None = None) -> Any:
     """The score sheet: one line per finished hand, handicap card and running total per seat."""
+    say = say or words()
     deck = view.game.deck
-    table = sheet_table("hand", names)
+    table = sheet_table(say("term_hand_word"), names, title=say("term_sheet"))
     totals = [0] * view.game.players
     for r, (pains, deltas) in enumerate(view.sheet, start=1):
         cells = []

@@ -44,14 +44,11 @@ def trick_winner_index(
     >>> trick_winner_index(deck.colour_of, deck.value_of, [R0, 0, 9], True)  # three zeros
     -1
     """
-    lead = -1
-    if zero_sets_lead:
+    if zero_sets_lead:  # the common case without a call (the engine asks at every trick)
         lead = colour_of[kinds[0]]
     else:
-        for k in kinds:
-            if value_of[k]:
-                lead = colour_of[k]
-                break
+        first = led_index(value_of, kinds, False)
+        lead = colour_of[kinds[first]] if first >= 0 else -1
     best = -1
     best_value = 0
     best_trump = False
@@ -93,8 +90,26 @@ def trick_lead(
     i = trick_winner_index(colour_of, value_of, kinds, zero_sets_lead)
     if i < 0:
         return (0, "zeros_leader") if zeros_to_leader else (-1, "zeros_void")
-    first = kinds[0] if zero_sets_lead else next(k for k in kinds if value_of[k])
+    first = kinds[led_index(value_of, kinds, zero_sets_lead)]
     return i, "led" if colour_of[kinds[i]] == colour_of[first] else "trump"
+
+
+def led_index(value_of: tuple[int, ...], kinds: list[int] | tuple[int, ...], zero_sets_lead: bool) -> int:
+    """Position in ``kinds`` (play order) of the card whose colour is led, or -1 (no card yet, or
+    zeros only while a zero does not set the colour: ``zero_lead_colour=first_nonzero``).
+
+    >>> deck = Deck(3)  # values 0..8: blue 0-8, green 9-17, red 18-26
+    >>> led_index(deck.value_of, [18, 5, 12], True), led_index(deck.value_of, [18, 5, 12], False)
+    (0, 1)
+    >>> led_index(deck.value_of, [18, 0], False), led_index(deck.value_of, [], True)
+    (-1, -1)
+    """
+    if zero_sets_lead:
+        return 0 if kinds else -1
+    for i, k in enumerate(kinds):  # a loop, not next(...): the engine asks this at every trick
+        if value_of[k]:
+            return i
+    return -1
 
 
 def action_space(deck: Deck) -> ActionSpace:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.game import BaseView, redact_by_replay, view_head
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, read_head
-from .rules import DEAL, OVER, PAIN, PHASE_NAMES, trick_lead
+from .rules import DEAL, OVER, PAIN, PHASE_NAMES, led_index, trick_lead
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
@@ -83,9 +83,18 @@ class StichelnView(BaseView, LastTrick[PastTrick]):
             "leader": self.leader,
             **CardWriter(text).trick_fields(self),
             "winning": self.trick_winning(),
+            "led_card": self.led_card(),
             "scores": list(self.scores),
             "sheet": [{"pains": [cards(p) for p in pains], "deltas": list(d)} for pains, d in self.sheet],
         }
+
+    def led_card(self) -> str | None:
+        """The card of the trick in progress whose colour is led (:func:`.rules.led_index`), or
+        None: no card yet, or zeros only where a zero leads no colour.  Public, as the trick is;
+        the table draws it and says its colour, it does not work it out."""
+        kinds = [k for _, k in self.trick]
+        i = led_index(self.game.deck.value_of, kinds, self.game.zero_sets_lead)
+        return None if i < 0 else self.game.deck.text(kinds[i])
 
     def trick_winning(self) -> dict[str, object] | None:
         """Who takes the trick in progress so far and why (:func:`.rules.trick_lead`); None: no card yet."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from ...core.bits import fill_slots
 from ...core.cardname import CardName
+from ...core.errors import Explained
+from ...core.reason import Quoted, reason
 
 SUITS = ("blue", "green", "red", "yellow")
 SUIT_LETTERS = "BGRY"
@@ -65,7 +67,7 @@ def parse_card(text: str) -> int:
         rank = int(t[1:])
         if 1 <= rank <= RANKS:
             return "bgry".index(t[0]) * RANKS + rank - 1
-    raise ValueError(f"{text!r} is not a Wizard card (write B7, G13, R1, Y12, Z or N)")
+    raise Explained(reason("wizard.not_a_card", text=Quoted(text)))
 
 
 def parse_suit(text: str) -> int:
@@ -73,7 +75,7 @@ def parse_suit(text: str) -> int:
     for i, name in enumerate(SUITS):
         if t in (name, name[0]):
             return i
-    raise ValueError(f"{text!r} is not a suit (blue, green, red or yellow)")
+    raise Explained(reason("wizard.not_a_suit", text=Quoted(text)))
 
 
 def kind_of_slot(slot: int) -> int:

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader
+from ...core.actions import ChanceEvent, deal_reader, integer
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
-from ...core.reason import Card, Cards, Reason, Seat, Word, reason
+from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
 from .cards import JESTER, JESTER_MASK, NUM_KINDS, SPECIAL_MASK, SUIT_MASK, WIZARD, WIZARD_MASK
 from .cards import card_name as _card_name
@@ -108,18 +108,26 @@ class WizardGame(Game):
     def _check_options(self) -> None:
         o = self.options
         if o["plus_minus_one"] and o["bids"] != "open":
-            raise OptionError(
-                "plus_minus_one needs open bids: with hidden bids the dealer cannot know "
-                "which bid is forbidden"
-            )
+            raise OptionError(reason("wizard.option_needs_open_bids", option=Option("plus_minus_one")))
         full = 60 // self.players
         start = o["start_round"]
         if start > full:
-            raise OptionError(f"start_round must be 1..{full} with {self.players} players")
-        if o["rounds"] is not None and start + o["rounds"] - 1 > full:
             raise OptionError(
-                f"rounds must be 1..{full - start + 1} with {self.players} players"
-                + (f" from round {start}" if start > 1 else "")
+                reason("option.at_most_with_players", option=Option("start_round"), full=full, n=self.players)
+            )
+        if o["rounds"] is not None and start + o["rounds"] - 1 > full:
+            if start > 1:
+                raise OptionError(
+                    reason(
+                        "option.at_most_from_round",
+                        option=Option("rounds"),
+                        full=full - start + 1,
+                        n=self.players,
+                        start=start,
+                    )
+                )
+            raise OptionError(
+                reason("option.at_most_with_players", option=Option("rounds"), full=full, n=self.players)
             )
         #: Rounds in a full game (the hand size of the last one).
         self.full_rounds = full
@@ -593,13 +601,13 @@ class WizardState(State):
         """The chance event this state waits for, with its notation, or None at a decision."""
         phase = self.phase
         if phase == FIRST_DEALER:
-            return ChanceEvent("dealer", 1, lambda words: NUM_KINDS + int(words[0]), "dealer 2")
+            return ChanceEvent("dealer", 1, lambda words: NUM_KINDS + integer(words[0]), "dealer 2")
         if phase == TURN_UP:
             return ChanceEvent("turn", 1, lambda words: C.parse_card(words[0]), "turn R7")
         if phase == DEAL:
             target = self.deal_target()
-            held = f"seat {target} has {self.hands[target].bit_count()} of {self.round} cards"
-            read = deal_reader(target, C.parse_card, f"round {self.round}", held)
+            held = (self.hands[target].bit_count(), self.round)
+            read = deal_reader(target, C.parse_card, "round", self.round, held)
             return ChanceEvent("deal", 2, read, f"deal {target} B7")
         return None
 

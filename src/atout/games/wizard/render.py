@@ -9,17 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.tricks import last_trick_line
-from ..terminal import sheet_table
+from ...core.words import Words, words
+from ..terminal import last_trick_heading, sheet_table
 from . import cards as C
 
 if TYPE_CHECKING:
     from .view import WizardView
 
 _STYLE = {0: "bold blue", 1: "bold green", 2: "bold red", 3: "bold yellow"}
-#: Under every view: what the single letters stand for (a player new to the terminal asks).
-LEGEND = (
-    "[dim]Z = Wizard, N = Jester ('play Z', 'play N'); B7 = blue 7 (B G R Y: blue, green, red, yellow)[/]"
-)
+
+
+def legend(say: Words) -> str:
+    """Under every view: what the single letters stand for (a player new to the terminal asks)."""
+    return f"[dim]{say('wiz_term_legend')}[/]"
 
 
 def card_markup(kind: int) -> str:
@@ -39,7 +41,7 @@ def played_markup(cards: tuple[tuple[int, int], ...], names: list[str]) -> str:
     return ", ".join(f"{escape(names[s])}: {card_markup(k)}" for s, k in cards)
 
 
-def render_last_trick(view: WizardView, names: list[str]) -> Any:
+def render_last_trick(view: WizardView, names: list[str], say: Words | None = None) -> Any:
     """The latest finished trick, this round's or the last round's: who played each card, and who took it.
 
     None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
@@ -47,27 +49,29 @@ def render_last_trick(view: WizardView, names: list[str]) -> Any:
     from rich.markup import escape
     from rich.text import Text
 
+    heading = last_trick_heading(view, "term_round_word", say or words())
     line = last_trick_line(
-        view, "round", lambda cards: played_markup(cards, names), lambda seat: escape(names[seat])
+        view, heading, lambda cards: played_markup(cards, names), lambda s: escape(names[s])
     )
     return None if line is None else Text.from_markup(line)
 
 
-def render_view(view: WizardView, names: list[str]) -> Any:
-    """A rich renderable of what ``view.seat`` sees: trump, bids, trick, hand."""
+def render_view(view: WizardView, names: list[str], say: Words | None = None) -> Any:
+    """A rich renderable of what ``view.seat`` sees: trump, bids, trick, hand (in ``say``'s language)."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    trump = "none" if view.trump is None else C.SUITS[view.trump]
-    turned = "" if view.turned is None else f" (turned up: {C.card_text(view.turned)})"
+    say = say or words()
+    trump = say("term_none") if view.trump is None else say.colour(C.SUITS[view.trump])
+    turned = "" if view.turned is None else " " + say("wiz_term_turned", card=C.card_text(view.turned))
     header = Text.from_markup(
-        f"[bold]Round {view.round}/{view.rounds}[/] — dealer: {names[view.dealer]} — "
-        f"trump: [bold]{trump}[/]{turned}"
+        f"[bold]{say('term_round_of', n=view.round, of=view.rounds)}[/] — "
+        f"{say('term_dealer', name=names[view.dealer])} — {say('wiz_term_trump', trump=f'[bold]{trump}[/]')}{turned}"
     )
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     for col in ("seat", "cards", "bid", "tricks", "score"):
-        table.add_column(col)
+        table.add_column(say(f"term_col_{col}"))
     for seat in range(view.game.players):
         bid = view.bids[seat]
         shown = "?" if bid is None and view.has_bid[seat] else ("-" if bid is None else str(bid))
@@ -79,23 +83,21 @@ def render_view(view: WizardView, names: list[str]) -> Any:
             str(view.tricks_won[seat]),
             str(view.scores[seat]),
         )
-    trick = played_markup(view.trick, names) or "(empty)"
-    parts: list[Any] = [header, table, Text.from_markup(f"Trick: {trick}")]
-    last = render_last_trick(view, names)
+    trick = played_markup(view.trick, names) or say("term_empty")
+    parts: list[Any] = [header, table, Text.from_markup(say("term_trick", cards=trick))]
+    last = render_last_trick(view, names, say)
     if last is not None:
         parts.append(last)
     if view.seen_hands is not None:
         for seat, hand in enumerate(view.seen_hands):
             if hand is not None:
-                parts.append(
-                    Text.from_markup(f"{names[seat]} holds: " + " ".join(card_markup(k) for k in hand))
-                )
-        parts.append(Text.from_markup("[bold]Your hand:[/] ? (clairvoyance: you cannot see it)"))
+                held = " ".join(card_markup(k) for k in hand)
+                parts.append(Text.from_markup(say("wiz_term_holds", name=names[seat], cards=held)))
+        parts.append(Text.from_markup(f"[bold]{say('term_your_hand')}[/] {say('wiz_term_clairvoyance')}"))
     else:
-        parts.append(
-            Text.from_markup("[bold]Your hand:[/] " + (" ".join(card_markup(k) for k in view.hand) or "-"))
-        )
-    parts.append(Text.from_markup(LEGEND))
+        mine = " ".join(card_markup(k) for k in view.hand) or "-"
+        parts.append(Text.from_markup(f"[bold]{say('term_your_hand')}[/] {mine}"))
+    parts.append(Text.from_markup(legend(say)))
     return Group(*parts)
 
 
@@ -106,11 +108,12 @@ def sheet_cell(bid: int, tricks: int, delta: int, total: int) -> str:
     return f"{bid}/{tricks} {ok} {delta:+d} = {total}"
 
 
-def render_sheet(view: WizardView, names: list[str]) -> Any:
+def render_sheet(view: WizardView, names: list[str], say: Words | None = None) -> Any:
     """The score sheet: one line per finished round, per seat bid/tricks, the round's points
     and the running total."""
-    table = sheet_table("round", names)
-    table.caption = "bid/tricks ✓ or ✗, points = total"
+    say = say or words()
+    table = sheet_table(say("term_round_word"), names, title=say("term_sheet"))
+    table.caption = say("wiz_term_caption")
     totals = [0] * view.game.players
     for r, (bids, tricks, deltas) in enumerate(view.sheet, start=1):
         cells = []

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...core.actions import ActionRange, ActionSpace, Reader
+from ...core.actions import ActionRange, ActionSpace, Reader, integer
+from ...core.errors import Explained
+from ...core.reason import Quoted, reason
 from . import cards as C
 from .cards import NUM_KINDS
 
@@ -94,10 +96,10 @@ def action_space(full_rounds: int, clairvoyance: bool) -> ActionSpace:
     ranges = [PLAY_CARD, bid, trump] if blind is None else [PLAY_CARD, bid, trump, blind]
 
     def read_bid(word: str) -> int:
-        value = int(word)
+        value = integer(word)
         if 0 <= value <= full_rounds:
             return bid(value)
-        raise ValueError(f"a bid is 0..{full_rounds}")
+        raise Explained(reason("notation.bid_range", hi=full_rounds))
 
     def read_play(word: str) -> int:
         if word == "blind" and blind is not None:
@@ -113,8 +115,10 @@ def action_space(full_rounds: int, clairvoyance: bool) -> ActionSpace:
         if words[0].isdigit():
             try:
                 return read_bid(words[0])
-            except ValueError as exc:  # worded as the long form's refusal, as it always was
-                raise ValueError(f"{'bid ' + words[0]!r}: {exc}") from None
+            except Explained as exc:  # worded as the long form's refusal, as it always was
+                raise Explained(
+                    reason("notation.in_text", text=Quoted("bid " + words[0]), reason=exc.why)
+                ) from None
         return C.parse_card(words[0])
 
     def keyword(name: str, read_one: Callable[[str], int]) -> Reader:

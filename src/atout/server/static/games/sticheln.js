@@ -7,7 +7,8 @@
    The view's fields: phase "pain" | "play" | "over"; pain_laid[s] (cards laid,
    public), pains[s] (own always, the others' once revealed, else null), revealed;
    trick [[seat, card]…], tricks [{cards, winner}…] of this hand (winner -1: a
-   trick of zeros set aside), last_trick {cards, winner, round}; sheet [{pains, deltas}]. */
+   trick of zeros set aside), last_trick {cards, winner, round}; led_card (the card
+   whose colour is led, null: none yet); sheet [{pains, deltas}]. */
 
 import { el, t, tn } from "../lib/dom.js";
 import { cardElement, lastTrickModel, pairPlays, trickWinning } from "../felt.js";
@@ -47,15 +48,6 @@ export function actionLabel(action) {
 /** A click on a card that cannot be played sends this, so the server says why. */
 export function fallback(card, msg) {
   return msg.view.phase === "pain" ? `pain ${card}` : `play ${card}`;
-}
-
-/** The led colour of `trick` ([[seat, card]…]): the first card's, or with
-    zero_lead_colour=first_nonzero the first non-zero card's (null: only zeros yet). */
-export function ledColour(trick, firstNonzero) {
-  if (!trick.length) return null;
-  if (!firstNonzero) return colourOf(trick[0][1]);
-  const first = trick.find(([, c]) => valueOf(c) !== 0);
-  return first ? colourOf(first[1]) : null;
 }
 
 /** Per seat this hand: tricks and cards taken, and what its handicap colour(s) cost so far
@@ -171,7 +163,6 @@ export function model(msg, ctx) {
   const v = msg.view;
   const me = msg.seat;
   const o = options(msg);
-  const firstNonzero = o.zero_lead_colour === "first_nonzero";
   const perSeat = o.two_pain_colours === "true" ? 2 : 1;
   const got = taken(msg);
 
@@ -214,8 +205,10 @@ export function model(msg, ctx) {
     info.push({ label: t("st_handicap"), value: cols, card: myPains[0], title: t("st_your_handicap_title", { colours: cols }) });
   }
   if (v.phase === "play") {
-    const led = ledColour(v.trick, firstNonzero);
-    if (led) info.push({ label: t("st_led_label"), value: colourName(led), card: v.trick.find(([, c]) => colourOf(c) === led && (!firstNonzero || valueOf(c) !== 0))[1], title: t("st_led_title", { colour: colourName(led) }) });
+    // The view says which card's colour is led (the rules, in Python): drawn here, not worked out.
+    const ledCard = v.led_card;
+    const led = ledCard ? colourName(colourOf(ledCard)) : null;
+    if (led) info.push({ label: t("st_led_label"), value: led, card: ledCard, title: t("st_led_title", { colour: led }) });
     else if (v.trick.length) info.push({ label: t("st_led_label"), value: t("st_led_none"), title: t("st_led_none_title") });
     else info.push({ label: t("st_led_label"), value: "–", title: t("st_led_next") });
   }
