@@ -487,9 +487,19 @@ class Living:
             if await self._take_room(table, settings):
                 await self._refresh(table)
 
-    async def _before_moves(self, table: LiveTable) -> None:
-        """Moves another process stored are about to be told here: the away notice first."""
-        await self._stored_away(table)
+    async def _before_moves(self, table: LiveTable, actions: list[int]) -> None:
+        """Moves another process stored are about to be told here: the away notice first.
+
+        Only a human seat's move can be the away bot's: when every move is a bot seat's (or
+        a seat already known away here), there is no notice to wait for, and no database
+        read (most moves at a table of bots and one human)."""
+        probe = table.state.clone()
+        for action in actions:
+            seat = probe.current_player
+            if 0 <= seat < len(table.seats) and table.seats[seat].bot is None and seat not in table.room.away:
+                await self._stored_away(table)
+                return
+            probe.apply(action)
 
     async def _reload_chat(self, table: LiveTable) -> None:
         """Chat lines said on other processes, each sent once to this process's living sockets."""

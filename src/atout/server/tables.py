@@ -273,7 +273,8 @@ class TableManager:
         self.notice_hooks: list[Callable[[str, str], None]] = []
         #: Called under the table's lock before moves another process stored are applied and
         #: told here (:mod:`.living`: the stored away seats, so ``away`` comes before the bot's move).
-        self.moves_hooks: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: Given the table and those moves (actions, in order).
+        self.moves_hooks: list[Callable[[LiveTable, list[int]], Awaitable[None]]] = []
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -676,7 +677,7 @@ class TableManager:
         changed = False
         if new:
             for hook in self.moves_hooks:
-                await hook(table)
+                await hook(table, list(new))
         for action in new:  # each move told on its own: every client sees every move once
             probe = table.state.clone()
             probe.apply(action)
