@@ -287,6 +287,13 @@ def test_a_killed_server_resumes_the_game(server: Server, page: Page) -> None:
     server.start()  # same database, same port: the page reconnects by itself
     page.wait_for_function("() => document.getElementById('notice').textContent === ''")
     assert (board(page), page.inner_text("#board")) == before
+    # A move clicked while the server is away is not lost: it goes once the table is back.
+    n = int(board(page)["n"])
+    server.kill()
+    page.wait_for_selector("#notice.error")
+    page.locator("#board button.card.legal, #board button.action").first.click(position={"x": 8, "y": 24})
+    server.start()
+    page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
     play_to_the_end(page, 0)
     assert board(page)["over"] == "true"
 

@@ -37,6 +37,8 @@ let socket = null;
 let retry = 0;
 let left = false;
 let reconnecting = false;
+/** A move clicked while the socket was reconnecting (act), sent when the table is back. */
+let pendingMove = null;
 /** The last message and model drawn (what the player sees). */
 let shown = null;
 /** The newest message received (what the server last said). */
@@ -93,10 +95,14 @@ function context(msg, mod, readOnly) {
 }
 
 function act(action) {
-  if (!socket || socket.readyState !== WebSocket.OPEN || !latest) return;
+  if (!latest) return;
   closeChooser();
   if (skipHold) skipHold();
-  socket.send(JSON.stringify({ type: "act", action, n: latest.n }));
+  const move = { type: "act", action, n: latest.n };
+  // A click while the socket reconnects is not lost: it is sent once the table is back, if the
+  // position it was made in is still the table's (the server would refuse it as stale otherwise).
+  if (!socket || socket.readyState !== WebSocket.OPEN) { pendingMove = move; return; }
+  socket.send(JSON.stringify(move));
 }
 
 /* ---- a card with a choice (a Twin's value, the Wish's) ------------------------------- */
@@ -482,6 +488,11 @@ function connect() {
       latest = msg;
       reconnecting = false;
       if (fresh) notice("");
+      if (pendingMove) {
+        const move = pendingMove;
+        pendingMove = null;
+        if (move.n === msg.n && !msg.over && msg.to_act === msg.seat) socket.send(JSON.stringify(move));
+      }
       queue.push(msg);
       pump();
     } else if (msg.type === "chat") {
