@@ -585,6 +585,28 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         )
 
     # -- policies and tensors ------------------------------------------------------------------
+    #: The game's model of strong play, vectorised (the engine's ``game.playout_model``): a module
+    #: with ``playout_actions(batch, rng)``; None where the game has none (the heuristic plays).
+    _playout_module: ClassVar[str | None] = None
+
+    @classmethod
+    def has_playout_model(cls) -> bool:
+        """Whether the game offers a model of strong play for playouts (:meth:`playout_model_actions`)."""
+        return cls._playout_module is not None
+
+    def playout_model_actions(self, rng: np.random.Generator) -> IntArray:
+        """Per match, an action of the game's model of strong play (-1 once over), drawn with ``rng``.
+
+        The engine search's ``:model`` playouts (``expert``'s), at batch speed;
+        the heuristic's actions where the game has no such model, as the
+        engine's search falls back to its heuristic.
+        """
+        if self._playout_module is None:
+            return self.heuristic_actions()
+        module = importlib.import_module(self._playout_module, __package__)
+        actions: IntArray = module.playout_actions(self, rng)
+        return actions
+
     def heuristic_actions(self) -> IntArray:
         """The engine's heuristic bot's choice per match (-1 for a finished match; the game's ``*_heuristic`` module)."""
         actions: IntArray = importlib.import_module(self._heuristic_module, __package__).heuristic_actions(

@@ -168,6 +168,7 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     _game_class = WizardGame
     _deals_type = Deals
     _deals_serve_any_start = True  # every round from the configuration's start is dealt
+    _playout_module = "atout.batch.wizard_playout"  # the engine's WizardGame.playout_model, vectorised
 
     trump = MatchArray(np.intp)
     turned = MatchArray(np.intp)

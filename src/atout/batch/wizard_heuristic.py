@@ -108,19 +108,34 @@ def _bids(
     return result
 
 
-def _plays(batch: WizardBatch, rows: IntArray, seat: IntArray, bits: NDArray[np.uint64], n: int) -> IntArray:
+def play_masks(
+    batch: WizardBatch, rows: IntArray, seat: IntArray, bits: NDArray[np.uint64]
+) -> tuple[NDArray[np.bool_], IntArray, NDArray[np.bool_], IntArray]:
+    """What a card-play decision of ``rows`` looks like to the bot: (legal, power, winners, need).
+
+    (P, 54) the legal card kinds, the bot's power of every kind under the
+    row's trump, the legal kinds that would take the trick now; (P,) the
+    tricks the seat still needs (its bid, 0 before bidding, minus its tricks).
+    Shared with the model of strong play (:mod:`.wizard_playout`), which reads
+    the same situation.
+    """
     from .wizard import _BEATS, _KINDS
 
     legal = unpack(bits, C.NUM_KINDS)  # (P, 54): legal card kinds
     power = _POWER[batch.trump[rows] + 1]  # (P, 54)
     bid = batch.bids[rows, seat]
     need = np.where(bid >= 0, bid, 0) - batch.tricks_won[rows, seat]
-    size = batch.trick_size[rows]
-    leading = size == 0
-    last = size == n - 1
     win = batch.win_kind[rows]
     base = (batch.trump[rows] + 1) * (_KINDS * _KINDS) + (win + 1) * _KINDS
     winners = legal & _BEATS[base[:, None] + np.arange(C.NUM_KINDS)[None, :]]
+    return legal, power, winners, need
+
+
+def _plays(batch: WizardBatch, rows: IntArray, seat: IntArray, bits: NDArray[np.uint64], n: int) -> IntArray:
+    legal, power, winners, need = play_masks(batch, rows, seat, bits)
+    size = batch.trick_size[rows]
+    leading = size == 0
+    last = size == n - 1
     losers = legal & ~winners
 
     def highest(mask: NDArray[np.bool_]) -> IntArray:

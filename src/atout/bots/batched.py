@@ -52,6 +52,15 @@ def heuristic_playouts(batch: Batch) -> NDArray[np.intp]:
     return actions
 
 
+def strong_playouts(rng: np.random.Generator) -> PlayoutPolicy:
+    """Every row played by the game's model of strong play (``expert``'s playout policy), drawn with ``rng``."""
+
+    def policy(batch: Batch) -> NDArray[np.intp]:
+        return batch.playout_model_actions(rng)
+
+    return policy
+
+
 def model_playouts(model: PolicyModel, rng: np.random.Generator | None = None) -> PlayoutPolicy:
     """Every row played by ``model``: its most probable legal action, or with ``rng`` one drawn from it."""
 
@@ -70,7 +79,8 @@ class BatchSearchBot(Bot):
 
     ``playouts``: the budget of a decision in playouts (a world × an action),
     spent by sequential halving; ``policy``: the playout policy (default: the
-    heuristic); ``model``: a learned model used as the playout policy instead.
+    heuristic); ``model``: a learned model used as the playout policy instead;
+    ``strong``: the game's model of strong play instead (``expert``'s).
     """
 
     name = "batch-search"
@@ -87,6 +97,7 @@ class BatchSearchBot(Bot):
         epsilon: float = INFERENCE_EPSILON,
         time_limit: float | None = None,
         sample: bool = False,
+        strong: bool = False,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1 or candidates < 1:
@@ -106,10 +117,19 @@ class BatchSearchBot(Bot):
         #: Playouts draw each action from the model's policy instead of taking its most probable one
         #: (a distilled model's probabilities are how often the search chose each action).
         self.sample = sample
-        draws = np.random.default_rng(self.rng.getrandbits(64)) if sample else None
-        self.policy: PlayoutPolicy = policy or (
-            model_playouts(model, draws) if model is not None else heuristic_playouts
-        )
+        #: Playouts by the game's model of strong play (``batch.playout_model_actions``, the
+        #: engine's ``game.playout_model`` vectorised; the heuristic where the game has none).
+        self.strong = strong
+        if strong and model is not None:
+            raise ValueError(
+                "the playouts are played by a learned model or by the model of strong play, not both"
+            )
+        draws = np.random.default_rng(self.rng.getrandbits(64)) if sample or strong else None
+        if policy is None and model is not None:
+            policy = model_playouts(model, draws)
+        elif policy is None and draws is not None and strong:
+            policy = strong_playouts(draws)
+        self.policy: PlayoutPolicy = policy or heuristic_playouts
         #: Playouts run so far (bench/bots.py reads it for playouts per second).
         self.simulations = 0
 

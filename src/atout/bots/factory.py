@@ -124,16 +124,18 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
     paths = [flag[4:] for flag in flags if flag.startswith("net=")]
     flags = [flag for flag in flags if not flag.startswith("net=")]
     if (
-        set(flags) - {"model", "infer", "sample"}
+        set(flags) - {"model", "infer", "sample", "strong"}
         or len(paths) > 1
         or (paths and "model" in flags)
+        or ("strong" in flags and (paths or "model" in flags))
         or ("sample" in flags and not paths and "model" not in flags)
     ):
         raise OptionError(
             f"{spec!r}: the flags are 'model' (playouts by the learned network shipped for the game), "
             "'net=PATH' (by a network trained with atout train or atout distill), 'sample' (the "
-            "network's actions drawn from its policy, not its most probable one) and 'infer' (worlds "
-            "weighed by the other seats' actions)"
+            "network's actions drawn from its policy, not its most probable one), 'strong' (by the "
+            "game's model of strong play, expert's, instead of a network) and 'infer' (worlds weighed by "
+            "the other seats' actions)"
         )
     try:
         batch_class_for(game)
@@ -146,7 +148,12 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
         model = PolicyModel.load(paths[0])
         model.check(game)
     bot = BatchSearchBot(
-        seed, playouts=playouts, model=model, inference="infer" in flags, sample="sample" in flags
+        seed,
+        playouts=playouts,
+        model=model,
+        inference="infer" in flags,
+        sample="sample" in flags,
+        strong="strong" in flags,
     )
     bot.name = name
     return bot

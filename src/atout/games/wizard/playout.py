@@ -90,6 +90,35 @@ def kinds(view: WizardView) -> dict[str, list[int]]:
     return grouped
 
 
+def probabilities(view: WizardView, favourite: int) -> dict[int, float]:
+    """The exact chance :class:`WizardPlayoutBot` plays each legal card at a card-play ``view``.
+
+    ``favourite`` is the heuristic's card there.  The bot draws a kind in
+    proportion to its weight (the measured count, plus :data:`HEURISTIC_WEIGHT`
+    for the favourite's kind), then the favourite if the kind is its own, else
+    a card of the kind uniformly; a situation never measured plays the
+    favourite.  Why it exists: the batch engine's vectorised model
+    (:mod:`atout.batch.wizard_playout`) draws from this distribution, and its
+    test compares the two position by position (a random draw cannot be
+    compared step by step across two generators).
+    """
+    by_kind = kinds(view)
+    counts = COUNTS.get(situation(view, by_kind))
+    if counts is None:
+        return {favourite: 1.0}
+    own = next(k for k, cards in by_kind.items() if favourite in cards)
+    weights = {k: counts.get(k, 0) + (HEURISTIC_WEIGHT if k == own else 0.0) for k in by_kind}
+    total = sum(weights.values())
+    chances = dict.fromkeys(view.legal_actions, 0.0)
+    for name, cards in by_kind.items():
+        if name == own:
+            chances[favourite] += weights[name] / total
+        else:
+            for card in cards:
+                chances[card] += weights[name] / total / len(cards)
+    return chances
+
+
 class WizardPlayoutBot(WizardHeuristicBot):
     """The heuristic's bids; card play drawn from measured frequencies of strong play."""
 
