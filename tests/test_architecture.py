@@ -114,12 +114,14 @@ def _is_stdlib(name: str) -> bool:
 
 
 #: What each part of atout may import from atout (besides itself).  The layers of
-#: docs/architecture.md: the rules (core, games) at the bottom, the match loop,
-#: records and bots over them, then the clients (tournament, envs, testing,
+#: docs/architecture.md: the language folders (i18n, a data package importing the
+#: standard library only) under everything, then the rules (core, games), the match
+#: loop, records and bots over them, then the clients (tournament, envs, testing,
 #: batch, server, cli).
 ALLOWED_INTERNAL: dict[str, set[str]] = {
+    "i18n": set(),  # the floor: every language's files, read by the engines' messages and every client
     "atout": {"core"},
-    "core": set(),
+    "core": {"i18n"},  # the refusals' templates, the terminal's words, the rules pages
     "games": {"core"},
     "match": {"core"},
     "records": {"core"},
@@ -134,7 +136,7 @@ ALLOWED_INTERNAL: dict[str, set[str]] = {
     "envs": {"core", "bots", "match", "batch"},  # the vector env steps atout.batch
     "testing": {"core", "envs", "records", "match", "bots"},
     "batch": {"core", "games"},  # a numpy simulator per game, built from that game's cards and rules
-    "server": {"core", "bots", "match", "records"},
+    "server": {"core", "bots", "match", "records", "i18n"},  # the languages spoken, the pages' dictionaries
     "cli": {"core", "bots", "match", "records", "tournament", "server", "learn"},
     "__main__": {"cli"},  # ``python -m atout``: the command line, nothing else
 }
@@ -220,6 +222,7 @@ def test_the_reader_sees_the_imports() -> None:
     assert ("atout.cli.output", "rich.console") in found
     assert ("atout.games.wizard.render", "atout.games.wizard.cards") in found  # ``from . import cards as C``
     assert ("atout.games.wizard.render", "atout.games.wizard.view") not in found  # TYPE_CHECKING only
+    assert ("atout.core.reason", "atout.i18n") in found  # ``from .. import i18n``
 
 
 def test_walls() -> None:
@@ -231,15 +234,17 @@ def test_walls() -> None:
 
 
 def test_rules_engine_is_standard_library_only() -> None:
-    """core and games (renderers aside) import nothing but the standard library and themselves."""
+    """core and games (renderers aside) import nothing but the standard library, themselves and the
+    language folders (``atout.i18n``: data read with the standard library, which imports nothing of atout)."""
     engine = [
         imp
         for imp in IMPORTS
-        if _area(imp.source) in ("core", "games")
+        if _area(imp.source) in ("core", "games", "i18n")
         and MODULES[imp.source].name != "render.py"
         and imp.source != TERMINAL
         and not (
-            _is_stdlib(imp.target) or (_area(imp.target) in ("core", "games") and _top(imp.target) == "atout")
+            _is_stdlib(imp.target)
+            or (_area(imp.target) in ("core", "games", "i18n") and _top(imp.target) == "atout")
         )
     ]
     assert not engine, "the rules engine must stay dependency-free:\n  " + "\n  ".join(map(str, engine))

@@ -12,7 +12,6 @@ what the terminal accepts, as the legal moves list it), the commands typed
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,10 @@ import pytest
 from typer.testing import CliRunner
 
 import atout
+from atout import i18n
 from atout.bots.factory import make_bot
 from atout.cli.main import app
-from atout.core.reason import REASONS
-from atout.core.words import I18N
+from atout.core.reason import REASONS_FILE
 from atout.match import derive_seed
 
 runner = CliRunner()
@@ -50,8 +49,8 @@ def _strings(value: Any) -> list[str]:
 
 def _words(lang: str) -> set[str]:
     """The words (3+ letters, case folded) of the terminal's and the messages' strings in ``lang``."""
-    texts = _strings(json.loads((I18N / f"terminal.{lang}.json").read_text(encoding="utf-8")))
-    texts += _strings(json.loads((REASONS / f"{lang}.json").read_text(encoding="utf-8")))
+    texts = _strings(i18n.read_json(lang, "terminal.json"))
+    texts += _strings(i18n.read_json(lang, REASONS_FILE))
     return {w.casefold() for t in texts for w in re.findall(r"[^\W\d_]{3,}", t)}
 
 
@@ -121,7 +120,7 @@ def test_the_terminal_speaks_the_language(name: str, lang: str, tmp_path: Path) 
     output, game = play(name, lang, tmp_path)
     assert left_english(output, game, lang) == [], output
     # And it did say things: the help, a refusal, the sheet, the end.
-    say = json.loads((I18N / f"terminal.{lang}.json").read_text(encoding="utf-8"))
+    say = i18n.read_json(lang, "terminal.json")
     for key in ("term_legal", "term_game_over", "term_your_move"):
         assert say[key] in output, key
     assert say["term_refused"].split("{")[0] in output

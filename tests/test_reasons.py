@@ -1,7 +1,7 @@
 """Every refusal the rules engines can give has its words in every language (issue 30).
 
 A refusal is data (:class:`atout.core.reason.Reason`: a key and parameters) rendered
-by the templates of core/reasons/<lang>.json.  The proof that every key has its
+by the templates of i18n/<lang>/reasons.json.  The proof that every key has its
 templates is by *producing* each one: random matches of the four games, every player
 count and the variants that have refusals of their own, are walked with chance
 applied by hand, and at each node every action id (and a few that are no id) is
@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import atout
+from atout import i18n
 from atout.core import reason as R
 from atout.core.game import Game, State
 from atout.core.reason import Reader, Reason
@@ -287,13 +288,13 @@ def test_every_game_names_its_actions_and_cards(lang: str) -> None:
 
 
 def test_languages_are_the_files() -> None:
-    files = sorted(p.name for p in R.REASONS.iterdir() if p.name.endswith(".json"))
-    assert [f"{lang}.json" for lang in sorted(R.languages())] == files
+    """The languages are the folders holding a reasons.json (i18n/<lang>/reasons.json)."""
+    folders = sorted(p.name for p in i18n.ROOT.iterdir() if p.joinpath(R.REASONS_FILE).is_file())
+    assert sorted(R.languages()) == folders
     assert R.languages()[0] == "en" and {"fr", "de"} <= set(R.languages())
     for lang in R.languages():
-        assert isinstance(
-            json.loads((R.REASONS / f"{lang}.json").read_text(encoding="utf-8"))["language"], str
-        )
+        path = i18n.ROOT.joinpath(lang, R.REASONS_FILE)
+        assert isinstance(json.loads(path.read_text(encoding="utf-8"))["language"], str)
 
 
 def test_a_reason_is_data() -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 import atout
+from atout import i18n
 from atout.core.errors import UnknownGame
 from atout.core.registry import game_class
-from atout.core.rules_pages import PAGES, rules_text
+from atout.core.rules_pages import page_file, rules_text
 from atout.server.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,15 +25,30 @@ def test_each_game_names_its_page_in_both_languages(name: str) -> None:
     assert english is not None and french is not None
     assert (english.name, english.lang) == (page, "en")
     assert (french.name, french.lang) == (page, "fr")
-    assert english.text == (PAGES / f"{page}.md").read_text(encoding="utf-8")
-    assert french.text == (PAGES / f"{page}.fr.md").read_text(encoding="utf-8")
+    assert english.text == i18n.ROOT.joinpath("en", "rules", f"{page}.md").read_text(encoding="utf-8")
+    assert french.text == i18n.ROOT.joinpath("fr", "rules", f"{page}.md").read_text(encoding="utf-8")
     assert english.text.startswith("# ") and english.text != french.text
+
+
+def rules_folders() -> list[tuple[str, set[str]]]:
+    """Each language folder with a ``rules/`` sub-folder, and the pages (``<page>`` of ``<page>.md``) in it."""
+    return [
+        (
+            folder.name,
+            {p.name[: -len(".md")] for p in folder.joinpath("rules").iterdir() if p.name.endswith(".md")},
+        )
+        for folder in i18n.ROOT.iterdir()
+        if folder.joinpath("rules").is_dir()
+    ]
 
 
 def test_every_page_belongs_to_a_game() -> None:
     named = {game_class(name).rules_page for name in atout.names()}
-    files = {p.name.split(".")[0] for p in PAGES.iterdir() if p.name.endswith(".md")}
-    assert files == named
+    folders = dict(rules_folders())
+    assert folders["en"] == named, "English has every game's page and no other"
+    assert {"en", "fr", "de"} <= set(folders)
+    for lang, pages in folders.items():
+        assert pages <= named, f"i18n/{lang}/rules/ has pages of no game: {sorted(pages - named)}"
 
 
 def test_a_language_without_a_page_gets_english() -> None:
@@ -58,10 +74,12 @@ def test_the_wheel_ships_the_pages() -> None:
     patterns = config["tool"]["setuptools"]["package-data"]["atout"]
     package = ROOT / "src" / "atout"
     shipped = {p for pattern in patterns for p in package.glob(pattern)}
-    assert {package / "rules" / p.name for p in PAGES.iterdir() if p.name.endswith(".md")} <= shipped
+    pages = {package / "i18n" / lang / page_file(page) for lang, names in rules_folders() for page in names}
+    assert len(pages) >= 3 * len(atout.names())  # English, French and German at least
+    assert pages <= shipped
 
 
-#: Every language the web table speaks (one per static/i18n/<lang>.json) but English.
+#: Every language the web table speaks (one per folder i18n/<lang>/ with a table.json) but English.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 
 
@@ -83,7 +101,7 @@ def test_every_language_has_every_page_with_english_s_structure(name: str, lang:
     examples (the code of each example is English's; the prose around it is translated)."""
     page, english = rules_text(name, lang), rules_text(name, "en")
     assert page is not None and english is not None
-    assert page.lang == lang, f"no {lang} rules page for {name}: write rules/{english.name}.{lang}.md"
+    assert page.lang == lang, f"no {lang} rules page for {name}: write i18n/{lang}/{page_file(english.name)}"
     assert page.text != english.text
     title, english_title = page.text.splitlines()[0], english.text.splitlines()[0]
     assert title.startswith("# ") and title != english_title

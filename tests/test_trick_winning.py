@@ -81,13 +81,10 @@ def test_the_view_s_winner_is_the_engine_s(name: str, players: int, options: dic
 
 def test_the_why_is_said_in_every_language() -> None:
     """Each key a view may give has its words in the table's English and French files."""
-    import json
+    from atout import i18n
 
-    from atout.server import messages
-
-    i18n = messages.I18N
     for name, prefix in (("wizard", "wiz"), ("sticheln", "st"), ("malin", "mal")):
         for lang in ("en", "fr"):
-            words = json.loads((i18n / f"{name}.{lang}.json").read_text(encoding="utf-8"))
+            words = i18n.read_json(lang, f"{name}.json")
             assert WHY[name] <= set(words), (name, lang, WHY[name] - set(words))
             assert all(k.startswith(f"{prefix}_win_") for k in WHY[name])

@@ -1,4 +1,4 @@
-"""Le Malin's tensor layout (src/atout/rules/le-malin.md, "Tensors"): sizes, read-back, no leak."""
+"""Le Malin's tensor layout (src/atout/i18n/en/rules/le-malin.md, "Tensors"): sizes, read-back, no leak."""
 
 from __future__ import annotations
 

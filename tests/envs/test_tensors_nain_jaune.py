@@ -1,4 +1,4 @@
-"""Le Nain Jaune's tensor layout (src/atout/rules/nain-jaune.md, "Tensors")."""
+"""Le Nain Jaune's tensor layout (src/atout/i18n/en/rules/nain-jaune.md, "Tensors")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sticheln's tensor layout (src/atout/rules/sticheln.md, "Tensors"): sizes, read-back, no leak."""
+"""Sticheln's tensor layout (src/atout/i18n/en/rules/sticheln.md, "Tensors"): sizes, read-back, no leak."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Worked examples of Le Malin's base rules (src/atout/rules/le-malin.md, rules-notes §1).
+"""Worked examples of Le Malin's base rules (src/atout/i18n/en/rules/le-malin.md, rules-notes §1).
 
 Each test deals explicit hands and plays the example the way the rule text
 tells it.

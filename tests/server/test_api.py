@@ -65,8 +65,8 @@ def test_language_follows_accept_language_then_cookie(
 
 
 def test_dictionaries_have_the_same_keys(client: TestClient) -> None:
-    en = client.get("/static/i18n/en.json").json()
-    fr = client.get("/static/i18n/fr.json").json()
+    en = client.get("/i18n/en/table.json").json()
+    fr = client.get("/i18n/fr/table.json").json()
     assert en.keys() == fr.keys()
     assert en["your_turn"] != fr["your_turn"]
 
@@ -85,7 +85,7 @@ def test_catalogue_lists_every_game_with_its_options(client: TestClient) -> None
 @pytest.mark.parametrize("game", game_names())
 def test_rules_page(client: TestClient, game: str) -> None:
     r = client.get(f"/rules/{game}")
-    assert r.status_code == 200, f"atout/rules has no rules page for {game}"
+    assert r.status_code == 200, f"i18n/en/rules/ has no rules page for {game}"
     assert "<h1>" in r.text and "<script" not in r.text
 
 

@@ -31,8 +31,8 @@ ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-#: The translation files of the table (static/i18n).
-I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "server" / "static" / "i18n"
+#: The language folders (src/atout/i18n/<lang>/), whose dictionaries the pages load.
+I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "i18n"
 #: Every language the table speaks but English, each played through a whole game below.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: The whole games played with the cards in motion (the others ask for reduced motion, which
@@ -490,7 +490,8 @@ def english_only_words(lang: str = "fr") -> set[str]:
 
     def words(code: str) -> set[str]:
         found: set[str] = set()
-        for path in I18N.glob(f"*{code}.json"):
+        # The pages' dictionaries (the messages' templates, reasons.json, are test_reasons.py's).
+        for path in (p for p in (I18N / code).glob("*.json") if p.name != "reasons.json"):
             found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", path.read_text(encoding="utf-8"))}
         return found
 
@@ -512,7 +513,7 @@ def assert_translated(page: Page, english: set[str], where: str, lang: str = "fr
 
 def refusal_prefix(lang: str) -> str:
     """How the table opens a refusal in ``lang`` ("Refusé :", "Abgelehnt:"), from its dictionary."""
-    core = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    core = json.loads((I18N / lang / "table.json").read_text(encoding="utf-8"))
     prefix: str = core["refused"].split("{reason}")[0].strip()
     return prefix
 
@@ -524,7 +525,7 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     table names them (card names, not the record's notation), all in the page's language."""
     assert isinstance(page, Page)
     lang = page.locator("html").get_attribute("lang") or "en"
-    said = json.loads((I18N / f"review.{lang}.json").read_text(encoding="utf-8"))
+    said = json.loads((I18N / lang / "review.json").read_text(encoding="utf-8"))
     page.locator("#review-start").scroll_into_view_if_needed()
     page.click("#review-start")
     page.wait_for_selector("#review .review-summary", timeout=120_000)

@@ -173,8 +173,8 @@ def options_for(game: str) -> dict[str, Any]:
 
 
 def words(lang: str) -> dict[str, str]:
-    """The table's dictionary in ``lang`` (static/i18n/<lang>.json)."""
-    found: dict[str, str] = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    """The table's dictionary in ``lang`` (i18n/<lang>/table.json)."""
+    found: dict[str, str] = json.loads((I18N / lang / "table.json").read_text(encoding="utf-8"))
     return found
 
 

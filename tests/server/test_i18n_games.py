@@ -2,12 +2,12 @@
 and bot levels.
 
 The program's values stay the source of truth (the Game classes' ``summary`` and
-``option_specs``, ``atout.bots.factory.LEVELS``); static/i18n/games.<lang>.json holds each
+``option_specs``, ``atout.bots.factory.LEVELS``); i18n/<lang>/games.json holds each
 translation (French, German...), keyed by game and option name, and
-static/i18n/games.en.json what the interface says in English of each option (label, help
+i18n/en/games.json what the interface says in English of each option (label, help
 naming the choices by their labels, choice labels); GET /api/games serves them to the
 reader.  Adding an option to a game without its texts in every language fails here, and
-so does a language whose games.<lang>.json is missing or incomplete.
+so does a language whose games.json is missing or incomplete.
 """
 
 from __future__ import annotations
@@ -20,20 +20,20 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from atout import i18n
 from atout.bots.factory import LEVELS
 from atout.core.options import OptionSpec
 from atout.core.registry import game_class, names
-from atout.server.app import STATIC
 from atout.server.languages import LANGUAGES
 from atout.server.tables import game_catalogue
 
 from .conftest import Server, game_names
 
-#: games.<lang>.json of every language the table speaks ({} when the file is missing: caught).
+#: i18n/<lang>/games.json of every language the table speaks ({} when the file is missing: caught).
 TEXTS: dict[str, dict[str, Any]] = {
     lang: json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     for lang in LANGUAGES
-    for path in [STATIC / "i18n" / f"games.{lang}.json"]
+    for path in [i18n.path(lang, "games.json")]
 }
 ENGLISH = TEXTS["en"]
 #: The languages other than English, each held to what French is.
@@ -75,7 +75,7 @@ def test_registered_games_are_the_translated_ones(lang: str) -> None:
 
 
 def missing_translation(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
-    """What games.<lang>.json lacks (or describes wrongly) for ``game``'s summary and options."""
+    """What i18n/<lang>/games.json lacks (or describes wrongly) for ``game``'s summary and options."""
     cls = game_class(game)
     texts = game_texts(game, lang)
     problems = []
@@ -108,11 +108,11 @@ def missing_translation(lang: str, game: str, specs: tuple[OptionSpec, ...] | No
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("game", game_names())
 def test_every_option_of_every_game_has_translated_texts(game: str, lang: str) -> None:
-    assert missing_translation(lang, game) == [], f"complete src/atout/server/static/i18n/games.{lang}.json"
+    assert missing_translation(lang, game) == [], f"complete src/atout/i18n/{lang}/games.json"
 
 
 def missing_labels(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = None) -> list[str]:
-    """What games.<lang>.json lacks for the form: a label and a help per option, a label
+    """What i18n/<lang>/games.json lacks for the form: a label and a help per option, a label
     per choice, a label for "not set" where an option may be unset."""
     options = TEXTS[lang]["games"].get(game, {}).get("options", {})
     problems = []
@@ -135,7 +135,7 @@ def missing_labels(lang: str, game: str, specs: tuple[OptionSpec, ...] | None = 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", game_names())
 def test_every_option_has_a_label_and_a_help_in_every_language(lang: str, game: str) -> None:
-    assert missing_labels(lang, game) == [], f"complete src/atout/server/static/i18n/games.{lang}.json"
+    assert missing_labels(lang, game) == [], f"complete src/atout/i18n/{lang}/games.json"
     assert set(TEXTS[lang]["games"][game]["options"]) == {s.name for s in game_class(game).option_specs}
 
 

@@ -1,8 +1,8 @@
 """The table's strings: every language complete, and every key the pages ask for exists.
 
 The pages translate through ``t("key")`` (static/lib/dom.js) with the core dictionary
-(static/i18n/<lang>.json) and each game's own (static/i18n/<game>.<lang>.json, loaded with
-the game's module).  A key missing in one language, or asked for and never written, would
+(i18n/<lang>/table.json) and each game's own (i18n/<lang>/<game>.json, loaded with the
+game's module), each fetched from the language's folder (``GET /i18n/<lang>/<name>.json``).  A key missing in one language, or asked for and never written, would
 show the key itself to a player: these checks catch it before any browser does.
 """
 
@@ -14,21 +14,22 @@ from pathlib import Path
 
 import pytest
 
+from atout import i18n
 from atout.core.registry import names
 from atout.server.app import STATIC
 from atout.server.languages import LANGUAGES
 
-I18N = Path(str(STATIC)) / "i18n"
-#: Every language the table speaks (one per static/i18n/<lang>.json), each checked against English.
+#: Every language the table speaks (one per folder i18n/<lang>/ with a table.json), each checked against English.
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 #: A literal key in a call of t() / tn() / has(): t("your_turn"), t('bid', {...}), tn("winners", n).
 CALL = re.compile(r"""\b(?:t|tn|has)\(\s*["']([A-Za-z0-9_]+)["']""")
-#: Dictionaries of the table's pages (games.<lang>.json is the API's, checked in test_i18n_games.py).
-TABLE_FILES = ["", *names(), "review", "account", "terminal"]
+#: Dictionaries of the table's pages, ``<name>.json`` in each language's folder (games.json is
+#: the API's, checked in test_i18n_games.py).
+TABLE_FILES = ["table", *names(), "review", "account", "terminal"]
 
 
 def dictionary(name: str, lang: str) -> dict[str, str]:
-    path = I18N / (f"{name}.{lang}.json" if name else f"{lang}.json")
+    path = i18n.path(lang, f"{name}.json")
     if not path.is_file():
         return {}
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
@@ -55,7 +56,7 @@ def test_every_language_has_the_english_keys(name: str, lang: str) -> None:
     }
     for code, d in (("en", en), (lang, other)):
         empty = [k for k, v in d.items() if not isinstance(v, str) or not v.strip()]
-        assert not empty, f"{name or 'core'}.{code}: empty strings {empty}"
+        assert not empty, f"{code}/{name}.json: empty strings {empty}"
 
 
 @pytest.mark.parametrize("lang", TRANSLATIONS)
@@ -106,7 +107,7 @@ def copied_from_english(en: dict[str, str], other: dict[str, str], lang: str) ->
 def test_no_translation_is_english(lang: str) -> None:
     """A string copied from English (same text, more than one word) is a missed translation."""
     untranslated = {
-        name or "core": copied_from_english(dictionary(name, "en"), dictionary(name, lang), lang)
+        name: copied_from_english(dictionary(name, "en"), dictionary(name, lang), lang)
         for name in TABLE_FILES
     }
     assert not any(untranslated.values()), f"{lang}: untranslated {untranslated}"
@@ -115,6 +116,6 @@ def test_no_translation_is_english(lang: str) -> None:
 def test_a_copied_string_is_caught() -> None:
     """The check above can fail: an English sentence left in a translation is named, a proper
     name or a single word is not."""
-    en = dictionary("", "en")
-    german = {**dictionary("", "de"), "your_turn": en["your_turn"], "mal_m_avocat": en["mal_m_avocat"]}
+    en = dictionary("table", "en")
+    german = {**dictionary("table", "de"), "your_turn": en["your_turn"], "mal_m_avocat": en["mal_m_avocat"]}
     assert copied_from_english(en, german, "de") == ["your_turn"]

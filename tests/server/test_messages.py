@@ -1,7 +1,7 @@
 """Refusals and errors in French: no English string left (src/atout/server/messages.py).
 
 Every reason the rules engines give (``state.refusal``, data rendered by
-core/reasons/<lang>.json: tests/test_reasons.py proves each key is met and has its
+i18n/<lang>/reasons.json: tests/test_reasons.py proves each key is met and has its
 templates) renders in French with no placeholder left; every notation and option
 error, and every error the server itself raises is a reason too (no English text to
 read back) with its French template: random states of every game and player count

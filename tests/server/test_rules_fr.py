@@ -1,5 +1,5 @@
-"""The rules pages in French: GET /rules/<game> serves the game's ``<page>.fr.md`` (package
-data, atout/rules/) to a French reader (cookie or Accept-Language) and the English
+"""The rules pages in French: GET /rules/<game> serves the game's ``i18n/fr/rules/<page>.md``
+(package data) to a French reader (cookie or Accept-Language) and the English
 document to everyone else."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import html
 import pytest
 from starlette.testclient import TestClient
 
+from atout import i18n
 from atout.core.registry import game_class
-from atout.core.rules_pages import PAGES, rules_text
+from atout.core.rules_pages import page_file, rules_text
 from atout.server.languages import LANGUAGES
 
 from .conftest import game_names
@@ -29,7 +30,7 @@ def test_every_game_has_a_french_rules_file(game: str) -> None:
     page = rules_text(game, "fr")
     assert page is not None and page.lang == "fr", f"no French rules for {game}"
     assert page.name == game_class(game).rules_page
-    assert (PAGES / f"{page.name}.md").is_file(), f"no English twin for {game}"
+    assert i18n.path("en", page_file(page.name)).is_file(), f"no English twin for {game}"
     assert FRENCH_TITLE in page.text.splitlines()[0]
     english = rules_text(game, "en")
     assert english is not None and english.lang == "en", f"no English rules for {game}"

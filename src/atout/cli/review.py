@@ -4,7 +4,7 @@ The record is replayed (checked move by move, as ``atout replay`` does); each
 decision with a choice is evaluated by :func:`atout.bots.review.review_game`
 (the seat's view at that moment, worlds sampled from it, never the record's
 hidden hands).  Strings come from the web table's dictionaries
-(``static/i18n/review.<lang>.json``), so the terminal and the web page say the
+(``i18n/<lang>/review.json``), so the terminal and the web page say the
 same in both languages.
 """
 
@@ -26,12 +26,12 @@ from ..core.words import languages
 from ..records import ReplayError, load_record
 from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, err, fail, out
 
-#: The languages the review speaks: one per ``review.<lang>.json``, English first.
+#: The languages the review speaks: one per folder with a ``review.json``, English first.
 LANGS: tuple[str, ...] = languages("review")
 
 
 def strings(lang: str) -> dict[str, str]:
-    """The review's strings in ``lang`` (the web table's ``review.<lang>.json``)."""
+    """The review's strings in ``lang`` (``i18n/<lang>/review.json``, the web table's too)."""
     return Words(lang).table
 
 

@@ -102,8 +102,8 @@ class Game(ABC):
     #: ``render_sheet``, and optionally ``render_last_trick``, drawn at a round's
     #: end before the sheet); the rules never import it.
     renderer: ClassVar[str] = ""
-    #: Name of this game's rules page in ``atout/rules/`` (``<page>.md``, translations
-    #: ``<page>.<lang>.md``), read by :func:`atout.core.rules_pages.rules_text`: by default
+    #: Name of this game's rules page in each language's folder (``i18n/<lang>/rules/<page>.md``,
+    #: English in ``i18n/en/``), read by :func:`atout.core.rules_pages.rules_text`: by default
     #: the game's :attr:`name` (a class declaring a name, no page and inheriting none); a page by
     #: another name is declared (Le Malin's is ``le-malin``); empty: none.
     rules_page: ClassVar[str] = ""
@@ -235,7 +235,7 @@ class Game(ABC):
 
         With a ``seed``, chance nodes are resolved from it (and recorded); without,
         the state stops at every chance node for the caller to apply an outcome.
-        A ``position`` (the game's notation, src/atout/rules/<game>.md) is read by
+        A ``position`` (the game's notation, src/atout/i18n/en/rules/<game>.md) is read by
         :meth:`state_from_position`.
         """
 
@@ -744,7 +744,7 @@ class State(ABC):
             return Act(f"play action {action}")
 
     def position(self) -> str:
-        """This state in the game's position notation (src/atout/rules/<game>.md).
+        """This state in the game's position notation (src/atout/i18n/en/rules/<game>.md).
 
         ``game.new_state(position=state.position())`` gives the same views for
         every seat, the same legal actions, and the same futures (the seed, when

@@ -9,8 +9,8 @@ messages are reasons too, raised in an error by the code that decides them
 (:class:`~atout.core.errors.AtoutError` keeps its reason in ``why``): a notation
 reader (``notation.*``, ``<game>.not_a_card``...; a reason may nest another, ``'bid 9':
 a bid is 0..3``), an option check (``option.*``), the server (``server.*``).  A reason
-becomes words through the templates of ``core/reasons/<lang>.json`` (one file a
-language; the languages are the files present):
+becomes words through the templates of ``i18n/<lang>/reasons.json`` (one file in each
+language's folder, :mod:`atout.i18n`; the languages are the folders holding one):
 
 * ``templates`` maps each key to a sentence with ``{name}`` placeholders, or
   ``{name:form}`` where the language needs another form of a card or a rank
@@ -34,17 +34,16 @@ Nothing is read back from English text: no pattern matching anywhere.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from .. import i18n
 from .cardname import CardName
 
-#: The folder of the template files, ``<lang>.json`` each.
-REASONS = resources.files("atout.core") / "reasons"
+#: The template file in each language's folder (``i18n/<lang>/reasons.json``).
+REASONS_FILE = "reasons.json"
 #: The language of the engine's own text.
 ENGINE_LANGUAGE = "en"
 
@@ -219,9 +218,8 @@ def _param_dict(value: Param) -> dict[str, Any]:
 
 
 def languages() -> tuple[str, ...]:
-    """The languages with a template file, English first: adding one is adding its file."""
-    found = sorted(p.name[: -len(".json")] for p in REASONS.iterdir() if p.name.endswith(".json"))
-    return tuple(sorted(found, key=lambda lang: lang != ENGINE_LANGUAGE))
+    """The languages whose folder has a template file, English first: adding one is adding its folder."""
+    return i18n.languages(REASONS_FILE)
 
 
 @cache
@@ -229,8 +227,7 @@ def catalogue(lang: str) -> dict[str, Any]:
     """The template file of ``lang`` (``templates`` and ``words``); KeyError for a language without one."""
     if lang not in languages():
         raise KeyError(f"no reasons in language {lang!r}; there are: {', '.join(languages())}")
-    data: dict[str, Any] = json.loads((REASONS / f"{lang}.json").read_text(encoding="utf-8"))
-    return data
+    return i18n.read_json(lang, REASONS_FILE)
 
 
 @cache

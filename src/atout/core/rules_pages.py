@@ -1,8 +1,8 @@
 """Each game's rules page, shipped inside the package and found by the name its game gives.
 
-The pages are Markdown files in ``atout/rules/`` (package data, so they are in
-a wheel too): ``<page>.md`` in English and ``<page>.<lang>.md`` translated,
-where ``<page>`` is the game's :attr:`~atout.core.game.Game.rules_page`
+The pages are Markdown files in each language's folder (package data, so they
+are in a wheel too): ``i18n/<lang>/rules/<page>.md`` (:mod:`atout.i18n`), English
+in ``i18n/en/``, where ``<page>`` is the game's :attr:`~atout.core.game.Game.rules_page`
 (``le-malin`` for ``malin``).  Naming the page on the class, rather than
 guessing it from file names, lets a page be renamed or a game be added without
 a lookup rule to keep in step.  The web table's ``/rules/<game>`` serves them.
@@ -16,17 +16,13 @@ a lookup rule to keep in step.  The web table's ``/rules/<game>`` serves them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from importlib import resources
 
+from .. import i18n
 from .registry import game_class
 
-#: The package directory holding the pages.
-PAGES = resources.files("atout") / "rules"
-#: English is the page without a language suffix, and the fallback of every language.
-DEFAULT_LANGUAGE = "en"
-_LANG = re.compile(r"[a-z]{2,3}")
+#: English is the fallback of every language.
+DEFAULT_LANGUAGE = i18n.ENGLISH
 
 
 @dataclass(frozen=True)
@@ -46,15 +42,18 @@ def rules_text(game: str, lang: str = DEFAULT_LANGUAGE) -> RulesPage | None:
     code (two or three lowercase letters), so no text from outside can make
     a file name.
     """
-    if not _LANG.fullmatch(lang):
+    if not i18n.is_code(lang):
         raise ValueError(f"not a language code: {lang!r}")
     name = game_class(game).rules_page
     if not name:
         return None
-    candidates = [(lang, f"{name}.{lang}.md")] if lang != DEFAULT_LANGUAGE else []
-    candidates.append((DEFAULT_LANGUAGE, f"{name}.md"))
-    for page_lang, file_name in candidates:
-        page = PAGES / file_name
+    for page_lang in dict.fromkeys([lang, DEFAULT_LANGUAGE]):
+        page = i18n.path(page_lang, page_file(name))
         if page.is_file():
             return RulesPage(name, page_lang, page.read_text(encoding="utf-8"))
     return None
+
+
+def page_file(name: str) -> str:
+    """The file of rules page ``name`` in a language's folder: ``rules/<name>.md``."""
+    return f"rules/{name}.md"

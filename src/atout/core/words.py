@@ -1,34 +1,25 @@
-"""The terminal's words in the reader's language: the web table's translation files, read as files.
+"""The terminal's words in the reader's language, from the language's folder (``i18n/<lang>/``).
 
 The terminal client (``atout play --lang``) says what the web table says, from the
-same folder of dictionaries (``server/static/i18n``): its own strings are
-``terminal.<lang>.json``, beside the table's.  Read as files (``importlib.resources``
-on the ``atout`` package): importing the server package would import the web
-server.  Both the CLI and the games' terminal renderers read them, so the loader
-lives here, below both.  A language is spoken when its file exists.
+same folder of dictionaries (:mod:`atout.i18n`): its own strings are
+``terminal.json``, beside the table's ``table.json``; the review's (``atout review``)
+are ``review.json``.  Both the CLI and the games' terminal renderers read them, so
+the loader lives here, below both.  A language is spoken when its folder has the file.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 
-#: The web table's translation files.
-I18N = resources.files("atout") / "server" / "static" / "i18n"
+from .. import i18n
+
 #: The language of the program itself, and of a terminal that asks for none.
-ENGLISH = "en"
+ENGLISH = i18n.ENGLISH
 
 
 def languages(name: str = "terminal") -> tuple[str, ...]:
-    """The languages of dictionary ``name``, one per ``<name>.<lang>.json``, English first."""
-    prefix = f"{name}."
-    found = sorted(
-        p.name[len(prefix) : -len(".json")]
-        for p in I18N.iterdir()
-        if p.name.startswith(prefix) and p.name.endswith(".json")
-    )
-    return tuple(sorted(found, key=lambda lang: lang != ENGLISH))
+    """The languages of dictionary ``name``, one per folder holding ``<name>.json``, English first."""
+    return i18n.languages(f"{name}.json")
 
 
 class Words:
@@ -36,7 +27,7 @@ class Words:
 
     def __init__(self, lang: str, name: str = "terminal") -> None:
         self.lang = lang
-        self.table: dict[str, str] = json.loads((I18N / f"{name}.{lang}.json").read_text(encoding="utf-8"))
+        self.table: dict[str, str] = i18n.read_json(lang, f"{name}.json")
 
     def __call__(self, key: str, **values: object) -> str:
         text = self.table[key]
@@ -67,4 +58,4 @@ def words(lang: str = ENGLISH) -> Words:
     return Words(lang)
 
 
-__all__ = ["ENGLISH", "I18N", "Words", "languages", "words"]
+__all__ = ["ENGLISH", "Words", "languages", "words"]

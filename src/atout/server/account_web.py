@@ -21,7 +21,7 @@ Routes::
     GET  /api/leaderboard/{game}      the opted-in accounts' ratings in a game, and the bot levels'
 
 Errors are the API's ``{"type": "error", "code", "message"}``; the pages show each
-``code`` in the reader's language (static/i18n/account.<lang>.json ``err_<code>``).
+``code`` in the reader's language (i18n/<lang>/account.json ``err_<code>``).
 Sign-in attempts are limited per address and per account name, sign-ups per address
 (:class:`AccountLimits`): in-process buckets, as :mod:`.limits` explains.
 """

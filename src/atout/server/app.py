@@ -5,9 +5,11 @@ Routes::
     GET  /                         the home page (games, creation form)
     GET  /table/{id}#key=...       a seat's table page (the key stays in the fragment:
                                    it never reaches a log or a Referer header)
-    GET  /rules/{game}             the game's rules page (atout/rules/) rendered to HTML
+    GET  /rules/{game}             the game's rules page (i18n/<lang>/rules/) rendered to HTML
+    GET  /i18n/{lang}/{name}.json  a page's dictionary, i18n/<lang>/<name>.json of a spoken
+                                   language, served as the static files are (ETag, 304)
     GET  /api/games[?lang=de]      the games, their options (Game.option_specs) and bots,
-                                   described in the page's language (static/i18n/games.<lang>.json:
+                                   described in the page's language (i18n/<lang>/games.json:
                                    each option's label, help and choice labels; the bot levels)
     GET  /table/{id}#watch=...     a spectator's page (the watch token; empty at a public table)
     POST /api/tables               create a table ({game, players, options, seats, bot_pace,
@@ -56,6 +58,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from .. import i18n
 from ..bots.factory import available
 from ..core.errors import AtoutError, UnknownGame
 from ..core.reason import Reason, reason
@@ -92,11 +95,21 @@ FORM_LEVELS = ("random", "easy", "normal", "hard", "expert", "master")
 STATIC = resources.files("atout.server") / "static"
 
 
+def is_dictionary(name: str) -> bool:
+    """A dictionary a page may fetch from a language's folder: a ``.json`` file at its top
+    (``table.json``, ``wizard.json``), never a rules page or a sub-folder.
+
+    >>> [is_dictionary(n) for n in ("wizard.json", "rules/wizard.md", "..json", "__init__.py")]
+    [True, False, False, False]
+    """
+    return i18n.is_name(name) and "/" not in name and name.endswith(".json")
+
+
 def localize_catalogue(games: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
     """``games`` (from game_catalogue) with its texts in ``lang``; a missing text stays English.
 
     Option names and choice values are untouched (they are what the program accepts).
-    Each option gains ``label`` (the option's name when games.<lang>.json has none: a
+    Each option gains ``label`` (the option's name when i18n/<lang>/games.json has none: a
     test keeps that from happening), an option with choices ``choice_labels``
     ({value: label}), an option that may be unset ``none_label``; each game gains
     ``levels``, the bot levels the form offers ({name, label, help}).
@@ -263,6 +276,17 @@ def create_app(
             f'<body class="rules"><p><a href="/">atout</a></p>{body}</body></html>'
         )
         return HTMLResponse(html)
+
+    # The language folders as the pages read them (lib/dom.js loadStrings): a StaticFiles
+    # app gives them the same ETag, Last-Modified and 304 as /static/, and only what
+    # ``dictionary`` lets through reaches it (no listing, no path out, no rules page).
+    dictionaries = StaticFiles(directory=str(i18n.ROOT))
+
+    async def dictionary(request: Request) -> Response:
+        lang, name = request.path_params["lang"], request.path_params["name"]
+        if lang not in LANGUAGES or not is_dictionary(name):
+            raise HTTPException(404)
+        return await dictionaries.get_response(f"{lang}/{name}", request.scope)
 
     async def api_games(request: Request) -> Response:
         lang = request.query_params.get("lang", "")
@@ -471,6 +495,7 @@ def create_app(
             Route("/", home),
             Route("/table/{table}", table_page),
             Route("/rules/{game}", rules),
+            Route("/i18n/{lang}/{name}", dictionary),
             Route("/api/games", api_games),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", lobby, methods=["GET"]),

@@ -1,11 +1,11 @@
-"""The languages the web table speaks, found from its translation files, and the reader's.
+"""The languages the web table speaks, found from their folders, and the reader's.
 
-A language is spoken when ``static/i18n/<lang>.json`` (the table's core dictionary)
-exists: adding one is adding its folder of files (the ``*.<lang>.json`` dictionaries
-beside it and the rules pages ``atout/rules/<page>.<lang>.md``; docs/translating.md),
-with no list to edit in the code.  Completeness is the tests' business
-(tests/server/test_i18n_*.py check every language against English), so a file that
-exists here is trusted to be whole.
+A language is spoken when its folder has the table's core dictionary,
+``i18n/<lang>/table.json`` (:mod:`atout.i18n`): adding one is adding its folder (a
+copy of ``i18n/en/``, translated; docs/translating.md), with no list to edit in the
+code.  Completeness is the tests' business (tests/server/test_i18n_*.py and
+tests/test_languages.py check every language against English), so a file that exists
+here is trusted to be whole.
 
 >>> LANGUAGES[0], "fr" in LANGUAGES
 ('en', True)
@@ -13,33 +13,20 @@ exists here is trusted to be whole.
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from starlette.requests import HTTPConnection
 
-#: The translation files (``<lang>.json``, ``<game>.<lang>.json``, ``games.<lang>.json``).
-I18N = resources.files("atout.server") / "static" / "i18n"
+from .. import i18n
+
 #: English is the language of the program itself and the fallback of every other one.
-DEFAULT_LANGUAGE = "en"
-
-
-def _is_code(text: str) -> bool:
-    """A language code, as files and Accept-Language name it: two or three lowercase ASCII letters."""
-    return 2 <= len(text) <= 3 and text.isascii() and text.isalpha() and text.islower()
-
-
-def _spoken() -> tuple[str, ...]:
-    """Every ``<lang>.json`` of static/i18n, English first then in code order."""
-    found = {p.name[: -len(".json")] for p in I18N.iterdir() if p.name.endswith(".json")}
-    codes = sorted(c for c in found if _is_code(c) and c != DEFAULT_LANGUAGE)
-    return (DEFAULT_LANGUAGE, *codes)
-
+DEFAULT_LANGUAGE = i18n.ENGLISH
+#: The file whose presence in a language's folder makes the language spoken on the site.
+TABLE_FILE = "table.json"
 
 #: The languages a reader may choose, English first (read once, at import).
-LANGUAGES: tuple[str, ...] = _spoken()
+LANGUAGES: tuple[str, ...] = i18n.languages(TABLE_FILE)
 
 
 def pick_language(request: HTTPConnection) -> str:
@@ -69,7 +56,7 @@ def pick_language(request: HTTPConnection) -> str:
 
 @cache
 def game_texts(lang: str) -> dict[str, Any]:
-    """static/i18n/games.<lang>.json: what the interface says of the games in ``lang``.
+    """i18n/<lang>/games.json: what the interface says of the games in ``lang``.
 
     Every language: each option's ``label``, ``help`` (worded for the form: it names
     the choices by their labels), ``choices`` labels and ``none`` label, and the bot
@@ -80,11 +67,9 @@ def game_texts(lang: str) -> dict[str, Any]:
     """
     if lang not in LANGUAGES:
         return {}
-    path = I18N / f"games.{lang}.json"
-    if not path.is_file():
+    if not i18n.path(lang, "games.json").is_file():
         return {}
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    return i18n.read_json(lang, "games.json")
 
 
 def language_buttons(current: str) -> str:
@@ -101,4 +86,4 @@ def language_buttons(current: str) -> str:
     )
 
 
-__all__ = ["DEFAULT_LANGUAGE", "I18N", "LANGUAGES", "game_texts", "language_buttons", "pick_language"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "TABLE_FILE", "game_texts", "language_buttons", "pick_language"]

@@ -6,8 +6,8 @@ errors (``'bid 9': a bid is 0..3``), the option errors and the server's own
 :class:`~atout.core.reason.Reason`, a key and typed parameters, built by the code
 that decides (the engine, the notation reader, the option check, the server).
 :func:`localize` puts one in the reader's words through the templates of
-``core/reasons/<lang>.json``: seats by their player's name, cards as the table names
-them, options by their label (``static/i18n/games.<lang>.json``), numbers with the
+``i18n/<lang>/reasons.json``: seats by their player's name, cards as the table names
+them, options by their label (``i18n/<lang>/games.json``), numbers with the
 language's decimal mark.  Nothing is read back from English text.
 
 A plain text (a message built without a reason: a tool's, a bug's) is sent as it
@@ -28,7 +28,7 @@ from ..core.reason import ENGINE_LANGUAGE, Reader, Reason, reason, render
 from ..core.reason import catalogue as reason_catalogue
 from ..core.reason import languages as reason_languages
 from ..core.registry import game_class, names
-from .languages import I18N, LANGUAGES, game_texts
+from .languages import LANGUAGES, game_texts
 
 log = logging.getLogger("atout.server")
 
@@ -46,7 +46,7 @@ class ReasonContext:
 
 
 def option_labels(lang: str, game: str | None) -> dict[str, str]:
-    """The labels of ``game``'s options in ``lang`` (games.<lang>.json), name -> label."""
+    """The labels of ``game``'s options in ``lang`` (i18n/<lang>/games.json), name -> label."""
     if game is None:
         return {}
     options = game_texts(lang).get("games", {}).get(game, {}).get("options", {})
@@ -119,12 +119,11 @@ def http_said(status: int, detail: str) -> str | Reason:
 
 
 def game_words(lang: str) -> dict[str, Any]:
-    """static/i18n/games.<lang>.json (labels, helps, choice labels, bot levels) or {}."""
+    """i18n/<lang>/games.json (labels, helps, choice labels, bot levels) or {}."""
     return game_texts(lang) if lang in LANGUAGES else {}
 
 
 __all__ = [
-    "I18N",
     "ReasonContext",
     "game_words",
     "http_said",

@@ -1,6 +1,6 @@
 """A rule-based Le Malin bot: bids from its hand, plays to make its contract exactly.
 
-Heuristics (documented in src/atout/rules/le-malin.md, "The heuristic bot"):
+Heuristics (documented in src/atout/i18n/en/rules/le-malin.md, "The heuristic bot"):
 
 * **Bid**: a numbered card is worth the chance that every opponent's card is
   lower, estimated from the cards it has not seen (``(lower / unseen) ** (n-1)``,

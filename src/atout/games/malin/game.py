@@ -1,6 +1,6 @@
 """Le Malin's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of src/atout/rules/le-malin.md (the seed text with
+The rules implemented are those of src/atout/i18n/en/rules/le-malin.md (the seed text with
 the gaps settled by rules-notes §1).  The state machine of one hand::
 
     [first dealer: chance, match start only]

@@ -1,4 +1,4 @@
-"""Le Malin's position notation (src/atout/rules/le-malin.md, "Positions").
+"""Le Malin's position notation (src/atout/i18n/en/rules/le-malin.md, "Positions").
 
 A hand of Le Malin cannot be written as a table alone: Malheur cards change
 the values of cards already played, a Malheur window remembers who has passed,

@@ -54,7 +54,7 @@ def _on(mtype: int) -> ActionRange:
     return ActionRange(name, MAX_SEATS, lambda seat: f"malheur {name} on {seat}")
 
 
-# Player actions, in id order (see src/atout/rules/le-malin.md; the ids never change).
+# Player actions, in id order (see src/atout/i18n/en/rules/le-malin.md; the ids never change).
 #: Numbered cards: the value is the card's number (``CARD(17)`` plays the 17, id 16 = its kind).
 CARD = ActionRange("card", C.NUM_NUMBERS, lambda v: f"play {v}", low=1)
 #: A Twin declared low (value 0) or high (value 1); the game's own range writes the high value.

@@ -1,4 +1,4 @@
-"""Le Malin's observation and information-state tensors (layout: src/atout/rules/le-malin.md, "Tensors").
+"""Le Malin's observation and information-state tensors (layout: src/atout/i18n/en/rules/le-malin.md, "Tensors").
 
 Seats are **relative**: block entry 0 is the viewing seat, 1 the seat on its
 left, and so on, so one policy serves every seat.  Every value lies in [0, 1]

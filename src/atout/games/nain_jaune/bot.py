@@ -1,7 +1,7 @@
 """A rule-based Nain Jaune bot: cash board cards early, run long, shed the heavy cards.
 
 Play is mostly forced (the needed rank must be played), so the bot decides in
-three places only (documented in src/atout/rules/nain-jaune.md, "The heuristic bot"):
+three places only (documented in src/atout/i18n/en/rules/nain-jaune.md, "The heuristic bot"):
 
 * **Which suit** when it holds several cards of the needed rank: a board card
   first (it wins its box now, and a board card caught in hand at the end pays

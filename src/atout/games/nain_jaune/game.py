@@ -1,6 +1,6 @@
 """Le Nain Jaune's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of src/atout/rules/nain-jaune.md (the seed text with
+The rules implemented are those of src/atout/i18n/en/rules/nain-jaune.md (the seed text with
 the decisions of the rules notes, §2).  Le Nain Jaune is a shedding game, not a
 trick-taking one; it still fits the shared interface because "whose turn" is
 simply "who must play the next card".  The state machine of one deal::

@@ -1,4 +1,4 @@
-"""Le Nain Jaune's position notation (src/atout/rules/nain-jaune.md, "Positions").
+"""Le Nain Jaune's position notation (src/atout/i18n/en/rules/nain-jaune.md, "Positions").
 
 A deal of Le Nain Jaune is a sequence: the run in progress, who has been asked
 for the next rank, the ranks each seat has shown it lacks, a box waiting to be

@@ -1,4 +1,4 @@
-"""Le Nain Jaune's observation and information-state tensors (layout: src/atout/rules/nain-jaune.md, "Tensors").
+"""Le Nain Jaune's observation and information-state tensors (layout: src/atout/i18n/en/rules/nain-jaune.md, "Tensors").
 
 Seats are **relative** and follow the direction of play: block entry 0 is the
 viewing seat, 1 the next seat to play after it (its left, clockwise; its right

@@ -1,6 +1,6 @@
 """A rule-based Sticheln bot: a safe handicap colour, then dump it on others and avoid taking it.
 
-Heuristics (also described in src/atout/rules/sticheln.md):
+Heuristics (also described in src/atout/i18n/en/rules/sticheln.md):
 
 * **Handicap choice**: the danger of a colour is the value of its cards held by
   the others (they may end up in my tricks), divided by the table size, plus

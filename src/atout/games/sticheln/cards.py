@@ -1,7 +1,7 @@
 """Sticheln's cards, their notation and the bit layout the engine computes with.
 
 The deck depends on the number of players so that everyone gets 15 cards (see
-src/atout/rules/sticheln.md for the table): 3 players use values 0..8 in 5 colours,
+src/atout/i18n/en/rules/sticheln.md for the table): 3 players use values 0..8 in 5 colours,
 4 players 0..11, 5 players 0..14, 6 players 0..14 in 6 colours, and the big-box
 deck serves 7 (0..17, 15 each) and 8 players (0..18, 14 each).
 

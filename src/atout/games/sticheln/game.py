@@ -1,6 +1,6 @@
 """Sticheln's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of src/atout/rules/sticheln.md (the AMIGO rules, with
+The rules implemented are those of src/atout/i18n/en/rules/sticheln.md (the AMIGO rules, with
 the seed text's errors corrected).  The state machine of one hand::
 
     [first dealer: chance, match start only]

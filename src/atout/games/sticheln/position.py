@@ -1,4 +1,4 @@
-"""Sticheln's position notation (src/atout/rules/sticheln.md, "Positions").
+"""Sticheln's position notation (src/atout/i18n/en/rules/sticheln.md, "Positions").
 
 Example, hand 2 of a 4-player match, the second trick under way::
 

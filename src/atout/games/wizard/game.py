@@ -1,6 +1,6 @@
 """Wizard's rules: the game (parameters, action space) and the match state.
 
-The rules implemented are those of src/atout/rules/wizard.md (AMIGO's official rules,
+The rules implemented are those of src/atout/i18n/en/rules/wizard.md (AMIGO's official rules,
 with the seed text's errors corrected).  The state machine of one round::
 
     [first dealer: chance, match start only]

@@ -1,4 +1,4 @@
-"""Wizard's position notation (src/atout/rules/wizard.md, "Positions").
+"""Wizard's position notation (src/atout/i18n/en/rules/wizard.md, "Positions").
 
 Example, round 3 of a 4-player match: seat 3's Wizard took the first trick,
 seat 3 led a Jester to the second, seat 0 plays next::

@@ -1,7 +1,7 @@
 /* Optional accounts in the pages (server/account_web.py): the sign-in page (/account), a profile
    (/u/NAME), a game's leaderboard (/leaderboard/GAME), "my games" on the home page, and on a
    table page the seat's claim by the signed-in player and their rating change once the game is
-   over.  Every text comes from static/i18n/account.<lang>.json; names are inserted as text. */
+   over.  Every text comes from i18n/<lang>/account.json; names are inserted as text. */
 import { el, svg, t, has, i18n, loadStrings, translatePage, isNamed, markNamed } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);

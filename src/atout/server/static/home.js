@@ -2,7 +2,7 @@
    built from GET /api/games: each option's label, help and choice labels in the
    page's language, the bot levels, the bot paces.  Plain ES module, no build step.
 
-   Every text comes from static/i18n (en.json / fr.json "home_*" keys, games.<lang>.json
+   Every text comes from i18n/<lang>/ (table.json "home_*" keys, games.json
    through the API); names typed by people are inserted as text, never as HTML.
    Seats are numbered from 1 everywhere on the page; the first_dealer option's value
    is the engine's seat index (seat 1 is 0). */

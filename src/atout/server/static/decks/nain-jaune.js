@@ -4,7 +4,7 @@
    cap for the Jack) around a large letter.
 
    Server notation: rank + suit, ranks A 2..10 J Q K, suits C D H S ("AC", "10D", "KH").
-   Indices in the page's letters (nain-jaune.<lang>.json): R(oi), D(ame), V(alet) in French,
+   Indices in the page's letters (i18n/<lang>/nain-jaune.json): R(oi), D(ame), V(alet) in French,
    K(önig), D(ame), B(ube) in German for K, Q, J; the ace stays A. */
 
 import { svg } from "../lib/dom.js";

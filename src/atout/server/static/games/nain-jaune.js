@@ -46,7 +46,7 @@ function split(card) {
   return m ? { rank: m[1], suit: m[2] } : null;
 }
 
-/** The court cards' letters in the page's language (nain-jaune.<lang>.json: R D V in French). */
+/** The court cards' letters in the page's language (i18n/<lang>/nain-jaune.json: R D V in French). */
 function letters() {
   return { J: t("nj_letter_J"), Q: t("nj_letter_Q"), K: t("nj_letter_K") };
 }

@@ -45,18 +45,19 @@ function append(node, children) {
 /* ---- translations ------------------------------------------------------------------ */
 
 export const i18n = {
-  // The server writes only a language it speaks (one per static/i18n/<lang>.json).
+  // The server writes only a language it speaks (one per folder i18n/<lang>/ with a table.json).
   lang: document.documentElement.lang || "en",
   dict: {},
   loaded: new Set(),
 };
 
-/** Load static/i18n/<name>.<lang>.json (name "" → <lang>.json) into the dictionary. */
+/** Load the language folder's <name>.json (name "" → table.json, the table's own) into the dictionary:
+    the server serves src/atout/i18n/<lang>/<name>.json at /i18n/<lang>/<name>.json. */
 export async function loadStrings(name = "") {
-  const file = name ? `${name}.${i18n.lang}.json` : `${i18n.lang}.json`;
+  const file = `${name || "table"}.json`;
   if (i18n.loaded.has(file)) return;
   i18n.loaded.add(file);
-  const r = await fetch(`/static/i18n/${file}`);
+  const r = await fetch(`/i18n/${i18n.lang}/${file}`);
   if (r.ok) Object.assign(i18n.dict, await r.json());
 }
 
