@@ -6,6 +6,7 @@ On SQLite always and on PostgreSQL when ATOUT_TEST_POSTGRES_URL is set (``db_url
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import threading
 import time
@@ -22,7 +23,7 @@ from atout.cli.main import app as cli
 from atout.core.registry import load
 from atout.records import Record
 from atout.server import accounts, create_app
-from atout.server.profiles import anchors, ratings_of, settle
+from atout.server.profiles import BOT_SIGMA, anchor_sigma, anchors, ratings_of, settle
 from atout.server.storage import SeatInfo, Storage
 from atout.server.tables import hash_key
 
@@ -231,6 +232,28 @@ def test_the_bot_levels_are_anchored_in_the_ladders_order() -> None:
     # Le Malin's expert won 32.1% against three hards (parity 25%): a little above them.
     malin = anchors("malin")
     assert malin["hard"] < malin["expert"] < malin["hard"] + 5
+
+
+def test_master_is_anchored_from_its_measured_deals_with_their_uncertainty() -> None:
+    """bench/RESULTS.md, "Learned bots … stop 25": master against three hard won 60.4% of
+    Wizard's 6 deals × 4 rotations and 26.9% of Le Nain Jaune's 13 × 4; none measured in
+    Le Malin or Sticheln.  Placed as the ladder's rungs are (Δ = 2β·ln(3p/(1 − p)) above
+    hard), with σ² = BOT_SIGMA² + (2β)²/(p(1 − p)·deals)."""
+    beta = 25 / 6  # OpenSkill's default β (σ₀ / 2)
+    for game, share, deals in (("wizard", 0.604, 6), ("nain-jaune", 0.269, 13)):
+        a = anchors(game)
+        assert a["master"] == pytest.approx(a["hard"] + 2 * beta * math.log(3 * share / (1 - share)))
+        spread = 2 * beta / math.sqrt(share * (1 - share) * deals)
+        assert anchor_sigma(game, "master") == pytest.approx(math.sqrt(BOT_SIGMA**2 + spread**2))
+    # Wizard: 60.4% against hard puts master above hard, a little below expert's 64.4%.
+    wizard = anchors("wizard")
+    assert wizard["hard"] + 10 < wizard["master"] < wizard["expert"]
+    assert anchor_sigma("wizard", "master") == pytest.approx(7.03, abs=0.01)  # 6 deals
+    assert anchor_sigma("nain-jaune", "master") == pytest.approx(5.31, abs=0.01)  # 13 deals
+    for game in ("malin", "sticheln"):  # not one deal: no anchor, and master is not rated there
+        assert "master" not in anchors(game)
+    for level in ("random", "normal", "hard", "expert"):
+        assert anchor_sigma("wizard", level) == BOT_SIGMA
 
 
 def test_deleting_an_account_keeps_every_record_replayable(db_url: str) -> None:  # noqa: F811
