@@ -6,6 +6,7 @@ On SQLite always and on PostgreSQL when ATOUT_TEST_POSTGRES_URL is set (``db_url
 from __future__ import annotations
 
 import asyncio
+import datetime
 import math
 import random
 import threading
@@ -16,6 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -24,8 +28,9 @@ from atout.core.registry import load
 from atout.records import Record
 from atout.server import accounts, create_app
 from atout.server.profiles import BOT_SIGMA, anchor_sigma, anchors, ratings_of, settle
+from atout.server.skeleton import name_key
 from atout.server.storage import SeatInfo, Storage
-from atout.server.tables import hash_key
+from atout.server.tables import TableError, hash_key
 
 from .conftest import create_table, join, send
 from .test_storage import db_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
@@ -379,3 +384,91 @@ def test_password_hashes_are_computed_two_at_once(db_path: str, monkeypatch: pyt
 
     assert asyncio.run(sign_ins()) == [401] * 6
     assert most == 2
+
+
+def test_a_name_that_looks_like_an_accounts_name_is_refused(app_client: TestClient) -> None:
+    """TR39 skeletons: another alphabet's look-alike letters, a capital I for an l, a digit one
+    for an l; refused at sign-up and at an operator's rename, in the reader's language."""
+    c = app_client
+    sign_up(c, "Alice")
+    for name in ("Аlice", "AIice"):  # a Cyrillic А; a capital I
+        r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["code"] == "name_lookalike", (name, r.text)
+    r = c.post(
+        "/api/account/signup", json={"name": "Аlice", "password": PASSWORD}, headers={"Accept-Language": "fr"}
+    )
+    assert r.json()["message"] == "« Аlice » ressemble trop au nom d'un autre compte : choisissez-en un autre"
+    r = c.post("/api/account/signup", json={"name": "ALICE", "password": PASSWORD})
+    assert r.json()["code"] == "name_taken"  # the same name in other case: taken, as before
+    storage = c.app.state.storage  # type: ignore[attr-defined]
+    for name in ("Αlice", "аlice", "ａｌｉｃｅ", "A1ice"):  # Greek Α, Cyrillic а, full width, digit one
+        with pytest.raises(TableError) as refused:
+            accounts.create_account(storage, name, PASSWORD)
+        expected = "name_taken" if name == "ａｌｉｃｅ" else "name_lookalike"  # full width: NFKC's fold
+        assert refused.value.code == expected, name
+    assert [a.name for a, _ in accounts.all_accounts(storage)] == ["Alice"]
+    # Names that only share letters are not look-alikes.
+    accounts.create_account(storage, "Alina", PASSWORD)
+    with pytest.raises(TableError) as refused:
+        accounts.rename(storage, "Alina", "Аlice")
+    assert refused.value.code == "name_lookalike"
+    assert accounts.find(storage, "Alina") is not None  # refused: nothing changed
+    assert accounts.rename(storage, "Alina", "ALINA").name == "ALINA"  # its own name in other case
+
+
+def test_the_skeleton_index_refuses_a_look_alike_that_passed_no_check(db_url: str) -> None:  # noqa: F811
+    """Two processes checking at once would both pass a check made before the insert: the unique
+    index on the skeleton is what refuses the second (an insert made straight into the table)."""
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        accounts.create_account(storage, "Bob", PASSWORD)
+        with pytest.raises(IntegrityError), storage.engine.begin() as conn:
+            conn.execute(
+                accounts.AccountRow.__table__.insert().values(  # type: ignore[attr-defined]
+                    name="Вob", folded="вob", skeleton=name_key("Вob"), password="x",
+                    created=datetime.datetime.now(datetime.UTC), public=False, leaderboard=False,
+                )
+            )  # fmt: skip
+    finally:
+        storage.close()
+
+
+def test_an_older_accounts_table_gains_the_skeletons_and_their_index(db_url: str) -> None:  # noqa: F811
+    """A database made before the skeletons: the column, each account's skeleton, the index.
+    Two look-alikes made back then both keep their names; the older holds the skeleton."""
+    storage = Storage(db_url)
+    accounts.ensure_tables(storage)
+    accounts.create_account(storage, "Zoé", PASSWORD)
+    with storage.engine.begin() as conn:
+        conn.execute(text(f"DROP INDEX {accounts.SKELETON_INDEX}"))
+        conn.execute(text("ALTER TABLE atout_accounts DROP COLUMN skeleton"))
+        conn.execute(
+            text(
+                "INSERT INTO atout_accounts (name, folded, password, created, public, leaderboard)"
+                " VALUES (:name, :folded, 'x', :created, false, false)"
+            ),
+            [
+                {"name": n, "folded": accounts.fold(n), "created": datetime.datetime.now(datetime.UTC)}
+                for n in ("Ζoé", "Kai")  # a Greek Ζ: a look-alike of Zoé made before the check
+            ],
+        )
+    storage.close()
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        accounts.ensure_tables(storage)  # a second start changes nothing
+        with storage.engine.connect() as conn:
+            rows: dict[str, str | None] = dict(
+                conn.execute(text("SELECT name, skeleton FROM atout_accounts")).all()
+            )
+            indexes = {i["name"]: i["unique"] for i in sa_inspect(conn).get_indexes("atout_accounts")}
+        assert rows == {"Zoé": name_key("Zoé"), "Ζoé": None, "Kai": "kai"}
+        assert indexes[accounts.SKELETON_INDEX]
+        with pytest.raises(TableError) as refused:
+            accounts.create_account(storage, "Kaі", PASSWORD)  # a Cyrillic і
+        assert refused.value.code == "name_lookalike"
+        assert accounts.authenticate(storage, "Ζoé", "x") is None  # still there, as it was
+        assert accounts.find(storage, "Ζoé") is not None
+    finally:
+        storage.close()

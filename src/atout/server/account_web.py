@@ -73,6 +73,7 @@ _STATUS = {
     "not_found": 404,
     "owned": 409,
     "name_taken": 409,
+    "name_lookalike": 409,
     "unsupported_media": 415,
     "rate_limited": 429,
 }
