@@ -27,6 +27,7 @@ from atout.cli.main import app as cli
 from atout.core.registry import load
 from atout.records import Record
 from atout.server import accounts, create_app
+from atout.server.attempts import StoredBuckets
 from atout.server.profiles import BOT_SIGMA, anchor_sigma, anchors, ratings_of, settle
 from atout.server.skeleton import name_key
 from atout.server.storage import SeatInfo, Storage
@@ -470,5 +471,57 @@ def test_an_older_accounts_table_gains_the_skeletons_and_their_index(db_url: str
         assert refused.value.code == "name_lookalike"
         assert accounts.authenticate(storage, "Ζoé", "x") is None  # still there, as it was
         assert accounts.find(storage, "Ζoé") is not None
+    finally:
+        storage.close()
+
+
+def test_the_attempt_limits_hold_across_two_processes_on_one_database(db_url: str) -> None:  # noqa: F811
+    """Two apps on one database (two server processes): the sign-in attempts of a name and the
+    sign-ups of an address are counted once for both, not once per process."""
+    first = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    second = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(first) as a, TestClient(second) as b:
+        sign_up(a, "Dan")
+        for i in range(5):  # 5 wrong passwords for Dan, shared between the two
+            r = (a, b)[i % 2].post("/api/account/signin", json={"name": "Dan", "password": "wrong password"})
+            assert r.status_code == 401, r.text
+        for client in (a, b):  # neither lets a sixth try, even the right password
+            r = client.post("/api/account/signin", json={"name": "dan", "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        # Sign-ups: 5 an hour per address; Dan was one, 4 more across the two, then none.
+        for i, name in enumerate(("Eli", "Fay", "Gil", "Hud")):
+            sign_up((b, a)[i % 2], name)
+        for client in (a, b):
+            r = client.post("/api/account/signup", json={"name": "Ida", "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+
+
+def test_stored_buckets_refill_and_forget_what_they_need_not_keep(db_path: str) -> None:
+    """A bucket refills at its rate; one refilled to full is deleted at the next pruning, and past
+    ``max_rows`` the oldest go (a forgotten bucket starts full again)."""
+    storage = Storage(db_path)
+    now = [1000.0]
+    try:
+        accounts.ensure_tables(storage)
+        bucket = StoredBuckets(storage, "test", rate=1 / 60, burst=2, max_rows=3, clock=lambda: now[0])
+        assert [bucket.allow("x") for _ in range(3)] == [True, True, False]
+        now[0] += 30  # half a token
+        assert not bucket.allow("x")
+        now[0] += 30  # one token
+        assert bucket.allow("x") and not bucket.allow("x")
+        for key in ("a", "b", "c", "d"):
+            now[0] += 1
+            assert bucket.allow(key)
+
+        def keys() -> list[str]:
+            with storage.engine.connect() as conn:
+                return sorted(conn.execute(text("SELECT key FROM atout_attempts")).scalars())
+
+        assert keys() == ["a", "b", "c", "d", "x"]
+        bucket.prune()
+        assert keys() == ["b", "c", "d"]  # the three newest (max_rows)
+        now[0] += 120  # two tokens' time: every bucket is full again
+        bucket.prune()
+        assert keys() == []
     finally:
         storage.close()

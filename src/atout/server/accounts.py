@@ -69,6 +69,7 @@ from sqlalchemy.inspection import inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..core.reason import Quoted, reason
+from .attempts import AttemptRow
 from .chat import check_plain
 from .roomstore import ChatRow
 from .skeleton import name_key
@@ -160,7 +161,7 @@ class RatedRow(Base):
     at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
-ACCOUNT_TABLES = [AccountRow, SessionRow, OwnedSeatRow, RatingRow, RatedRow]
+ACCOUNT_TABLES = [AccountRow, SessionRow, OwnedSeatRow, RatingRow, RatedRow, AttemptRow]
 
 
 @dataclass(frozen=True)
