@@ -525,3 +525,108 @@ def test_stored_buckets_refill_and_forget_what_they_need_not_keep(db_path: str) 
         assert keys() == []
     finally:
         storage.close()
+
+
+def test_a_running_server_shows_the_deleted_accounts_seat_as_a_former_player(
+    db_url: str,  # noqa: F811
+) -> None:
+    """``atout accounts delete`` run beside a serving process (its own connection to the
+    database): the table the server holds in memory shows "former player" at its next read (the
+    seat's state and record), and the socket watching it is sent the new name and chat log
+    (SQLite: the server's look at the outside changes; PostgreSQL: the notice)."""
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        app.state.manager.outside_every = 0.2
+        sign_up(c, "Ugo")
+        table, key = bot_table(c)
+        assert c.post("/api/account/claim", json={"table": table, "key": key}).status_code == 200
+        with c.websocket_connect(f"/ws/{table}") as ws:
+            send(ws, {"type": "join", "key": key, "living": True})
+            send(ws, {"type": "name", "name": "Ugo"})
+            send(ws, {"type": "chat", "text": "hello"})
+            seen: list[dict[str, Any]] = []
+
+            def until_line(text: str) -> None:
+                """Read what the socket is sent until the chat line ``text`` said from it."""
+                while True:
+                    msg = ws.receive_json()
+                    seen.append(msg)
+                    if msg["type"] == "chat" and msg["line"]["text"] == text:
+                        return
+
+            until_line("hello")
+            assert seen[-1]["line"]["name"] == "Ugo" and "former" not in seen[-1]["line"]
+            state = c.post(f"/api/tables/{table}/seat", json={"key": key}).json()
+            assert state["seats"][0]["name"] == "Ugo" and not state["seats"][0]["former"]
+            result = CliRunner().invoke(cli, ["accounts", "delete", "Ugo", "--yes", "--db", db_url])
+            assert result.exit_code == 0, result.output
+            # SQLite: the very next read of the table (the seat's state, its record).  PostgreSQL:
+            # once the notice has come (it is sent at the deletion's commit).
+            deadline = time.monotonic() + 10
+            while True:
+                seat = c.post(f"/api/tables/{table}/seat", json={"key": key}).json()["seats"][0]
+                if seat["former"] or time.monotonic() > deadline:
+                    break
+                assert app.state.storage.shared, "SQLite: not at the next read"
+                time.sleep(0.05)
+            assert (seat["name"], seat["bot"], seat["free"], seat["former"]) == (
+                accounts.FORMER_PLAYER, None, False, True,
+            )  # fmt: skip
+            record = Record.parse(c.post(f"/api/tables/{table}/record", json={"key": key}).text)
+            assert record.seats[0] == accounts.FORMER_PLAYER
+            # The socket already watching: told without asking (a line said afterwards bounds the wait).
+            time.sleep(1.0)
+            seen.clear()
+            send(ws, {"type": "chat", "text": "still here"})
+            until_line("still here")
+            states = [m for m in seen if m["type"] == "state"]
+            assert states and states[-1]["seats"][0]["former"] is True
+            (log,) = [m for m in seen if m["type"] == "chat_log"]
+            assert log["lines"][0]["text"] == "hello" and log["lines"][0]["former"] is True
+            assert seen[-1]["line"]["former"] is True  # said from the seat, now nameless
+
+
+def test_a_finished_tables_rating_changes_are_shown_to_whom_the_profiles_allow(db_url: str) -> None:  # noqa: F811
+    """The final ranking's rating changes: the reader's own seat, and the seats of accounts with a
+    public profile; a private account's seat is not sent to anyone else (nor that it is one)."""
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        storage: Storage = app.state.storage
+        ann = accounts.create_account(storage, "Ann", PASSWORD)
+        bob = accounts.create_account(storage, "Bob", PASSWORD)
+        accounts.set_privacy(storage, bob, True, False)
+        seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
+        storage.create_table(
+            "t1", "wizard", 3, {"rounds": "2"}, 5, [*seats, SeatInfo(2, "bot", "normal", None)]
+        )
+        assert c.get("/api/account/ratings/t1").json() == {"ratings": []}  # not over: nothing rated
+        state = load("wizard", 3, rounds=2).new_state(5)
+        rng = random.Random(3)
+        idx = 0
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            storage.append_action("t1", idx, state.current_player, action, finished=False)
+            state.apply(action)
+            idx += 1
+        with storage.engine.begin() as conn:
+            conn.execute(text("UPDATE atout_tables SET finished = true WHERE id = 't1'"))
+        accounts.claim(storage, ann, "t1", "k0")
+        accounts.claim(storage, bob, "t1", "k1")
+
+        def seen() -> dict[int, tuple[bool, str]]:
+            r = c.get("/api/account/ratings/t1")
+            assert r.status_code == 200
+            out = {}
+            for e in r.json()["ratings"]:
+                assert e["after"] != e["before"]
+                out[e["seat"]] = (e["mine"], e["profile"])
+            return out
+
+        assert seen() == {1: (False, "Bob")}  # a stranger: Bob's public profile only
+        assert sign_in(c, "Ann") == 200
+        assert seen() == {0: (True, "Ann"), 1: (False, "Bob")}  # Ann: her own, and Bob's
+        mine = c.get("/api/account/result/t1").json()["result"]["rating"]
+        (own,) = [e for e in c.get("/api/account/ratings/t1").json()["ratings"] if e["mine"]]
+        assert (own["before"], own["after"]) == (mine["before"], mine["after"])
+        assert sign_in(c, "Bob") == 200
+        assert seen() == {1: (True, "Bob")}  # Ann's profile is private: nothing of her seat

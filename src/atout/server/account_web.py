@@ -17,6 +17,8 @@ Routes::
                                       "other" or null), for the table page's offer to claim it
     GET  /api/account/games           the signed-in account's games, with their seats' keys
     GET  /api/account/result/{table}  the signed-in account's figures and rating change there
+    GET  /api/account/ratings/{table} the rating changes at a finished table the reader may see
+                                      (their own, public profiles'), for its final ranking
     GET  /api/profile/{name}          a profile's figures, ratings and games (the owner's: with keys)
     GET  /api/leaderboard/{game}      the opted-in accounts' ratings in a game, and the bot levels'
 
@@ -249,6 +251,16 @@ def account_routes(
             raise TableError("not_found", reason("server.no_owned_seat"))
         return JSONResponse({"seat": found[0], "result": found[1]}, headers={"Cache-Control": "no-store"})
 
+    async def table_ratings(request: Request) -> Response:
+        reader = await current(request)
+        table = request.path_params["table"]
+
+        def read() -> list[dict[str, Any]]:
+            profiles.settle(storage)
+            return accounts.table_ratings(storage, table, reader)
+
+        return JSONResponse({"ratings": await db(read)}, headers={"Cache-Control": "no-store"})
+
     async def visible(request: Request) -> tuple[Account, bool]:
         """The profile asked for, and whether the reader is its owner; refused as :class:`TableError`."""
         name = request.path_params["name"]
@@ -319,6 +331,7 @@ def account_routes(
         Route("/api/account/seat", seat, methods=["POST"]),
         Route("/api/account/games", my_games),
         Route("/api/account/result/{table}", my_result),
+        Route("/api/account/ratings/{table}", table_ratings),
         Route("/api/profile/{name}", profile),
         Route("/api/leaderboard/{game}", leaderboard),
     ]

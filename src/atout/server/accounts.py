@@ -73,6 +73,7 @@ from .attempts import AttemptRow
 from .chat import check_plain
 from .roomstore import ChatRow
 from .skeleton import name_key
+from .storage import FORMER_PLAYER as FORMER_PLAYER  # what a deleted account's seats are called
 from .storage import Base, SeatRow, Storage, TableRow
 from .tables import TableError, hash_key
 
@@ -82,8 +83,6 @@ PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 #: A session lasts this long after sign-in (the cookie's Max-Age too).
 SESSION_DAYS = 30
-#: What a deleted account's seats are called in the stored games.
-FORMER_PLAYER = "former player"
 #: Letters and digits of any script, spaces, and - _ . (no markup, no look-alike punctuation).
 _NAME = re.compile(r"^[\w .\-]+$")
 
@@ -388,9 +387,9 @@ def delete_account(storage: Storage, name: str) -> int:
 
     The seats' rows keep their keys' hashes (a link still opens the seat, now
     nameless) and the chat lines said from them are renamed too.  Returns the
-    number of seats renamed.  Serving processes on PostgreSQL are notified as of any
-    change of the tables; a SQLite server holding one of them in memory shows the old
-    name until it reloads it (a restart).
+    number of seats renamed.  The serving processes are told (:meth:`.Storage.changed_outside`:
+    PostgreSQL's notices, SQLite's outside changes), so a table one of them holds in
+    memory shows the new name at its next read, and its sockets are sent it.
     """
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
@@ -410,7 +409,8 @@ def delete_account(storage: Storage, name: str) -> int:
                 .where(ChatRow.table_id == table_id, ChatRow.seat == seat)
                 .values(name=FORMER_PLAYER)
             )
-            storage.changed(session, table_id)
+            storage.changed_outside(session, table_id)  # the seats
+            storage.changed_outside(session, table_id, "names")  # the chat's speakers
         for model in (OwnedSeatRow, SessionRow, RatingRow):
             session.execute(delete(model).where(model.account_id == row.id))
         session.delete(row)
@@ -499,6 +499,39 @@ def owned_result(
         if row is None:
             return None
         return row.seat, dict(row.result) if row.result is not None else None
+
+
+def table_ratings(storage: Storage, table_id: str, reader: Account | None) -> list[dict[str, Any]]:
+    """The rating changes at a finished table that ``reader`` may see, by seat.
+
+    Each seat an account owns and whose game was rated (:mod:`.profiles`): the reader's own
+    seats, and the seats of accounts whose profile is public (it lists that game and its
+    rating change to anyone already).  A private account's seat is left out, nothing saying
+    it is an account's.  ``profile``: the account's name, for a link to its profile.
+    """
+    with Session(storage.engine) as session:
+        rows = session.execute(
+            select(OwnedSeatRow.seat, OwnedSeatRow.result, AccountRow.id, AccountRow.name, AccountRow.public)
+            .join(AccountRow, AccountRow.id == OwnedSeatRow.account_id)
+            .where(OwnedSeatRow.table_id == table_id)
+            .order_by(OwnedSeatRow.seat)
+        ).all()
+    out = []
+    for seat, result, account_id, name, public in rows:
+        mine = reader is not None and reader.id == account_id
+        rating = (result or {}).get("rating")
+        if rating is None or not (mine or public):
+            continue
+        out.append(
+            {
+                "seat": seat,
+                "before": rating["before"],
+                "after": rating["after"],
+                "mine": mine,
+                "profile": name,
+            }
+        )
+    return out
 
 
 #: A profile lists at most this many games (newest first).
