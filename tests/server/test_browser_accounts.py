@@ -3,6 +3,7 @@ account's, the profile lists it to return to; a stranger is refused the private 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -88,8 +89,10 @@ def play_out(server: Server, url: str, keys: list[str]) -> None:
     """The human seats (``keys``) play random legal moves over sockets until the game is over."""
     table = url.split("/table/")[1].split("#")[0]
     rng = random.Random(4)
-    sockets = [connect(f"{server.url.replace('http', 'ws')}/ws/{table}") for _ in keys]
-    try:
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(connect(f"{server.url.replace('http', 'ws')}/ws/{table}")) for _ in keys
+        ]
         for ws, key in zip(sockets, keys, strict=True):
             ws.send(json.dumps({"type": "join", "key": key}))
         last: dict[int, dict[str, Any]] = {}
@@ -106,9 +109,6 @@ def play_out(server: Server, url: str, keys: list[str]) -> None:
                 last[seat] = msg
                 if not msg["over"] and msg["to_act"] == seat and msg["legal"]:
                     ws.send(json.dumps({"type": "act", "action": rng.choice(msg["legal"]), "n": msg["n"]}))
-    finally:
-        for ws in sockets:
-            ws.close()
 
 
 def account(server: Server, name: str) -> httpx.Client:
