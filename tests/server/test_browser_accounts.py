@@ -13,6 +13,9 @@ import httpx
 from playwright.sync_api import Browser, Page, ViewportSize
 from websockets.sync.client import connect
 
+from atout.server import accounts
+from atout.server.storage import Storage
+
 from .conftest import Server
 from .test_browser import ARTIFACTS, browser, new_table, page  # noqa: F401
 
@@ -191,3 +194,37 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
             me.close()
     finally:
         bea.close()
+
+
+def test_a_deleted_accounts_seat_is_a_former_player_on_the_running_server(
+    server: Server,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """``atout accounts delete`` from another process while ``atout serve`` (SQLite) holds the
+    finished table in memory: the table's next page shows the seat as a former player, in the
+    reader's language, in the final ranking and on the seat's plate; no restart."""
+    ugo = account(server, "Ugo")
+    urls = new_table(server, "wizard", 1)
+    key = urls[0].split("#key=")[1]
+    table = urls[0].split("/table/")[1].split("#")[0]
+    assert ugo.post("/api/account/claim", json={"table": table, "key": key}).status_code == 200
+    play_out(server, urls[0], [key])
+    context = browser.new_context(locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(urls[0])
+        page.wait_for_selector("#overlay[data-kind=final]:not([hidden]) ol.ranking")
+        assert page.inner_text("#overlay ol.ranking li[data-seat='0'] .name") == "Human 0"
+        storage = Storage(server.db)
+        try:
+            assert accounts.delete_account(storage, "Ugo") == 1  # as `atout accounts delete` does
+        finally:
+            storage.close()
+        page.goto(f"{server.url}/")  # away, then the table's link again: its next read
+        page.goto(urls[0])
+        page.wait_for_selector("#overlay[data-kind=final]:not([hidden]) ol.ranking")
+        assert page.inner_text("#overlay ol.ranking li[data-seat='0'] .name") == "ancien joueur"
+        assert "ancien joueur" in page.inner_text("#board .felt")
+    finally:
+        context.close()
+        ugo.close()
