@@ -175,6 +175,7 @@ def test_names_passwords_and_sign_ups_are_bounded(app_client: TestClient) -> Non
         "x" * 25: "bad_name",
         "semi;colon": "bad_name",
         "Ann\u202eevil": "markup",
+        "\ufdfa" * 6: "bad_name",  # 6 letters, 108 once folded (NFKC): more than the table holds
     }
     for name, code in bad.items():
         r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})

@@ -79,6 +79,9 @@ from .tables import TableError, hash_key
 
 NAME_MIN = 2
 NAME_MAX = 24
+#: The longest case-folded name and skeleton the accounts' table holds (:func:`clean_account_name`).
+FOLDED_MAX = 4 * NAME_MAX
+SKELETON_MAX = 10 * NAME_MAX
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 #: A session lasts this long after sign-in (the cookie's Max-Age too).
@@ -101,10 +104,10 @@ class AccountRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     #: ``name`` case-folded and NFKC-normalized: unique, so "Ann" and "ANN" are one account.
-    folded: Mapped[str] = mapped_column(String(4 * NAME_MAX), unique=True)
+    folded: Mapped[str] = mapped_column(String(FOLDED_MAX), unique=True)
     #: :func:`.skeleton.name_key` of ``name``: unique, so no name looks like another's.  Nullable:
     #: added to older databases (:func:`ensure_tables` fills it in).
-    skeleton: Mapped[str | None] = mapped_column(String(10 * NAME_MAX), nullable=True)
+    skeleton: Mapped[str | None] = mapped_column(String(SKELETON_MAX), nullable=True)
     password: Mapped[str] = mapped_column(String(200))
     created: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
     #: The profile is shown to others only when its owner says so.
@@ -228,6 +231,10 @@ def clean_account_name(name: object) -> str:
     check_plain(clean, name=True)
     if not _NAME.match(clean):
         raise TableError("bad_name", reason("server.account_name_chars"))
+    # A letter's compatibility form can be many letters (U+FDFA is 18): past what the columns
+    # hold, the name is refused here rather than by the database.
+    if len(fold(clean)) > FOLDED_MAX or len(name_key(clean)) > SKELETON_MAX:
+        raise TableError("bad_name", reason("server.account_name_length", least=NAME_MIN, most=NAME_MAX))
     return clean
 
 
