@@ -6,6 +6,8 @@ On SQLite always and on PostgreSQL when ATOUT_TEST_POSTGRES_URL is set (``db_url
 from __future__ import annotations
 
 import asyncio
+import datetime
+import math
 import random
 import threading
 import time
@@ -15,6 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -22,9 +27,11 @@ from atout.cli.main import app as cli
 from atout.core.registry import load
 from atout.records import Record
 from atout.server import accounts, create_app
-from atout.server.profiles import anchors, ratings_of, settle
+from atout.server.attempts import StoredBuckets
+from atout.server.profiles import BOT_SIGMA, anchor_sigma, anchors, ratings_of, settle
+from atout.server.skeleton import name_key
 from atout.server.storage import SeatInfo, Storage
-from atout.server.tables import hash_key
+from atout.server.tables import TableError, hash_key
 
 from .conftest import create_table, join, send
 from .test_storage import db_url  # noqa: F401  (the SQLite / PostgreSQL fixture)
@@ -168,6 +175,7 @@ def test_names_passwords_and_sign_ups_are_bounded(app_client: TestClient) -> Non
         "x" * 25: "bad_name",
         "semi;colon": "bad_name",
         "Ann\u202eevil": "markup",
+        "\ufdfa" * 6: "bad_name",  # 6 letters, 108 once folded (NFKC): more than the table holds
     }
     for name, code in bad.items():
         r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
@@ -231,6 +239,28 @@ def test_the_bot_levels_are_anchored_in_the_ladders_order() -> None:
     # Le Malin's expert won 32.1% against three hards (parity 25%): a little above them.
     malin = anchors("malin")
     assert malin["hard"] < malin["expert"] < malin["hard"] + 5
+
+
+def test_master_is_anchored_from_its_measured_deals_with_their_uncertainty() -> None:
+    """bench/RESULTS.md, "Learned bots … stop 25": master against three hard won 60.4% of
+    Wizard's 6 deals × 4 rotations and 26.9% of Le Nain Jaune's 13 × 4; none measured in
+    Le Malin or Sticheln.  Placed as the ladder's rungs are (Δ = 2β·ln(3p/(1 − p)) above
+    hard), with σ² = BOT_SIGMA² + (2β)²/(p(1 − p)·deals)."""
+    beta = 25 / 6  # OpenSkill's default β (σ₀ / 2)
+    for game, share, deals in (("wizard", 0.604, 6), ("nain-jaune", 0.269, 13)):
+        a = anchors(game)
+        assert a["master"] == pytest.approx(a["hard"] + 2 * beta * math.log(3 * share / (1 - share)))
+        spread = 2 * beta / math.sqrt(share * (1 - share) * deals)
+        assert anchor_sigma(game, "master") == pytest.approx(math.sqrt(BOT_SIGMA**2 + spread**2))
+    # Wizard: 60.4% against hard puts master above hard, a little below expert's 64.4%.
+    wizard = anchors("wizard")
+    assert wizard["hard"] + 10 < wizard["master"] < wizard["expert"]
+    assert anchor_sigma("wizard", "master") == pytest.approx(7.03, abs=0.01)  # 6 deals
+    assert anchor_sigma("nain-jaune", "master") == pytest.approx(5.31, abs=0.01)  # 13 deals
+    for game in ("malin", "sticheln"):  # not one deal: no anchor, and master is not rated there
+        assert "master" not in anchors(game)
+    for level in ("random", "normal", "hard", "expert"):
+        assert anchor_sigma("wizard", level) == BOT_SIGMA
 
 
 def test_deleting_an_account_keeps_every_record_replayable(db_url: str) -> None:  # noqa: F811
@@ -356,3 +386,248 @@ def test_password_hashes_are_computed_two_at_once(db_path: str, monkeypatch: pyt
 
     assert asyncio.run(sign_ins()) == [401] * 6
     assert most == 2
+
+
+def test_a_name_that_looks_like_an_accounts_name_is_refused(app_client: TestClient) -> None:
+    """TR39 skeletons: another alphabet's look-alike letters, a capital I for an l, a digit one
+    for an l; refused at sign-up and at an operator's rename, in the reader's language."""
+    c = app_client
+    sign_up(c, "Alice")
+    for name in ("Аlice", "AIice"):  # a Cyrillic А; a capital I
+        r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["code"] == "name_lookalike", (name, r.text)
+    r = c.post(
+        "/api/account/signup", json={"name": "Аlice", "password": PASSWORD}, headers={"Accept-Language": "fr"}
+    )
+    assert r.json()["message"] == "« Аlice » ressemble trop au nom d'un autre compte : choisissez-en un autre"
+    r = c.post("/api/account/signup", json={"name": "ALICE", "password": PASSWORD})
+    assert r.json()["code"] == "name_taken"  # the same name in other case: taken, as before
+    storage = c.app.state.storage  # type: ignore[attr-defined]
+    for name in ("Αlice", "аlice", "ａｌｉｃｅ", "A1ice"):  # Greek Α, Cyrillic а, full width, digit one
+        with pytest.raises(TableError) as refused:
+            accounts.create_account(storage, name, PASSWORD)
+        expected = "name_taken" if name == "ａｌｉｃｅ" else "name_lookalike"  # full width: NFKC's fold
+        assert refused.value.code == expected, name
+    assert [a.name for a, _ in accounts.all_accounts(storage)] == ["Alice"]
+    # Names that only share letters are not look-alikes.
+    accounts.create_account(storage, "Alina", PASSWORD)
+    with pytest.raises(TableError) as refused:
+        accounts.rename(storage, "Alina", "Аlice")
+    assert refused.value.code == "name_lookalike"
+    assert accounts.find(storage, "Alina") is not None  # refused: nothing changed
+    assert accounts.rename(storage, "Alina", "ALINA").name == "ALINA"  # its own name in other case
+
+
+def test_the_skeleton_index_refuses_a_look_alike_that_passed_no_check(db_url: str) -> None:  # noqa: F811
+    """Two processes checking at once would both pass a check made before the insert: the unique
+    index on the skeleton is what refuses the second (an insert made straight into the table)."""
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        accounts.create_account(storage, "Bob", PASSWORD)
+        with pytest.raises(IntegrityError), storage.engine.begin() as conn:
+            conn.execute(
+                accounts.AccountRow.__table__.insert().values(  # type: ignore[attr-defined]
+                    name="Вob", folded="вob", skeleton=name_key("Вob"), password="x",
+                    created=datetime.datetime.now(datetime.UTC), public=False, leaderboard=False,
+                )
+            )  # fmt: skip
+    finally:
+        storage.close()
+
+
+def test_an_older_accounts_table_gains_the_skeletons_and_their_index(db_url: str) -> None:  # noqa: F811
+    """A database made before the skeletons: the column, each account's skeleton, the index.
+    Two look-alikes made back then both keep their names; the older holds the skeleton."""
+    storage = Storage(db_url)
+    accounts.ensure_tables(storage)
+    accounts.create_account(storage, "Zoé", PASSWORD)
+    with storage.engine.begin() as conn:
+        conn.execute(text(f"DROP INDEX {accounts.SKELETON_INDEX}"))
+        conn.execute(text("ALTER TABLE atout_accounts DROP COLUMN skeleton"))
+        conn.execute(
+            text(
+                "INSERT INTO atout_accounts (name, folded, password, created, public, leaderboard)"
+                " VALUES (:name, :folded, 'x', :created, false, false)"
+            ),
+            [
+                {"name": n, "folded": accounts.fold(n), "created": datetime.datetime.now(datetime.UTC)}
+                for n in ("Ζoé", "Kai")  # a Greek Ζ: a look-alike of Zoé made before the check
+            ],
+        )
+    storage.close()
+    storage = Storage(db_url)
+    try:
+        accounts.ensure_tables(storage)
+        accounts.ensure_tables(storage)  # a second start changes nothing
+        with storage.engine.connect() as conn:
+            rows: dict[str, str | None] = dict(
+                conn.execute(text("SELECT name, skeleton FROM atout_accounts")).all()
+            )
+            indexes = {i["name"]: i["unique"] for i in sa_inspect(conn).get_indexes("atout_accounts")}
+        assert rows == {"Zoé": name_key("Zoé"), "Ζoé": None, "Kai": "kai"}
+        assert indexes[accounts.SKELETON_INDEX]
+        with pytest.raises(TableError) as refused:
+            accounts.create_account(storage, "Kaі", PASSWORD)  # a Cyrillic і
+        assert refused.value.code == "name_lookalike"
+        assert accounts.authenticate(storage, "Ζoé", "x") is None  # still there, as it was
+        assert accounts.find(storage, "Ζoé") is not None
+    finally:
+        storage.close()
+
+
+def test_the_attempt_limits_hold_across_two_processes_on_one_database(db_url: str) -> None:  # noqa: F811
+    """Two apps on one database (two server processes): the sign-in attempts of a name and the
+    sign-ups of an address are counted once for both, not once per process."""
+    first = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    second = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(first) as a, TestClient(second) as b:
+        sign_up(a, "Dan")
+        for i in range(5):  # 5 wrong passwords for Dan, shared between the two
+            r = (a, b)[i % 2].post("/api/account/signin", json={"name": "Dan", "password": "wrong password"})
+            assert r.status_code == 401, r.text
+        for client in (a, b):  # neither lets a sixth try, even the right password
+            r = client.post("/api/account/signin", json={"name": "dan", "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        # Sign-ups: 5 an hour per address; Dan was one, 4 more across the two, then none.
+        for i, name in enumerate(("Eli", "Fay", "Gil", "Hud")):
+            sign_up((b, a)[i % 2], name)
+        for client in (a, b):
+            r = client.post("/api/account/signup", json={"name": "Ida", "password": PASSWORD})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+
+
+def test_stored_buckets_refill_and_forget_what_they_need_not_keep(db_path: str) -> None:
+    """A bucket refills at its rate; one refilled to full is deleted at the next pruning, and past
+    ``max_rows`` the oldest go (a forgotten bucket starts full again)."""
+    storage = Storage(db_path)
+    now = [1000.0]
+    try:
+        accounts.ensure_tables(storage)
+        bucket = StoredBuckets(storage, "test", rate=1 / 60, burst=2, max_rows=3, clock=lambda: now[0])
+        assert [bucket.allow("x") for _ in range(3)] == [True, True, False]
+        now[0] += 30  # half a token
+        assert not bucket.allow("x")
+        now[0] += 30  # one token
+        assert bucket.allow("x") and not bucket.allow("x")
+        for key in ("a", "b", "c", "d"):
+            now[0] += 1
+            assert bucket.allow(key)
+
+        def keys() -> list[str]:
+            with storage.engine.connect() as conn:
+                return sorted(conn.execute(text("SELECT key FROM atout_attempts")).scalars())
+
+        assert keys() == ["a", "b", "c", "d", "x"]
+        bucket.prune()
+        assert keys() == ["b", "c", "d"]  # the three newest (max_rows)
+        now[0] += 120  # two tokens' time: every bucket is full again
+        bucket.prune()
+        assert keys() == []
+    finally:
+        storage.close()
+
+
+def test_a_running_server_shows_the_deleted_accounts_seat_as_a_former_player(
+    db_url: str,  # noqa: F811
+) -> None:
+    """``atout accounts delete`` run beside a serving process (its own connection to the
+    database): the table the server holds in memory shows "former player" at its next read (the
+    seat's state and record), and the socket watching it is sent the new name and chat log
+    (SQLite: the server's look at the outside changes; PostgreSQL: the notice)."""
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        app.state.manager.outside_every = 0.2
+        sign_up(c, "Ugo")
+        table, key = bot_table(c)
+        assert c.post("/api/account/claim", json={"table": table, "key": key}).status_code == 200
+        with c.websocket_connect(f"/ws/{table}") as ws:
+            send(ws, {"type": "join", "key": key, "living": True})
+            send(ws, {"type": "name", "name": "Ugo"})
+            send(ws, {"type": "chat", "text": "hello"})
+            seen: list[dict[str, Any]] = []
+
+            def until_line(text: str) -> None:
+                """Read what the socket is sent until the chat line ``text`` said from it."""
+                while True:
+                    msg = ws.receive_json()
+                    seen.append(msg)
+                    if msg["type"] == "chat" and msg["line"]["text"] == text:
+                        return
+
+            until_line("hello")
+            assert seen[-1]["line"]["name"] == "Ugo" and "former" not in seen[-1]["line"]
+            state = c.post(f"/api/tables/{table}/seat", json={"key": key}).json()
+            assert state["seats"][0]["name"] == "Ugo" and not state["seats"][0]["former"]
+            result = CliRunner().invoke(cli, ["accounts", "delete", "Ugo", "--yes", "--db", db_url])
+            assert result.exit_code == 0, result.output
+            # SQLite: the very next read of the table (the seat's state, its record).  PostgreSQL:
+            # once the notice has come (it is sent at the deletion's commit).
+            deadline = time.monotonic() + 10
+            while True:
+                seat = c.post(f"/api/tables/{table}/seat", json={"key": key}).json()["seats"][0]
+                if seat["former"] or time.monotonic() > deadline:
+                    break
+                assert app.state.storage.shared, "SQLite: not at the next read"
+                time.sleep(0.05)
+            assert (seat["name"], seat["bot"], seat["free"], seat["former"]) == (
+                accounts.FORMER_PLAYER, None, False, True,
+            )  # fmt: skip
+            record = Record.parse(c.post(f"/api/tables/{table}/record", json={"key": key}).text)
+            assert record.seats[0] == accounts.FORMER_PLAYER
+            # The socket already watching: told without asking (a line said afterwards bounds the wait).
+            time.sleep(1.0)
+            seen.clear()
+            send(ws, {"type": "chat", "text": "still here"})
+            until_line("still here")
+            states = [m for m in seen if m["type"] == "state"]
+            assert states and states[-1]["seats"][0]["former"] is True
+            (log,) = [m for m in seen if m["type"] == "chat_log"]
+            assert log["lines"][0]["text"] == "hello" and log["lines"][0]["former"] is True
+            assert seen[-1]["line"]["former"] is True  # said from the seat, now nameless
+
+
+def test_a_finished_tables_rating_changes_are_shown_to_whom_the_profiles_allow(db_url: str) -> None:  # noqa: F811
+    """The final ranking's rating changes: the reader's own seat, and the seats of accounts with a
+    public profile; a private account's seat is not sent to anyone else (nor that it is one)."""
+    app = create_app(db_url, bot_delay=0, rate=1000.0, burst=1000)
+    with TestClient(app) as c:
+        storage: Storage = app.state.storage
+        ann = accounts.create_account(storage, "Ann", PASSWORD)
+        bob = accounts.create_account(storage, "Bob", PASSWORD)
+        accounts.set_privacy(storage, bob, True, False)
+        seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
+        storage.create_table(
+            "t1", "wizard", 3, {"rounds": "2"}, 5, [*seats, SeatInfo(2, "bot", "normal", None)]
+        )
+        assert c.get("/api/account/ratings/t1").json() == {"ratings": []}  # not over: nothing rated
+        state = load("wizard", 3, rounds=2).new_state(5)
+        rng = random.Random(3)
+        idx = 0
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            storage.append_action("t1", idx, state.current_player, action, finished=False)
+            state.apply(action)
+            idx += 1
+        with storage.engine.begin() as conn:
+            conn.execute(text("UPDATE atout_tables SET finished = true WHERE id = 't1'"))
+        accounts.claim(storage, ann, "t1", "k0")
+        accounts.claim(storage, bob, "t1", "k1")
+
+        def seen() -> dict[int, tuple[bool, str]]:
+            r = c.get("/api/account/ratings/t1")
+            assert r.status_code == 200
+            out = {}
+            for e in r.json()["ratings"]:
+                assert e["after"] != e["before"]
+                out[e["seat"]] = (e["mine"], e["profile"])
+            return out
+
+        assert seen() == {1: (False, "Bob")}  # a stranger: Bob's public profile only
+        assert sign_in(c, "Ann") == 200
+        assert seen() == {0: (True, "Ann"), 1: (False, "Bob")}  # Ann: her own, and Bob's
+        mine = c.get("/api/account/result/t1").json()["result"]["rating"]
+        (own,) = [e for e in c.get("/api/account/ratings/t1").json()["ratings"] if e["mine"]]
+        assert (own["before"], own["after"]) == (mine["before"], mine["after"])
+        assert sign_in(c, "Bob") == 200
+        assert seen() == {1: (True, "Bob")}  # Ann's profile is private: nothing of her seat

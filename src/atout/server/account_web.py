@@ -17,13 +17,17 @@ Routes::
                                       "other" or null), for the table page's offer to claim it
     GET  /api/account/games           the signed-in account's games, with their seats' keys
     GET  /api/account/result/{table}  the signed-in account's figures and rating change there
+    GET  /api/account/ratings/{table} the rating changes at a finished table the reader may see
+                                      (their own, public profiles'), for its final ranking
     GET  /api/profile/{name}          a profile's figures, ratings and games (the owner's: with keys)
     GET  /api/leaderboard/{game}      the opted-in accounts' ratings in a game, and the bot levels'
 
 Errors are the API's ``{"type": "error", "code", "message"}``; the pages show each
 ``code`` in the reader's language (i18n/<lang>/account.json ``err_<code>``).
 Sign-in attempts are limited per address and per account name, sign-ups per address
-(:class:`AccountLimits`): in-process buckets, as :mod:`.limits` explains.
+(:class:`AccountLimits`): token buckets kept in the database (:mod:`.attempts`), so
+that several server processes on one database share them (in-process buckets would
+give an attacker one allowance per process).
 """
 
 from __future__ import annotations
@@ -42,8 +46,9 @@ from ..core.reason import reason
 from ..core.registry import game_class
 from . import accounts, profiles
 from .accounts import Account
+from .attempts import StoredBuckets
 from .languages import pick_language
-from .limits import ClientBuckets, client_of
+from .limits import client_of
 from .messages import localize
 from .storage import Storage
 from .tables import TableError
@@ -61,6 +66,7 @@ class AccountLimits:
     signups_per_address: int = 5
     #: Password hashes computed at once (each takes argon2's 64 MiB).
     hashes_at_once: int = 2
+    #: Buckets kept per kind (the oldest beyond are forgotten: :mod:`.attempts`).
     max_clients: int = 10_000
 
 
@@ -73,6 +79,7 @@ _STATUS = {
     "not_found": 404,
     "owned": 409,
     "name_taken": 409,
+    "name_lookalike": 409,
     "unsupported_media": 415,
     "rate_limited": 429,
 }
@@ -107,13 +114,14 @@ def account_routes(
     a static page and to read a JSON body)."""
     limits = limits or AccountLimits()
     accounts.ensure_tables(storage)
-    per_address = ClientBuckets(
-        limits.signin_per_address / 3600, limits.signin_per_address, limits.max_clients
-    )
-    per_account = ClientBuckets(
-        limits.signin_per_account / 3600, limits.signin_per_account, limits.max_clients
-    )
-    signups = ClientBuckets(limits.signups_per_address / 3600, limits.signups_per_address, limits.max_clients)
+
+    def buckets(kind: str, burst: int) -> StoredBuckets:
+        """``burst`` attempts, refilled over an hour, shared with the other processes."""
+        return StoredBuckets(storage, kind, burst / 3600, burst, limits.max_clients)
+
+    per_address = buckets("signin_addr", limits.signin_per_address)
+    per_account = buckets("signin_name", limits.signin_per_account)
+    signups = buckets("signup_addr", limits.signups_per_address)
 
     def view(name: str, request: Request, status: int = 200) -> Response:
         """static/account.html showing its view ``name`` (one page, three views)."""
@@ -159,7 +167,8 @@ def account_routes(
         data = await read_json(request)
         accounts.clean_account_name(data.get("name"))  # a refused name or password takes no sign-up
         accounts.check_password(data.get("password"))
-        if not signups.allow(client_of(request.scope)):
+        client = client_of(request.scope)
+        if not await db(lambda: signups.allow(client)):
             raise TableError("rate_limited", reason("server.too_many_accounts"))
         account = await hashed(
             lambda: accounts.create_account(storage, data.get("name"), data.get("password"))
@@ -172,8 +181,9 @@ def account_routes(
         folded = accounts.fold(name) if isinstance(name, str) else ""
         # Both buckets are taken from on every attempt: an address cannot try many names,
         # and many addresses cannot try many passwords of one name.
-        address_ok = per_address.allow(client_of(request.scope))
-        if not (per_account.allow(folded) and address_ok):
+        client = client_of(request.scope)
+        address_ok = await db(lambda: per_address.allow(client))
+        if not (await db(lambda: per_account.allow(folded)) and address_ok):
             raise TableError("rate_limited", reason("server.too_many_sign_ins"))
         account = await hashed(lambda: accounts.authenticate(storage, name, data.get("password")))
         if account is None:
@@ -240,6 +250,16 @@ def account_routes(
         if found is None:
             raise TableError("not_found", reason("server.no_owned_seat"))
         return JSONResponse({"seat": found[0], "result": found[1]}, headers={"Cache-Control": "no-store"})
+
+    async def table_ratings(request: Request) -> Response:
+        reader = await current(request)
+        table = request.path_params["table"]
+
+        def read() -> list[dict[str, Any]]:
+            profiles.settle(storage)
+            return accounts.table_ratings(storage, table, reader)
+
+        return JSONResponse({"ratings": await db(read)}, headers={"Cache-Control": "no-store"})
 
     async def visible(request: Request) -> tuple[Account, bool]:
         """The profile asked for, and whether the reader is its owner; refused as :class:`TableError`."""
@@ -311,6 +331,7 @@ def account_routes(
         Route("/api/account/seat", seat, methods=["POST"]),
         Route("/api/account/games", my_games),
         Route("/api/account/result/{table}", my_result),
+        Route("/api/account/ratings/{table}", table_ratings),
         Route("/api/profile/{name}", profile),
         Route("/api/leaderboard/{game}", leaderboard),
     ]

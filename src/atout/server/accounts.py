@@ -29,7 +29,11 @@ an older database; nothing existing is altered), so SQLite and PostgreSQL alike.
   made from the stored table when asked for: no digest changes and none is rewritten.
 
 Names: :data:`NAME_MIN`..:data:`NAME_MAX` characters, letters, digits, spaces, ``-``,
-``_`` and ``.``, unique regardless of case; passwords :data:`PASSWORD_MIN`..
+``_`` and ``.``, unique regardless of case, and no name may look like another's: the
+TR39 skeleton of each (:func:`.skeleton.name_key`: "Аlice" with a Cyrillic А, "Ａｌｉｃｅ"
+in full width, "AIice" with a capital I all meet "Alice") is stored under a unique
+index, so two processes signing up look-alikes at once cannot both pass (an older
+database gets the column and the index from :func:`ensure_tables`); passwords :data:`PASSWORD_MIN`..
 :data:`PASSWORD_MAX` characters.  Every function runs one short transaction: call
 them from a worker thread.
 """
@@ -37,6 +41,7 @@ them from a worker thread.
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import re
 import secrets
 import unicodedata
@@ -45,37 +50,64 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    delete,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.inspection import inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..core.reason import Quoted, reason
+from .attempts import AttemptRow
 from .chat import check_plain
 from .roomstore import ChatRow
+from .skeleton import name_key
+from .storage import FORMER_PLAYER as FORMER_PLAYER  # what a deleted account's seats are called
 from .storage import Base, SeatRow, Storage, TableRow
 from .tables import TableError, hash_key
 
 NAME_MIN = 2
 NAME_MAX = 24
+#: The longest case-folded name and skeleton the accounts' table holds (:func:`clean_account_name`).
+FOLDED_MAX = 4 * NAME_MAX
+SKELETON_MAX = 10 * NAME_MAX
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 #: A session lasts this long after sign-in (the cookie's Max-Age too).
 SESSION_DAYS = 30
-#: What a deleted account's seats are called in the stored games.
-FORMER_PLAYER = "former player"
 #: Letters and digits of any script, spaces, and - _ . (no markup, no look-alike punctuation).
 _NAME = re.compile(r"^[\w .\-]+$")
 
 _hasher = PasswordHasher()
 
+log = logging.getLogger("atout.server")
+
+#: The unique index on the accounts' skeletons (made by :func:`ensure_tables` in an older database).
+SKELETON_INDEX = "ix_atout_accounts_skeleton"
+
 
 class AccountRow(Base):
     __tablename__ = "atout_accounts"
+    __table_args__ = (Index(SKELETON_INDEX, "skeleton", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     #: ``name`` case-folded and NFKC-normalized: unique, so "Ann" and "ANN" are one account.
-    folded: Mapped[str] = mapped_column(String(4 * NAME_MAX), unique=True)
+    folded: Mapped[str] = mapped_column(String(FOLDED_MAX), unique=True)
+    #: :func:`.skeleton.name_key` of ``name``: unique, so no name looks like another's.  Nullable:
+    #: added to older databases (:func:`ensure_tables` fills it in).
+    skeleton: Mapped[str | None] = mapped_column(String(SKELETON_MAX), nullable=True)
     password: Mapped[str] = mapped_column(String(200))
     created: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
     #: The profile is shown to others only when its owner says so.
@@ -131,7 +163,7 @@ class RatedRow(Base):
     at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
-ACCOUNT_TABLES = [AccountRow, SessionRow, OwnedSeatRow, RatingRow, RatedRow]
+ACCOUNT_TABLES = [AccountRow, SessionRow, OwnedSeatRow, RatingRow, RatedRow, AttemptRow]
 
 
 @dataclass(frozen=True)
@@ -151,8 +183,37 @@ def _account(row: AccountRow) -> Account:
 
 
 def ensure_tables(storage: Storage) -> None:
-    """Create the accounts' tables in a database made before them (idempotent)."""
+    """Create the accounts' tables in a database made before them, and bring older ones up to date
+    (idempotent, and safe with several processes starting at once).
+
+    An ``atout_accounts`` made before the skeletons gets the column (:meth:`.Storage.migrate`),
+    each account's skeleton, then the unique index.  Two accounts made back then whose names
+    look alike keep both their names: the older one gets the skeleton (a new look-alike of it
+    is refused), the newer none (logged).
+    """
     Base.metadata.create_all(storage.engine, tables=[t.__table__ for t in ACCOUNT_TABLES])  # type: ignore[misc]
+    storage.migrate()
+    with Session(storage.engine) as session, session.begin():
+        rows = session.execute(select(AccountRow.id, AccountRow.name, AccountRow.skeleton)).all()
+        taken = {key for _, _, key in rows if key is not None}
+        for account_id, name, key in sorted(rows):
+            if key is not None:
+                continue
+            new = name_key(name)
+            if new in taken:
+                log.warning("account %s looks like an older account's name: left without a skeleton", name)
+                continue
+            taken.add(new)
+            session.execute(update(AccountRow).where(AccountRow.id == account_id).values(skeleton=new))
+    try:
+        with storage.engine.begin() as conn:
+            conn.execute(
+                text(f"CREATE UNIQUE INDEX IF NOT EXISTS {SKELETON_INDEX} ON atout_accounts (skeleton)")
+            )
+    except (OperationalError, ProgrammingError, IntegrityError):  # another process made it meanwhile
+        with storage.engine.connect() as conn:
+            if SKELETON_INDEX not in {i["name"] for i in inspect(conn).get_indexes("atout_accounts")}:
+                raise
 
 
 def fold(name: str) -> str:
@@ -170,6 +231,10 @@ def clean_account_name(name: object) -> str:
     check_plain(clean, name=True)
     if not _NAME.match(clean):
         raise TableError("bad_name", reason("server.account_name_chars"))
+    # A letter's compatibility form can be many letters (U+FDFA is 18): past what the columns
+    # hold, the name is refused here rather than by the database.
+    if len(fold(clean)) > FOLDED_MAX or len(name_key(clean)) > SKELETON_MAX:
+        raise TableError("bad_name", reason("server.account_name_length", least=NAME_MIN, most=NAME_MAX))
     return clean
 
 
@@ -190,18 +255,30 @@ def _aware(when: _dt.datetime) -> _dt.datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=_dt.UTC)
 
 
+def _taken(storage: Storage, clean: str) -> TableError:
+    """Why ``clean`` cannot be an account's name (its insert or update broke a unique index):
+    someone has it (regardless of case), or a name that looks like it."""
+    with Session(storage.engine) as session:
+        if session.scalar(select(AccountRow.id).where(AccountRow.folded == fold(clean))) is not None:
+            return TableError("name_taken", reason("server.account_name_taken"))
+    return TableError("name_lookalike", reason("server.account_name_lookalike", name=Quoted(clean)))
+
+
 def create_account(storage: Storage, name: object, password: object) -> Account:
-    """A new account; ``name_taken`` when the name (regardless of case) is someone's."""
+    """A new account; ``name_taken`` when the name (regardless of case) is someone's,
+    ``name_lookalike`` when it looks like someone's (:mod:`.skeleton`)."""
     clean = clean_account_name(name)
     hashed = _hasher.hash(check_password(password))
     try:
         with Session(storage.engine) as session, session.begin():
-            row = AccountRow(name=clean, folded=fold(clean), password=hashed, created=_now())
+            row = AccountRow(
+                name=clean, folded=fold(clean), skeleton=name_key(clean), password=hashed, created=_now()
+            )
             session.add(row)
             session.flush()
             return _account(row)
     except IntegrityError:
-        raise TableError("name_taken", reason("server.account_name_taken")) from None
+        raise _taken(storage, clean) from None
 
 
 # A hash to verify against when the name is unknown, so that an unknown name takes as long
@@ -294,11 +371,11 @@ def rename(storage: Storage, name: str, new: str) -> Account:
             row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
             if row is None:
                 raise TableError("not_found", reason("server.no_account_named", name=Quoted(name)))
-            row.name, row.folded = clean, fold(clean)
+            row.name, row.folded, row.skeleton = clean, fold(clean), name_key(clean)
             session.flush()
             return _account(row)
     except IntegrityError:
-        raise TableError("name_taken", reason("server.account_name_taken")) from None
+        raise _taken(storage, clean) from None
 
 
 def reset_password(storage: Storage, name: str, password: str) -> None:
@@ -317,9 +394,9 @@ def delete_account(storage: Storage, name: str) -> int:
 
     The seats' rows keep their keys' hashes (a link still opens the seat, now
     nameless) and the chat lines said from them are renamed too.  Returns the
-    number of seats renamed.  Serving processes on PostgreSQL are notified as of any
-    change of the tables; a SQLite server holding one of them in memory shows the old
-    name until it reloads it (a restart).
+    number of seats renamed.  The serving processes are told (:meth:`.Storage.changed_outside`:
+    PostgreSQL's notices, SQLite's outside changes), so a table one of them holds in
+    memory shows the new name at its next read, and its sockets are sent it.
     """
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
@@ -339,7 +416,8 @@ def delete_account(storage: Storage, name: str) -> int:
                 .where(ChatRow.table_id == table_id, ChatRow.seat == seat)
                 .values(name=FORMER_PLAYER)
             )
-            storage.changed(session, table_id)
+            storage.changed_outside(session, table_id)  # the seats
+            storage.changed_outside(session, table_id, "names")  # the chat's speakers
         for model in (OwnedSeatRow, SessionRow, RatingRow):
             session.execute(delete(model).where(model.account_id == row.id))
         session.delete(row)
@@ -428,6 +506,39 @@ def owned_result(
         if row is None:
             return None
         return row.seat, dict(row.result) if row.result is not None else None
+
+
+def table_ratings(storage: Storage, table_id: str, reader: Account | None) -> list[dict[str, Any]]:
+    """The rating changes at a finished table that ``reader`` may see, by seat.
+
+    Each seat an account owns and whose game was rated (:mod:`.profiles`): the reader's own
+    seats, and the seats of accounts whose profile is public (it lists that game and its
+    rating change to anyone already).  A private account's seat is left out, nothing saying
+    it is an account's.  ``profile``: the account's name, for a link to its profile.
+    """
+    with Session(storage.engine) as session:
+        rows = session.execute(
+            select(OwnedSeatRow.seat, OwnedSeatRow.result, AccountRow.id, AccountRow.name, AccountRow.public)
+            .join(AccountRow, AccountRow.id == OwnedSeatRow.account_id)
+            .where(OwnedSeatRow.table_id == table_id)
+            .order_by(OwnedSeatRow.seat)
+        ).all()
+    out = []
+    for seat, result, account_id, name, public in rows:
+        mine = reader is not None and reader.id == account_id
+        rating = (result or {}).get("rating")
+        if rating is None or not (mine or public):
+            continue
+        out.append(
+            {
+                "seat": seat,
+                "before": rating["before"],
+                "after": rating["after"],
+                "mine": mine,
+                "profile": name,
+            }
+        )
+    return out
 
 
 #: A profile lists at most this many games (newest first).

@@ -429,6 +429,8 @@ class Living:
             await self._reload_room(table)
         if kind in ("chat", ""):
             await self._reload_chat(table)
+        if kind == "names":
+            await self._renamed_chat(table)
         if kind in ("presence", ""):
             await self.sync_presence(only=table.id)
         if kind == "event":
@@ -514,6 +516,14 @@ class Living:
             room.chat = sorted([*room.chat, *new], key=lambda c: c.idx)[-roomstore.CHAT_KEEP :]
             for line in new:
                 await self._send_all(table, {"type": "chat", "line": line.to_dict()})
+
+    async def _renamed_chat(self, table: LiveTable) -> None:
+        """The speakers' names were changed in the stored chat (a deleted account's lines are a
+        former player's): the log read again and sent whole to this process's living sockets."""
+        async with table.lock:
+            lines = await to_thread.run_sync(roomstore.load_chat, self.manager.storage, table.id)
+            table.room.chat = lines
+            await self._send_all(table, {"type": "chat_log", "lines": [c.to_dict() for c in lines]})
 
     # -- the clock and the away bot ----------------------------------------------------------
     async def tick(self) -> None:

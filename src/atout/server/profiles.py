@@ -19,6 +19,17 @@ placed where the model gives that candidate that share: in Plackett–Luce with
 four seats and small σ, P(first) = 1 / (1 + 3·exp(-Δ/c)), c = 2β, so
 Δ = c·ln(3p / (1 - p)) (``p`` clipped to 2%..98%: the random rungs' 99.9% would
 put them off any scale a human reaches).
+
+``master`` is placed the same way from its own measured share against three ``hard``
+(:data:`MASTER`: bench/RESULTS.md, "Learned bots … stop 25"), never from a guess, and
+only in the games where it was measured.  Those are a few deals, not the ladder's
+hundreds, so its σ says so: the share's binomial standard error over the *deals*
+(the four seat rotations of one deal are not independent: counting them as four
+games would overstate what is known), √(p(1 − p)/deals), carried through Δ's
+derivative c / (p(1 − p)), i.e. σ_Δ = c / √(p(1 − p)·deals), added in quadrature to
+:data:`BOT_SIGMA` (the ``hard`` rung it stands on).  Wizard's 6 deals give σ ≈ 7.0 and
+Le Nain Jaune's 13 deals σ ≈ 5.3: its shown rating (μ − 3σ) sits well below its μ
+until more deals are measured, and a game against it moves a player's rating less.
 """
 
 from __future__ import annotations
@@ -45,7 +56,14 @@ LADDER: dict[str, dict[str, tuple[str, float]]] = {
     "sticheln": {"normal": ("random", 0.987), "hard": ("normal", 0.601), "expert": ("hard", 0.477)},
     "nain-jaune": {"normal": ("random", 0.423), "hard": ("normal", 0.447), "expert": ("hard", 0.269)},
 }
-#: A bot's σ: its level is known from thousands of games.
+#: ``master``'s measured win share against three ``hard`` (bench/RESULTS.md, "Learned bots
+#: … stop 25": Wizard 6 deals × 4 rotations, 60.4% of wins; Le Nain Jaune 13 × 4, 26.9%):
+#: game → (field, share, deals).  Le Malin and Sticheln: not one deal measured, no anchor.
+MASTER: dict[str, tuple[str, float, int]] = {
+    "wizard": ("hard", 0.604, 6),
+    "nain-jaune": ("hard", 0.269, 13),
+}
+#: A ladder bot's σ: its level is known from hundreds of deals (``master``: :func:`anchor_sigma`).
 BOT_SIGMA = 1.0
 #: Games settled per call of :func:`settle` (the rest wait for the next call).
 SETTLE_BATCH = 50
@@ -67,7 +85,26 @@ def anchors(game: str) -> dict[str, float]:
     out["random"] = out["normal"] - _step(ladder["normal"][1])
     out["hard"] = out["normal"] + _step(ladder["hard"][1])
     out["expert"] = out["hard"] + _step(ladder["expert"][1])
+    master = MASTER.get(game)
+    if master is not None:
+        field, share, _ = master
+        out["master"] = out[field] + _step(share)
     return out
+
+
+def anchor_sigma(game: str, level: str) -> float:
+    """A bot level's σ in ``game``: :data:`BOT_SIGMA`, and for ``master`` its few deals' uncertainty.
+
+    σ_Δ = c / √(p(1 − p)·deals) is the standard error of Δ = c·ln(3p / (1 − p)) when ``p``
+    is a share measured over ``deals`` independent deals (the delta method), added in
+    quadrature to the σ of the rung it is measured against.
+    """
+    master = MASTER.get(game)
+    if level != "master" or master is None:
+        return BOT_SIGMA
+    _, share, deals = master
+    spread = 2 * _model.beta / math.sqrt(share * (1 - share) * deals)
+    return math.sqrt(BOT_SIGMA**2 + spread**2)
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -172,7 +209,8 @@ def _rate(
             ratings[row.account_id] = rating
             entrants.append((info.seat, row.account_id, rating.mu, rating.sigma))
         elif info.bot is not None and level_name(info.bot) in fixed:
-            entrants.append((info.seat, None, fixed[level_name(info.bot)], BOT_SIGMA))
+            level = level_name(info.bot)
+            entrants.append((info.seat, None, fixed[level], anchor_sigma(game, level)))
     if len(entrants) < 2 or not ratings:
         return
     teams = [[_model.rating(mu=mu, sigma=sigma)] for _, _, mu, sigma in entrants]
@@ -245,7 +283,7 @@ def leaderboard(storage: Storage, game: str) -> list[dict[str, Any]]:
     bots = [
         {
             "name": level,
-            "rating": round(ordinal(mu, BOT_SIGMA), 2),
+            "rating": round(ordinal(mu, anchor_sigma(game, level)), 2),
             "games": None,
             "bot": True,
             "public": False,

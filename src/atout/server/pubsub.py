@@ -10,7 +10,8 @@ in step, no message bus of our own:
   that was rolled back.  The living room (:mod:`.living`) adds what changed:
   ``"<table id> <origin> room"`` (away seats, rematch votes, the next table),
   ``chat`` (a new line), ``presence`` (a seat's sockets on some process came or
-  went), ``event <name> <seat>`` (an announcement with no stored change).  :class:`Listener` holds one dedicated connection in a
+  went), ``event <name> <seat>`` (an announcement with no stored change), ``names`` (the chat's
+  speakers renamed: a deleted account's).  :class:`Listener` holds one dedicated connection in a
   thread, waits for notices and hands each table id to the server's loop, which
   reloads the table's new rows and tells its own sockets.  The payload says
   nothing but "this table changed" (other kinds of change, e.g. a lobby's, can

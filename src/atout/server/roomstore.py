@@ -25,7 +25,7 @@ from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, del
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .storage import Base, SeatRow, Storage, TableRow
+from .storage import FORMER_PLAYER, Base, SeatRow, Storage, TableRow
 
 #: The lobby lists at most this many tables (newest first): a stranger cannot make it unbounded.
 LOBBY_LIMIT = 60
@@ -93,7 +93,18 @@ class ChatLine:
     n: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"idx": self.idx, "seat": self.seat, "name": self.name, "text": self.text, "n": self.n}
+        line: dict[str, Any] = {
+            "idx": self.idx,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "n": self.n,
+        }
+        if (
+            self.seat >= 0 and self.name == FORMER_PLAYER
+        ):  # a deleted account's: shown in the reader's language
+            line["former"] = True
+        return line
 
 
 def ensure_tables(storage: Storage) -> None:

@@ -38,7 +38,9 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
+    func,
     inspect,
     select,
     text,
@@ -51,6 +53,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from .pubsub import CHANNEL, LOCK_SPACE, notice_payload
 
 DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
+#: What a deleted account's seats and chat lines are called in the stored games (:mod:`.accounts`);
+#: the pages show it in the reader's language (``former`` in a state's seats and in a chat line).
+FORMER_PLAYER = "former player"
 
 log = logging.getLogger("atout.server")
 
@@ -89,6 +94,23 @@ class SeatRow(Base):
     #: SHA-256 (hex) of the seat's key; ``None`` for a bot seat.
     key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class OutsideRow(Base):
+    """A change of table ``table_id`` made outside the serving process on SQLite (an operator's
+    command), which nobody else would tell it: :meth:`Storage.changed_outside`."""
+
+    __tablename__ = "atout_outside_changes"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    #: What changed, as a notice's ``what`` (:mod:`.pubsub`): empty, the seats; else a room's part.
+    what: Mapped[str] = mapped_column(String(40))
+    at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+#: A SQLite outside change is kept this long (the serving process reads it within seconds).
+OUTSIDE_KEEP = _dt.timedelta(days=1)
 
 
 class ActionRow(Base):
@@ -197,6 +219,37 @@ class Storage:
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": notice_payload(table_id, self.origin, what)},
             )
+
+    def changed_outside(self, session: Session, table_id: str, what: str = "") -> None:
+        """:meth:`changed`, for a program that serves no table (an operator's command).
+
+        PostgreSQL: the notice every serving process listens to.  SQLite has no
+        notices: a row in ``atout_outside_changes`` instead, which the serving process
+        reads at its next look (:meth:`outside_since`; :class:`.tables.TableManager` looks
+        at each table read and every few seconds).  Rows older than :data:`OUTSIDE_KEEP`
+        are deleted here.
+        """
+        if self.notifies:
+            self.changed(session, table_id, what)
+            return
+        now = _dt.datetime.now(_dt.UTC)
+        session.execute(delete(OutsideRow).where(OutsideRow.at < now - OUTSIDE_KEEP))
+        session.add(OutsideRow(table_id=table_id, what=what, at=now))
+
+    def outside_since(self, seq: int) -> tuple[int, list[tuple[str, str]]]:
+        """The outside changes after number ``seq`` (table, what), and the last number (SQLite)."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(OutsideRow.seq, OutsideRow.table_id, OutsideRow.what)
+                .where(OutsideRow.seq > seq)
+                .order_by(OutsideRow.seq)
+            ).all()
+        return (rows[-1][0] if rows else seq), [(table_id, what) for _, table_id, what in rows]
+
+    def last_outside(self) -> int:
+        """The number of the last outside change (a serving process starts after it)."""
+        with Session(self.engine) as session:
+            return session.scalar(select(func.max(OutsideRow.seq))) or 0
 
     def announce(self, table_id: str, what: str) -> None:
         """A notice with no stored change (an announcement for the other processes' sockets)."""

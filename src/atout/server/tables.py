@@ -53,7 +53,7 @@ from .botpool import BotPool, needs_worker
 from .limits import Limits
 from .pubsub import Leases, Listener, LocalLeases
 from .room import Room
-from .storage import ConflictError, SeatInfo, SeatTaken, Storage, StoredTable
+from .storage import FORMER_PLAYER, ConflictError, SeatInfo, SeatTaken, Storage, StoredTable
 
 log = logging.getLogger("atout.server")
 
@@ -173,7 +173,12 @@ class LiveTable:
             "seat": seat,
             "n": self.n,
             "seats": [
-                {"name": s.name, "bot": public_bot_name(s.bot), "free": s.bot is None and s.key_hash is None}
+                {
+                    "name": s.name,
+                    "bot": public_bot_name(s.bot),
+                    "free": s.bot is None and s.key_hash is None,
+                    "former": s.bot is None and s.name == FORMER_PLAYER,
+                }
                 for s in self.seats
             ],
             "view": view.to_dict(),
@@ -265,6 +270,11 @@ class TableManager:
         self._refreshing: set[str] = set()
         #: Tables changed by another process while nobody here watched them (:meth:`get` reloads).
         self._unwatched: set[str] = set()
+        #: SQLite: the last outside change read (an operator's command: :meth:`_look_outside`);
+        #: ``None`` before :meth:`start` and on PostgreSQL (its notices tell).
+        self._outside_seen: int | None = None
+        #: SQLite: seconds between two looks at the outside changes while nothing reads a table.
+        self.outside_every = 2.0
         #: Called with each table rebuilt from the database, before anyone sees it
         #: (the room's state: :mod:`.living`).
         self.load_hooks: list[Callable[[LiveTable, StoredTable], Awaitable[None]]] = []
@@ -292,6 +302,9 @@ class TableManager:
             )
             self._listener.start()
             self._spawn(self._lease_loop())
+        else:
+            self._outside_seen = await self._db(self.storage.last_outside)
+            self._spawn(self._outside_loop())
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         async def run() -> None:
@@ -444,7 +457,13 @@ class TableManager:
         )
 
     async def get(self, table_id: str) -> LiveTable:
-        """The live table, rebuilt from the database the first time it is asked for."""
+        """The live table, rebuilt from the database the first time it is asked for.
+
+        On SQLite the outside changes are read first (:meth:`_look_outside`), so a table an
+        operator's command changed (a deleted account's seat renamed) is reloaded before it
+        is read here.
+        """
+        await self._look_outside()
         table = self.tables.get(table_id)
         if table is not None:
             if table_id in self._unwatched:  # changed elsewhere while nobody here looked
@@ -729,6 +748,28 @@ class TableManager:
                 await self.refresh(table)
 
         self._spawn(run())
+
+    async def _look_outside(self) -> None:
+        """SQLite: take the changes made outside this process since the last look
+        (:meth:`.Storage.changed_outside`) as PostgreSQL's notices are taken (:meth:`_on_change`);
+        a table of those is reloaded at its next :meth:`get` even if sockets watch it."""
+        seen = self._outside_seen
+        if seen is None:
+            return
+        last, changes = await self._db(lambda: self.storage.outside_since(seen))
+        self._outside_seen = max(last, self._outside_seen or 0)
+        for table_id, what in changes:
+            if not what and table_id in self.tables:
+                self._unwatched.add(table_id)
+            self._on_change(table_id, "outside", what)
+
+    async def _outside_loop(self) -> None:
+        """SQLite: look at the outside changes every :attr:`outside_every` seconds, so that the
+        sockets watching a table an operator's command changed are told without a new read."""
+        while not self._closing:
+            await asyncio.sleep(self.outside_every)
+            with contextlib.suppress(TableError):  # the database is away: the next look retries
+                await self._look_outside()
 
     def _on_reconnect(self) -> None:
         """Notices were lost while the listener was disconnected: refresh every table held."""

@@ -179,7 +179,7 @@ async function homePage() {
   $("my-games-section").hidden = false;
 }
 
-/* ---- a table page: the seat joins the signed-in player's games; their rating change at the end ---
+/* ---- a table page: the seat joins the signed-in player's games; rating changes at the end ---
    A seat is the account's once its player has sat down on this device (named it: the creator's
    own link, a lobby seat, a friend's link once they gave their name): the creator checking a
    friend's link does not take the friend's seat.  Any other seat (a game played by link before
@@ -187,11 +187,13 @@ async function homePage() {
 async function tablePage() {
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
   const table = decodeURIComponent(location.pathname.split("/").pop());
+  const ratings = rankingRatings(table); // everyone's page: the final ranking shows what the reader may see
   if (!key || !(await me())) return;
   const r = await api("/api/account/seat", { table, key });
   if (!r.ok || r.data.owner === "other") return; // a key that no longer works, or another account's seat
   const claim = async () => (await api("/api/account/claim", { table, key })).ok;
-  if (r.data.owner === "me") { showRating(table); return; }
+  const showRating = () => ratings.reload();
+  if (r.data.owner === "me") return;
   const seat = r.data.seat;
   let bar = null;
   let done = false;
@@ -200,14 +202,14 @@ async function tablePage() {
     if (isNamed(table, seat)) { // they sat down here: the seat is theirs
       done = true;
       if (bar) bar.remove();
-      if (await claim()) showRating(table);
+      if (await claim()) showRating();
       return;
     }
     // The offer waits while the table asks the newcomer's name (giving it answers both).
     if (!bar && !document.getElementById("name-ask")) {
       bar = note(t("acc_claim_offer"), el("button", { type: "button", class: "acc-note-action", onclick: async () => {
         done = true;
-        if (await claim()) { bar.remove(); markNamed(table, seat); showRating(table); }
+        if (await claim()) { bar.remove(); markNamed(table, seat); showRating(); }
       } }, t("acc_claim")));
     }
     setTimeout(tick, 1500);
@@ -215,7 +217,7 @@ async function tablePage() {
   setTimeout(tick, 1500); // the table's first message first: it may ask the name
 }
 
-/** A note over the table (the rating change, the offer to keep a seat), closable. */
+/** A note over the table (the offer to keep a seat), closable. */
 function note(...content) {
   const box = el("div", { class: "acc-note", role: "status" }, ...content,
     el("button", { type: "button", class: "acc-note-close", "aria-label": t("acc_close"), title: t("acc_close"), onclick: () => box.remove() }, "×"));
@@ -223,14 +225,38 @@ function note(...content) {
   return box;
 }
 
-/** Once the game is over and counted, the player's rating before and after it. */
-async function showRating(table) {
-  const r = await api(`/api/account/result/${encodeURIComponent(table)}`);
-  const result = r.ok && r.data.result;
-  if (!result) { setTimeout(() => showRating(table), 10000); return; }
-  if (!result.rating) return; // nobody rated beside the player (a table of link players)
-  const diff = result.rating.after - result.rating.before;
-  note(t("acc_rating_change", { before: number(result.rating.before), after: number(result.rating.after) }), ` (${signed(diff)})`);
+/** The rating changes in the final ranking (the box with "Play again"), under each rated seat's
+    name: the reader's own, and those of accounts whose profile is public (a private account's seat
+    shows nothing: the server does not send it).  Asked for once the ranking is drawn (the game is
+    counted then), drawn again whenever table.js redraws the box; ``reload()`` after a claim. */
+function rankingRatings(table) {
+  let ratings = null;
+  let asking = false;
+  const draw = () => {
+    const list = document.querySelector('#overlay[data-kind="final"] ol.ranking');
+    if (!list || !ratings) return;
+    for (const r of ratings) {
+      const row = list.querySelector(`li[data-seat="${r.seat}"]`);
+      if (!row || row.querySelector(".acc-rating")) continue;
+      const label = t(r.mine ? "acc_rating_mine" : "acc_rating_other", { before: number(r.before), after: number(r.after), diff: signed(r.after - r.before) });
+      row.append(el("span", { class: r.mine ? "acc-rating acc-rating-mine" : "acc-rating" },
+        r.mine ? label : el("a", { href: `/u/${encodeURIComponent(r.profile)}`, title: t("acc_profile_of", { name: r.profile }) }, label)));
+    }
+  };
+  const ask = async () => {
+    if (asking) return;
+    asking = true;
+    const r = await api(`/api/account/ratings/${encodeURIComponent(table)}`);
+    asking = false;
+    if (r.ok) { ratings = r.data.ratings; draw(); }
+  };
+  const look = () => {
+    if (!document.querySelector('#overlay[data-kind="final"] ol.ranking')) return;
+    if (ratings) draw(); else ask();
+  };
+  new MutationObserver(look).observe(document.getElementById("overlay"), { childList: true, subtree: true, attributes: true, attributeFilter: ["data-kind"] });
+  look(); // the ranking may be drawn already (a finished game opened)
+  return { reload: () => { ratings = null; document.querySelectorAll(".acc-rating").forEach((n) => n.remove()); ask(); } };
 }
 
 async function main() {

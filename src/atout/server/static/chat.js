@@ -29,7 +29,7 @@ export function setupChat(root, say, canWrite) {
 function lineNode(line) {
   if (line.system) return el("li", { class: "chat-line system" }, line.text);
   return el("li", { class: `chat-line${line.seat < 0 ? " spectator" : ""}`, "data-idx": line.idx },
-    el("b", { class: "chat-name" }, line.name || t("spectator")), " ", el("span", { class: "chat-text" }, line.text));
+    el("b", { class: "chat-name" }, line.former ? t("former_player") : line.name || t("spectator")), " ", el("span", { class: "chat-text" }, line.text));
 }
 
 function redraw() {

@@ -164,9 +164,10 @@ function drawBoard(msg, model, ctx) {
   if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
 }
 
-/** The seats' names; a seat nobody has taken yet is named by its number, in the reader's language. */
+/** The seats' names; a seat nobody has taken yet is named by its number, a deleted account's
+    seat "former player", in the reader's language. */
 function seatNames(msg) {
-  return msg.seats.map((s, i) => (s.free ? t("home_seat_n", { n: i + 1 }) : s.name));
+  return msg.seats.map((s, i) => (s.free ? t("home_seat_n", { n: i + 1 }) : s.former ? t("former_player") : s.name));
 }
 
 const phone = () => window.matchMedia("(max-width: 640px)").matches;
@@ -568,7 +569,7 @@ function setupReplay(msg) {
   $("replay-seat").addEventListener("change", showStep);
   $("prev").addEventListener("click", () => { $("step").value = Math.max(0, Number($("step").value) - 1); showStep(); });
   $("next").addEventListener("click", () => { $("step").value = Math.min(Number($("step").max), Number($("step").value) + 1); showStep(); });
-  setupReview({ post, names: msg.seats.map((s) => s.name), goTo: (step) => { $("step").value = step; showStep(); } });
+  setupReview({ post, names: seatNames(msg), goTo: (step) => { $("step").value = step; showStep(); } });
   showStep();
 }
 
