@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitTrick, fitHeight } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHeight } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -176,7 +176,7 @@ function fitBoard() {
   const board = $("board");
   fitHeight(board);
   const felt = board.querySelector(".felt");
-  if (felt) fitTrick(felt);
+  if (felt) fitFelt(felt);
   placeOverlay();
 }
 
@@ -561,7 +561,7 @@ function setupReplay(msg) {
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
     const felt = $("replay-board").querySelector(".felt");
-    if (felt) fitTrick(felt);
+    if (felt) fitFelt(felt);
     reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
   };
   $("step").addEventListener("input", showStep);
