@@ -37,7 +37,11 @@ let socket = null;
 let retry = 0;
 let left = false;
 let reconnecting = false;
-/** A move clicked while the socket was reconnecting (act), sent when the table is back. */
+/** The player's last move until the table answers it (a new position, or a refusal): clicked
+    while the socket was reconnecting (not `sent` yet), it goes once the table is back; sent on
+    a socket that then closed, it may have been lost with it (the click unanswered, nothing
+    refused), so it goes again once the table is back.  Either way only if the table is still
+    at the position it was chosen in: the server refuses a move made twice as stale. */
 let pendingMove = null;
 /** The last message and model drawn (what the player sees). */
 let shown = null;
@@ -101,8 +105,10 @@ function act(action) {
   const move = { type: "act", action, n: latest.n };
   // A click while the socket reconnects is not lost: it is sent once the table is back, if the
   // position it was made in is still the table's (the server would refuse it as stale otherwise).
-  if (!socket || socket.readyState !== WebSocket.OPEN) { pendingMove = move; return; }
+  pendingMove = move;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
   socket.send(JSON.stringify(move));
+  move.sent = true;
 }
 
 /* ---- a card with a choice (a Twin's value, the Wish's) ------------------------------- */
@@ -484,14 +490,15 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (msg.room && msg.room.clock) msg.room.clock.deadline = performance.now() + msg.room.clock.left * 1000;
-      const fresh = !latest || msg.n !== latest.n || reconnecting;
+      const back = reconnecting;
+      const fresh = !latest || msg.n !== latest.n || back;
       latest = msg;
       reconnecting = false;
       if (fresh) notice("");
-      if (pendingMove) {
-        const move = pendingMove;
-        pendingMove = null;
-        if (move.n === msg.n && !msg.over && msg.to_act === msg.seat) socket.send(JSON.stringify(move));
+      if (pendingMove && (pendingMove.n !== msg.n || msg.over || msg.to_act !== msg.seat)) pendingMove = null; // answered
+      if (pendingMove && (back || !pendingMove.sent)) {
+        socket.send(JSON.stringify({ type: "act", action: pendingMove.action, n: pendingMove.n }));
+        pendingMove.sent = true;
       }
       queue.push(msg);
       pump();
@@ -504,6 +511,7 @@ function connect() {
     } else if (msg.type === "rematch") {
       nextTable(msg.table);
     } else if (msg.type === "error") {
+      pendingMove = null; // the move's answer (or the socket's: the move is not sent again)
       const text = REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message });
       // On a phone a refusal takes the prompt's line under the felt (the next move redraws it)
       // instead of a box over the trump, a plate or the led card.
