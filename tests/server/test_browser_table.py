@@ -303,6 +303,12 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.locator("#btn-rules").is_visible()
         page_rules = httpx.get(server.url + rules, headers={"Accept-Language": lang})
         assert page_rules.status_code == 200 and f'lang="{lang}"' in page_rules.text
+        if device == "phone":  # laid out at the phone's width, nothing wider (a table scrolls within)
+            reading = context.new_page()
+            reading.goto(server.url + rules)
+            seen = reading.evaluate("() => [innerWidth, document.documentElement.scrollWidth]")
+            reading.close()
+            assert seen == [360, 360], seen
         assert page.locator("#keys-line").is_visible() == (device == "laptop")
         has_tricks = game != "nain-jaune"
         assert page.text_content("#keys-line") == said["keys_help" if has_tricks else "keys_help_no_tricks"]
