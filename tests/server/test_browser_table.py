@@ -186,11 +186,13 @@ NARROWER = (900, 800, 700)
 
 def check_narrower(page: Page, where: str) -> None:
     """The table at each of the NARROWER widths: no plate over a trick card, the centre piece or
-    outside the window (the WATCH checks, run once the felt is fitted), then the laptop again."""
+    outside the window (the WATCH checks, run once the felt is fitted), the bar on one line with
+    its status whole (check_frame), then the laptop again."""
     for width in NARROWER:
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(300)
         assert page.evaluate("window.__check()") == [], (where, width)
+        check_frame(page, f"{where}, {width} px")  # the bar too: "Your turn" was cut at 700 px
     page.set_viewport_size(LAPTOP["viewport"])
     page.wait_for_timeout(300)
 
