@@ -255,10 +255,14 @@ export function fitTrick(felt) {
   });
 }
 
-/** Keep each seat's plate inside the felt's container, sideways: the side seats sit astride the
+/** A felt narrower than this (px) has compact plates, as a phone's (table.css `.felt.compact`). */
+const COMPACT_FELT = 600;
+
+/** Compact plates on a narrow felt; and each seat's plate inside the felt's container, sideways: the side seats sit astride the
     felt's rim, and on a narrow felt (a tablet, the replay beside its review) a plate centred on
     its place would leave the window or slide under the review panel. */
 export function fitSeats(felt) {
+  felt.classList.toggle("compact", felt.clientWidth < COMPACT_FELT || window.matchMedia("(max-width: 640px)").matches);
   const box = felt.parentElement.getBoundingClientRect();
   for (const seat of felt.querySelectorAll(".seat")) {
     seat.style.marginLeft = "";
