@@ -179,6 +179,9 @@ def check_frame(page: Page, where: str) -> None:
         assert f["hand"]["bottom"] <= f["vh"] + 1, (where, "the hand is below the fold", f)
 
 
+#: The size the felt's centre piece is drawn at (felt.js fitCentre), 1 without one.
+CENTRE_SCALE = "() => { const p = document.querySelector('#board .centre-piece'); return Number(p && p.style.getPropertyValue('--centre-scale') || 1); }"
+
 #: Narrower windows than a laptop's (a small laptop, a tablet): Le Nain Jaune's run slid under
 #: the right seat's plate below about 700 px of felt (issue 29).
 NARROWER = (900, 800, 700)
@@ -291,6 +294,9 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.locator("html").get_attribute("lang") == lang
         # Item 13: the invite link asks the player's name, offering the seat's.
         page.wait_for_selector("#name-ask")
+        if device == "laptop":  # the first drawing too (fitted before the game's stylesheet came)
+            page.wait_for_timeout(300)
+            assert page.evaluate(CENTRE_SCALE) >= 0.8, "the centre piece first drawn small"
         assert page.input_value("#name-ask-input") == "Alice"
         assert_translated(page, english, "the name asked", lang)
         page.fill("#name-ask-input", "Zoé")
@@ -325,6 +331,9 @@ def test_a_whole_game_as_a_new_player_meets_it(
             check_frame(page, where)
             if device == "phone":
                 check_phone(page, where)
+            else:  # a laptop has room for the centre piece (it was fitted unstyled: half size)
+                scale = page.evaluate(CENTRE_SCALE)
+                assert scale >= 0.8, (where, "the centre piece drawn small", scale)
             assert_translated(page, english, where, lang)
             if board(page)["over"] == "true":
                 break

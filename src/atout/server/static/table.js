@@ -78,7 +78,14 @@ async function adapterFor(game) {
   try {
     mod = await import(`./games/${game}.js`);
     await loadStrings(game);
-    if (mod.css) document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
+    if (mod.css) {
+      // Drawn once the game's stylesheet is in: the first drawing is fitted to the window
+      // (felt.js fitFelt), and measured unstyled, Le Nain Jaune's board was drawn at half size.
+      const sheet = el("link", { rel: "stylesheet", href: `/static/games/${game}.css` });
+      const loaded = new Promise((resolve) => { sheet.onload = resolve; sheet.onerror = resolve; });
+      document.head.append(sheet);
+      await loaded;
+    }
   } catch (exc) {
     console.warn(`no table module for ${game}: the generic one draws it`, exc);
   }
