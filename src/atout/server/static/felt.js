@@ -162,7 +162,9 @@ export function drawFelt(msg, model, ctx) {
   const n = msg.players;
   const viewer = msg.seat;
   const names = ctx.names;
-  const felt = el("section", { class: `felt players-${n}`, "aria-label": t("table") });
+  // A phone's plates are compact from the first layout (fitSeats makes a narrow felt's so too).
+  const compact = window.matchMedia("(max-width: 640px)").matches ? " compact" : "";
+  const felt = el("section", { class: `felt players-${n}${compact}`, "aria-label": t("table") });
   for (let s = 0; s < n; s++) felt.append(plate(msg, model, s, names, seatPlace(s, viewer, n)));
   if (model.centre) felt.append(el("div", { class: "centre-piece" }, model.centre));
   const trick = el("div", { class: "trick", "aria-label": t("trick") });
