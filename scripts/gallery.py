@@ -11,7 +11,14 @@ with bots, and writes PNGs named ``<game>-<device>-<lang>-<moment>.png``:
 - ``2-mid``: cards on the table, the human to play (a few turns in, for a game without tricks);
 - ``3-trick``: a finished trick held whole on the felt, its winner crowned;
 - ``4-summary``: the summary of a finished round;
-- ``5-over``: the final ranking.
+- ``5-over``: the final ranking;
+- ``6-review``: the replay of the finished game with its review beside it, at a decision.
+
+and, once per device and language, the other pages as ``page-<device>-<lang>-<page>.png``: the
+home page with a public table in its lobby (``home``), the account page signed out
+(``account``), the profile of the account that played the games above (``profile``), a
+leaderboard (``leaderboard``) and every game's rules (``rules-<game>``).  Pass ``--pages
+only`` for these alone, ``--pages no`` for the tables alone.
 
 Devices: ``laptop`` (1280×800) and ``phone`` (360×740, touch); languages EN and FR by
 default, any language the table speaks with ``--langs en,fr,de``.
@@ -64,7 +71,7 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, port: int, bot_delay: float, env: dict[str, str] | None = None
+    db: str, port: int, bot_delay: float, env: dict[str, str] | None = None, review_playouts: int = 40
 ) -> subprocess.Popen[bytes]:
     """``atout serve`` on ``db`` at ``port``, once it answers (its log beside the database)."""
     cmd = [
@@ -77,7 +84,7 @@ def start_server(
         "--port",
         str(port),
     ]
-    cmd += ["--bot-delay", str(bot_delay)]
+    cmd += ["--bot-delay", str(bot_delay), "--review-playouts", str(review_playouts)]
     log = open(db + ".log", "ab")  # noqa: SIM115 - the server's lifetime
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}  # its address line in the log at once
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -138,10 +145,35 @@ def shoot(page: Page, out: Path, stem: str, moment: str, done: set[str]) -> None
     page.screenshot(path=str(out / f"{stem}-{moment}.png"))
 
 
+def shoot_review(page: Page, out: Path, stem: str) -> None:
+    """The finished game's replay with its review beside it, at the first reviewed decision."""
+    page.locator("#overlay .close").click()
+    page.click("#prev")
+    page.locator("#review-start").scroll_into_view_if_needed()
+    page.click("#review-start")
+    page.wait_for_selector("#review .review-summary", timeout=180_000)
+    bars = page.locator("#review .review-chart g.review-bar")
+    if bars.count():  # (no bar when the seat had no decision with a choice)
+        bars.first.click()
+        page.wait_for_selector("#review .review-decision")
+    page.locator("#review").scroll_into_view_if_needed()
+    page.wait_for_timeout(450)
+    page.screenshot(path=str(out / f"{stem}-6-review.png"))
+
+
 def play_and_shoot(
-    browser: Browser, link: str, out: Path, stem: str, device: str, lang: str, players: int
+    browser: Browser,
+    link: str,
+    out: Path,
+    stem: str,
+    device: str,
+    lang: str,
+    players: int,
+    cookies: list[Any] | None = None,
 ) -> None:
     context = browser.new_context(locale=locale(lang), **DEVICES[device])
+    if cookies:  # signed in: the seat becomes the account's, whose profile is shot later
+        context.add_cookies(cookies)
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
@@ -163,6 +195,8 @@ def play_and_shoot(
         if data(page)["over"] == "true":
             page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
             shoot(page, out, stem, "5-over", done)
+            shoot_review(page, out, stem)
+            done.add("6-review")
             break
         if "1-start" not in done:
             shoot(page, out, stem, "1-start", done)
@@ -182,6 +216,66 @@ def play_and_shoot(
     print(f"{stem}: {', '.join(sorted(done))}")
 
 
+#: The account whose profile is shot (it plays every table of the gallery).
+ACCOUNT = {"name": "Zoé", "password": "a gallery of pages"}
+
+
+def sign_up(url: str) -> list[Any]:
+    """The gallery's account, signed up once; returns its session cookie for the browser."""
+    with httpx.Client(base_url=url) as client:
+        r = client.post("/api/account/signup", json=ACCOUNT)
+        r.raise_for_status()
+        return [{"name": c.name, "value": c.value or "", "url": url} for c in client.cookies.jar]
+
+
+def shoot_pages(browser: Browser, url: str, out: Path, device: str, lang: str, cookies: list[Any]) -> None:
+    """Every page but the table's: home (a public table in its lobby), account, profile, a
+    leaderboard and each game's rules."""
+    stem = f"page-{device}-{lang}"
+    context = browser.new_context(locale=locale(lang), **DEVICES[device])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{url}/account")
+    page.wait_for_selector("#signed-out:not([hidden])")
+    page.screenshot(path=str(out / f"{stem}-account.png"), full_page=True)
+    page.goto(url + "/")
+    page.wait_for_selector("#lobby .lobby-table")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / f"{stem}-home.png"), full_page=True)
+    for game in names():
+        page.goto(f"{url}/rules/{game}")
+        page.screenshot(path=str(out / f"{stem}-rules-{game}.png"))
+    context.add_cookies(cookies)
+    page.goto(f"{url}/u/{ACCOUNT['name']}")
+    page.wait_for_selector("#figures:not([hidden])")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / f"{stem}-profile.png"), full_page=True)
+    page.goto(f"{url}/leaderboard/wizard")
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(out / f"{stem}-leaderboard.png"), full_page=True)
+    context.close()
+    if errors:
+        print(f"{stem}: JavaScript errors: {errors}", file=sys.stderr)
+    print(f"{stem}: pages")
+
+
+def public_table(url: str) -> None:
+    """A public table with a free seat, for the home page's lobby."""
+    seats = [{"name": NAMES[0], "bot": "normal"}, {"name": "", "bot": None, "open": True}]
+    seats += [{"name": NAMES[i], "bot": "normal"} for i in range(2, 4)]
+    body = {
+        "game": "wizard",
+        "players": 4,
+        "options": {"rounds": 2},
+        "seats": seats,
+        "public": True,
+        "bot_pace": "slow",
+    }
+    httpx.post(f"{url}/api/tables", json=body).raise_for_status()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -192,6 +286,7 @@ def main() -> None:
     parser.add_argument("--devices", default="laptop,phone")
     parser.add_argument("--langs", default="en,fr")
     parser.add_argument("--bot-delay", type=float, default=0.3)
+    parser.add_argument("--pages", choices=("yes", "no", "only"), default="yes", help="the other pages too")
     args = parser.parse_args()
     if not os.path.exists(CHROMIUM):
         raise SystemExit(f"{CHROMIUM} is missing: apt-get install -y chromium")
@@ -204,15 +299,21 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-                for game in args.games.split(","):
+                cookies = sign_up(url)
+                for game in args.games.split(",") if args.pages != "only" else []:
                     cls = game_class(game)
                     players = max(cls.min_players, min(cls.max_players, args.players))
                     for device in args.devices.split(","):
                         for lang in args.langs.split(","):
                             link = new_table(url, game, players, {})
                             play_and_shoot(
-                                browser, link, out, f"{game}-{device}-{lang}", device, lang, players
+                                browser, link, out, f"{game}-{device}-{lang}", device, lang, players, cookies
                             )
+                if args.pages != "no":
+                    for device in args.devices.split(","):
+                        for lang in args.langs.split(","):
+                            public_table(url)  # (a fresh one each time: the bots finish games)
+                            shoot_pages(browser, url, out, device, lang, cookies)
                 browser.close()
         finally:
             server.terminate()

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -99,8 +99,20 @@ def free_port() -> int:
         return port
 
 
+#: The servers started by the test being run (this process's: each xdist worker has its own).
+SERVERS: list[Server] = []
+#: How much of a server's log a failure report shows (its end); the whole log goes to artifacts/.
+LOG_TAIL = 12_000
+SERVER_LOGS = Path(__file__).resolve().parents[2] / "artifacts" / "server-logs"
+
+
 class Server:
-    """``atout serve`` in a subprocess on a loopback port (restartable on the same port)."""
+    """``atout serve`` in a subprocess on a loopback port (restartable on the same port).
+
+    It logs at ``log_level`` (debug: every socket's messages and every stored move, with the
+    time), into a file beside its database; a failed test's report ends with that log's tail,
+    and the whole log is kept under artifacts/server-logs/ (pytest_runtest_makereport below).
+    """
 
     def __init__(
         self,
@@ -108,20 +120,24 @@ class Server:
         bot_delay: float = 0.0,
         deal_seed: int | None = None,
         review_playouts: int | None = None,
+        log_level: str = "debug",
     ) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.deal_seed = deal_seed
         self.review_playouts = review_playouts
+        self.log_level = log_level
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
         self.log = db + ".log"
+        SERVERS.append(self)
 
     def start(self) -> None:
         cmd = [
             sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
             "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
+            "--log-level", self.log_level,
         ]  # fmt: skip
         if self.deal_seed is not None:
             cmd += ["--deal-seed", str(self.deal_seed)]
@@ -172,7 +188,33 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
-    print(srv.output()[-5000:])  # shown by pytest when the test failed
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    SERVERS.clear()  # (before the test's fixtures start theirs)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test's report shows the end of each server's log (its warnings, tracebacks and,
+    at debug, the moves it received and stored), and keeps the whole log under artifacts/:
+    a browser test that failed once in CI ("a click went unanswered") is then read against what
+    the server heard."""
+    report = yield
+    if report.failed and SERVERS:
+        SERVER_LOGS.mkdir(parents=True, exist_ok=True)
+        for i, srv in enumerate(SERVERS):
+            text = srv.output()
+            name = "".join(c if c.isalnum() or c in "-_." else "_" for c in item.nodeid)[-150:]
+            kept = SERVER_LOGS / f"{name}-{report.when}-{i}.log"
+            kept.write_text(text, encoding="utf-8")
+            report.sections.append(
+                (f"atout serve log ({srv.url}, the end; all of it in {kept})", text[-LOG_TAIL:])
+            )
+    return report
 
 
 @contextmanager

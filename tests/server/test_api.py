@@ -87,6 +87,10 @@ def test_rules_page(client: TestClient, game: str) -> None:
     r = client.get(f"/rules/{game}")
     assert r.status_code == 200, f"i18n/en/rules/ has no rules page for {game}"
     assert "<h1>" in r.text and "<script" not in r.text
+    # A phone lays it out at its own width (it was drawn 980 px wide, its text tiny), under the
+    # site's bar that leads home.
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in r.text
+    assert '<a class="brand" href="/">' in r.text
 
 
 def test_rules_of_an_unknown_game(client: TestClient) -> None:

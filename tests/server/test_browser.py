@@ -298,6 +298,37 @@ def test_a_killed_server_resumes_the_game(server: Server, page: Page) -> None:
     assert board(page)["over"] == "true"
 
 
+#: In the page: the next move sent is lost with its socket (the frame never leaves, the socket
+#: closes), as when a connection dies between a click and its answer.
+LOSE_NEXT_MOVE = """
+window.__loseMove = false;
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (window.__loseMove && String(data).includes('"type":"act"')) { window.__loseMove = false; this.close(); return; }
+  return send.call(this, data);
+};
+"""
+
+
+def test_a_move_lost_with_its_socket_is_sent_again_once_the_table_is_back(server: Server, page: Page) -> None:
+    """A click went unanswered in CI (n unchanged, nothing refused): a move sent on a socket that
+    closes before the table answers is sent again on the new socket, and played once."""
+    page.context.add_init_script(LOSE_NEXT_MOVE)
+    urls = new_table(server, "nain-jaune", humans=1)
+    page.goto(urls[0])
+    page.wait_for_selector("#board[data-n]")
+    wait_my_turn_or_end(page, 0)
+    n = int(board(page)["n"])
+    page.evaluate("() => { window.__loseMove = true; }")
+    page.locator("#board button.card.legal, #board button.action").first.click(position={"x": 8, "y": 24})
+    page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+    assert page.evaluate("window.__loseMove") is False  # the move was lost once, then sent again
+    # Sent again once only: a second copy would be refused as stale, in the notice.
+    page.wait_for_timeout(500)
+    assert page.inner_text("#notice") == ""
+    play_to_the_end(page, 0, stop_after=3)
+
+
 def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#game option", state="attached")

@@ -42,6 +42,7 @@ def test_sign_up_then_the_profile_lists_the_table_opened_signed_in(
     page.wait_for_selector("#figures:not([hidden])")
     assert page.inner_text("#who") == "Zoé"
     assert page.locator("#no-games").is_visible()
+    assert page.locator("#by-game").is_hidden()  # no empty table of headings
     # A table's link opened while signed in: once the player gives their name (they sat
     # down), the seat is the account's.
     url = new_table(server, "wizard", 1)[0]

@@ -7,7 +7,10 @@ cards large enough to tap, every word inside its button or plate), and at the en
 of the game (issue 29).  At every turn of the player:
 
 - no seat plate over a trick card (the winning one and its crown included), and the cards of
-  a big trick clear of each other (items 2 and 5);
+  a big trick clear of each other (items 2 and 5); none over a card or the board of Le Nain
+  Jaune's centre piece, nor outside the window, on the laptop at narrower widths too (900, 800
+  and 700 px) and in the replay beside the review, where nothing of the table lies under the
+  panel;
 - the hand in view without scrolling (item 3);
 - a name cut only when its plate is as wide as it may be (item 7);
 - the bar on one line, each tool inside the window, the sound button on one line (item 10);
@@ -71,6 +74,32 @@ window.__bad = [];
 window.__summaries = [];
 const inter = (a, b, m = 2) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > m && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > m;
 const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+// A felt's centre piece (Le Nain Jaune's board and run) clear of the plates, the plates inside
+// the window, and beside a panel (the review beside the replay) nothing of the table under it.
+window.__clear = (root, panel) => {
+  const bad = [];
+  const felt = document.querySelector(`${root} .felt`);
+  if (!felt) return bad;
+  const piece = felt.querySelector('.centre-piece');
+  if (piece && piece.getAnimations({ subtree: true }).length) return bad;
+  const shown = (r) => r.width > 1 && r.height > 1;
+  const plates = [...felt.querySelectorAll('.seat')].map((s) => [s.dataset.seat, s.querySelector('.plate').getBoundingClientRect()]);
+  const parts = piece ? [...piece.querySelectorAll('svg:not(svg svg), .card')].map((c) => [c.dataset.card || 'drawing', c.getBoundingClientRect()]).filter(([, r]) => shown(r)) : [];
+  for (const [ps, pr] of plates) {
+    for (const [what, r] of parts) if (inter(r, pr)) bad.push(`plate ${ps} over the centre's ${what}`);
+    if (pr.left < -0.5 || pr.right > innerWidth + 0.5) bad.push(`plate ${ps} outside the window`);
+  }
+  const box = panel && document.querySelector(panel);
+  if (box && !box.hidden) {
+    const side = box.getBoundingClientRect();
+    const hand = [...document.querySelectorAll(`${root} .hand .card`)].map((c) => [`hand card ${c.dataset.card}`, c.getBoundingClientRect()]);
+    for (const [what, r] of [...plates.map(([s, r]) => [`plate ${s}`, r]), ...parts, ...hand]) {
+      if (inter(r, side)) bad.push(`${what} under ${panel}`);
+      if (r.left < document.querySelector(root).getBoundingClientRect().left - 0.5) bad.push(`${what} out of ${root} on the left`);
+    }
+  }
+  return bad;
+};
 window.__check = () => {
   const bad = [];
   const played = [...document.querySelectorAll('#board .trick .played')];
@@ -85,6 +114,7 @@ window.__check = () => {
     const a = cards[i][1], b = cards[j][1];
     if (area(a, b) > 0.25 * a.width * a.height) bad.push(`cards of seats ${cards[i][0]} and ${cards[j][0]} overlap`);
   }
+  bad.push(...window.__clear('#board'));
   for (const n of document.querySelectorAll('#board .seat .name')) {
     const plate = n.closest('.plate');
     const max = parseFloat(getComputedStyle(plate).maxWidth);
@@ -147,6 +177,27 @@ def check_frame(page: Page, where: str) -> None:
         assert status["scrollWidth"] <= status["clientWidth"] + 1, (where, "the status is cut", status)
     if f["hand"] is not None:
         assert f["hand"]["bottom"] <= f["vh"] + 1, (where, "the hand is below the fold", f)
+
+
+#: The size the felt's centre piece is drawn at (felt.js fitCentre), 1 without one.
+CENTRE_SCALE = "() => { const p = document.querySelector('#board .centre-piece'); return Number(p && p.style.getPropertyValue('--centre-scale') || 1); }"
+
+#: Narrower windows than a laptop's (a small laptop, a tablet): Le Nain Jaune's run slid under
+#: the right seat's plate below about 700 px of felt (issue 29).
+NARROWER = (900, 800, 700)
+
+
+def check_narrower(page: Page, where: str) -> None:
+    """The table at each of the NARROWER widths: no plate over a trick card, the centre piece or
+    outside the window (the WATCH checks, run once the felt is fitted), the bar on one line with
+    its status whole (check_frame), then the laptop again."""
+    for width in NARROWER:
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__check()") == [], (where, width)
+        check_frame(page, f"{where}, {width} px")  # the bar too: "Your turn" was cut at 700 px
+    page.set_viewport_size(LAPTOP["viewport"])
+    page.wait_for_timeout(300)
 
 
 def new_table(server: Server, game: str, players: int, options: dict[str, Any]) -> str:
@@ -243,6 +294,9 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.locator("html").get_attribute("lang") == lang
         # Item 13: the invite link asks the player's name, offering the seat's.
         page.wait_for_selector("#name-ask")
+        if device == "laptop":  # the first drawing too (fitted before the game's stylesheet came)
+            page.wait_for_timeout(300)
+            assert page.evaluate(CENTRE_SCALE) >= 0.8, "the centre piece first drawn small"
         assert page.input_value("#name-ask-input") == "Alice"
         assert_translated(page, english, "the name asked", lang)
         page.fill("#name-ask-input", "Zoé")
@@ -257,6 +311,12 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.locator("#btn-rules").is_visible()
         page_rules = httpx.get(server.url + rules, headers={"Accept-Language": lang})
         assert page_rules.status_code == 200 and f'lang="{lang}"' in page_rules.text
+        if device == "phone":  # laid out at the phone's width, nothing wider (a table scrolls within)
+            reading = context.new_page()
+            reading.goto(server.url + rules)
+            seen = reading.evaluate("() => [innerWidth, document.documentElement.scrollWidth]")
+            reading.close()
+            assert seen == [360, 360], seen
         assert page.locator("#keys-line").is_visible() == (device == "laptop")
         has_tricks = game != "nain-jaune"
         assert page.text_content("#keys-line") == said["keys_help" if has_tricks else "keys_help_no_tricks"]
@@ -264,13 +324,16 @@ def test_a_whole_game_as_a_new_player_meets_it(
         page.click(".seat-menu summary")
         assert_translated(page, english, "the settings", lang)
         page.click(".seat-menu summary")
-        refused = hinted = False
+        refused = hinted = narrowed = False
         for moves in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
             where = f"{game}, move {moves}"
             check_frame(page, where)
             if device == "phone":
                 check_phone(page, where)
+            else:  # a laptop has room for the centre piece (it was fitted unstyled: half size)
+                scale = page.evaluate(CENTRE_SCALE)
+                assert scale >= 0.8, (where, "the centre piece drawn small", scale)
             assert_translated(page, english, where, lang)
             if board(page)["over"] == "true":
                 break
@@ -294,6 +357,9 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 assert page.locator("#hint-button").is_disabled()
                 assert_translated(page, english, f"{game}, hint", lang)
                 hinted = True
+            if device == "laptop" and not narrowed and moves >= 2 and not summary_open:
+                narrowed = True
+                check_narrower(page, where)
             if not refused and illegal.count() and not summary_open:
                 n = board(page)["n"]
                 illegal.first.click(position={"x": 8, "y": 24})
@@ -355,6 +421,10 @@ def test_a_whole_game_as_a_new_player_meets_it(
         # The review of the game, beside the replay, in the reader's language.
         review_on_page(page, game, f"{game}-{device}-{lang}")
         assert_translated(page, english, f"{game}, review", lang)
+        # Beside the review (on the laptop), the replay's felt draws in: its plates clear of the
+        # centre piece and of the panel, its hand inside its column (issue 29).
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__clear('#replay-board', '#review')") == [], game
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= page.viewport_size["width"], width  # type: ignore[index]
         ARTIFACTS.mkdir(exist_ok=True)

@@ -7,9 +7,11 @@ printed so it can be opened (or shared on a LAN with ``--host 0.0.0.0``).
 
 from __future__ import annotations
 
+import copy
 import socket
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -23,6 +25,32 @@ def free_port(host: str) -> int:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
         return port
+
+
+class LogLevel(StrEnum):
+    """What the server writes to stderr: its warnings (a dropped socket, a failed bot), its
+    notices too (and each HTTP request), or every socket's messages and every stored move (for
+    tests and debugging; never a seat's key, so uvicorn's frames are not logged)."""
+
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging set-up, plus atout's own loggers at ``level`` with the time and the
+    logger's name on each line (so that a test's failure can be read against the server's log)."""
+    import uvicorn.config
+
+    config: dict[str, Any] = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["formatters"]["atout"] = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    config["handlers"]["atout"] = {
+        "class": "logging.StreamHandler",
+        "formatter": "atout",
+        "stream": "ext://sys.stderr",
+    }
+    config["loggers"]["atout"] = {"handlers": ["atout"], "level": level.upper(), "propagate": False}
+    return config
 
 
 def serve(
@@ -94,6 +122,13 @@ def serve(
             help="Reverse proxies trusted for X-Forwarded-For (the client address the limits use); comma-separated."
         ),
     ] = "127.0.0.1",
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(
+            help="What the server logs on stderr: warnings, notices too (info), or every socket's "
+            "messages and every stored move (debug)."
+        ),
+    ] = LogLevel.warning,
 ) -> None:
     """Serve the browser table: create tables, invite friends, play against bots.
 
@@ -141,7 +176,9 @@ def serve(
         application,
         host=host,
         port=chosen,
-        log_level="warning",
+        # uvicorn's own debug lines would show each frame, a join's key among them: never.
+        log_level="info" if log_level is LogLevel.debug else log_level.value,
+        log_config=log_config(log_level.value),
         ws_max_size=16384,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,

@@ -270,10 +270,13 @@ def create_app(
         if page is None:
             return PlainTextResponse(f"The rules of {cls.title} are not written yet.", status_code=404)
         body = MarkdownIt("commonmark", {"html": False}).enable("table").render(page.text)
+        # The pages' shared head (a phone lays the page out at its own width), the site's bar.
+        head = (STATIC / "head.html").read_text(encoding="utf-8")
+        head = head.replace("<title>atout</title>", f"<title>{html_escape(cls.title)} · atout</title>")
         html = (
-            f'<!doctype html><html lang="{page.lang}"><head><meta charset="utf-8"><title>{html_escape(cls.title)}</title>'
-            '<link rel="stylesheet" href="/static/app.css"></head>'
-            f'<body class="rules"><p><a href="/">atout</a></p>{body}</body></html>'
+            f'<!doctype html><html lang="{page.lang}"><head>{head}</head><body class="rules-page">'
+            '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a></header>'
+            f'<main class="rules">{body}</main></body></html>'
         )
         return HTMLResponse(html)
 

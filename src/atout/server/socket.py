@@ -115,11 +115,17 @@ class Connection:
         the cards'); a rules engine's refusal (``why``) is sent as data too (its key
         and parameters) for a client that wants them.
         """
+        log.debug("socket %s: refused (%s)", self.name, code)
         text = localize(message, self.lang, self.context)
         if why is None:
             await self({"type": "error", "code": code, "message": text})
             return
         await self({"type": "error", "code": code, "message": text, "reason": why.to_dict()})
+
+    @property
+    def name(self) -> str:
+        """This socket in the server's log: its address and a number telling it from the others."""
+        return f"{self.outbox.name}#{id(self) % 100000:05d}"
 
     def joined(self) -> LiveTable:
         """The table this socket joined (its seat names refreshed: players sit down); else refused."""
@@ -174,10 +180,12 @@ class Sockets:
             ws, Outbox(ws, name=client_of(ws.scope)), TokenBucket(self.rate, self.burst), pick_language(ws)
         )
         conn.outbox.start()
+        log.debug("socket %s: open", conn.name)
         try:
             while True:
                 frame = await conn.outbox.receive()
                 if frame["type"] == "websocket.disconnect":
+                    log.debug("socket %s: closed (%s)", conn.name, frame.get("code"))
                     break
                 data = await self.read(conn, frame.get("text"))
                 if data is not None and not await self.handle(conn, data):
@@ -216,6 +224,10 @@ class Sockets:
         """Run the handler of ``data``'s type; False when the socket must close (its seat was handed over)."""
         kind = data.get("type")
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+        if log.isEnabledFor(logging.DEBUG):  # (`atout serve --log-level debug`: the tests' servers)
+            table = f" table {conn.table.id} seat {conn.seat} at {conn.table.n}" if conn.table else ""
+            move = f" {str(data.get('action'))[:40]!r} at {str(data.get('n'))[:12]}" if kind == "act" else ""
+            log.debug("socket %s: %s%s%s", conn.name, str(kind)[:20], move, table)
         try:
             if handler is None:
                 raise TableError("bad_request", reason("server.unknown_type"))

@@ -663,6 +663,9 @@ class TableManager:
             await self._refresh_locked(table)
             raise TableError("conflict", reason("server.conflict")) from None
         self._advance(table, probe, action)
+        log.debug(
+            "table %s: move %d stored (seat %d), now %s to act", table.id, idx, seat, probe.current_player
+        )
         await self._broadcast(table)
 
     @staticmethod

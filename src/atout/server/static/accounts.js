@@ -111,6 +111,9 @@ async function profilePage() {
         el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g)}` }, t("acc_board"))));
     })),
   );
+  // No game yet: no table of headings over nothing (the line under "Games" says so).
+  const byGame = $("by-game").parentElement;
+  byGame.hidden = byGame.previousElementSibling.hidden = played.length === 0;
   $("games").replaceChildren(...games.map((g) => gameLine(g, names, owner)));
   $("no-games").hidden = games.length > 0;
   $("figures").hidden = false;

@@ -162,7 +162,9 @@ export function drawFelt(msg, model, ctx) {
   const n = msg.players;
   const viewer = msg.seat;
   const names = ctx.names;
-  const felt = el("section", { class: `felt players-${n}`, "aria-label": t("table") });
+  // A phone's plates are compact from the first layout (fitSeats makes a narrow felt's so too).
+  const compact = window.matchMedia("(max-width: 640px)").matches ? " compact" : "";
+  const felt = el("section", { class: `felt players-${n}${compact}`, "aria-label": t("table") });
   for (let s = 0; s < n; s++) felt.append(plate(msg, model, s, names, seatPlace(s, viewer, n)));
   if (model.centre) felt.append(el("div", { class: "centre-piece" }, model.centre));
   const trick = el("div", { class: "trick", "aria-label": t("trick") });
@@ -253,6 +255,91 @@ export function fitTrick(felt) {
     p.style.left = `${best.spots[i].x}%`;
     p.style.top = `${best.spots[i].y}%`;
   });
+}
+
+/** A felt narrower than this (px) has compact plates, as a phone's (table.css `.felt.compact`). */
+const COMPACT_FELT = 600;
+
+/** Compact plates on a narrow felt; and each seat's plate inside the felt's container, sideways: the side seats sit astride the
+    felt's rim, and on a narrow felt (a tablet, the replay beside its review) a plate centred on
+    its place would leave the window or slide under the review panel. */
+export function fitSeats(felt) {
+  felt.classList.toggle("compact", felt.clientWidth < COMPACT_FELT || window.matchMedia("(max-width: 640px)").matches);
+  const box = felt.parentElement.getBoundingClientRect();
+  for (const seat of felt.querySelectorAll(".seat")) {
+    seat.style.marginLeft = "";
+    const r = seat.getBoundingClientRect();
+    const shift = r.left < box.left ? box.left - r.left : r.right > box.right ? box.right - r.right : 0;
+    if (shift) seat.style.marginLeft = `${shift}px`;
+  }
+}
+
+/** Sizes a game's centre piece (Le Nain Jaune's board and run, a contract board) may shrink to. */
+const CENTRE_SCALES = [1, 0.93, 0.86, 0.8, 0.74, 0.68, 0.62, 0.56, 0.5];
+/** How far (a fraction of the felt's height) the centre piece may be moved down or up from where
+    the stylesheet puts it: between the plates above and below it may stay larger there. */
+const CENTRE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
+
+/** Draw the felt's centre piece as large as it can be with no seat plate over it and inside
+    the felt: each arrangement (the game's own, then its `stacked` one: one part above the
+    other, for a narrow felt) at the largest size that fits at some height (CENTRE_SHIFTS),
+    the larger of the two kept; when none fits (a tiny window), the smallest size of the
+    game's own arrangement.  Measured, not guessed: it holds for any game, player count and
+    window, the replay's felt too (issue 29: Le Nain Jaune's run under the right seat's plate). */
+export function fitCentre(felt) {
+  const piece = felt.querySelector(".centre-piece");
+  if (!piece) return;
+  const plates = [...felt.querySelectorAll(".seat .plate")].map((p) => p.getBoundingClientRect());
+  const f = felt.getBoundingClientRect();
+  const rim = felt.clientLeft;
+  const inside = { left: f.left + rim, right: f.right - rim, top: f.top + felt.clientTop, bottom: f.bottom - felt.clientTop };
+  // What the piece shows, not its box: its drawings (an SVG is one), its lines of text and
+  // whatever holds nothing else (a run's cards may spill out of their box, and a box may be
+  // wider than what it shows, beside a plate that covers nothing of it).
+  const parts = [...piece.querySelectorAll(":not(svg *)")].filter((e) => e.tagName.toLowerCase() === "svg" || e.tagName === "P" || !e.firstElementChild);
+  const text = document.createRange();
+  const boxOf = (e) => {
+    if (e.firstElementChild || !e.textContent.trim()) return e.getBoundingClientRect();
+    text.selectNodeContents(e); // a line of text: the words, not the width of its block
+    return text.getBoundingClientRect();
+  };
+  const fits = () => parts.every((part) => {
+    const r = boxOf(part);
+    if (r.width <= 1 || r.height <= 1) return true; // hidden, or read aloud only
+    return r.left >= inside.left && r.right <= inside.right && r.top >= inside.top && r.bottom <= inside.bottom
+      && !plates.some((p) => overlapArea(r, p, -2) > 0);
+  });
+  let best = null;
+  for (const stacked of [false, true]) {
+    piece.classList.toggle("stacked", stacked);
+    for (const scale of CENTRE_SCALES) {
+      if (best && scale <= best.scale) break;
+      piece.style.setProperty("--centre-scale", String(scale));
+      const dy = CENTRE_SHIFTS.find((k) => { piece.style.setProperty("--centre-dy", `${k * f.height}px`); return fits(); });
+      if (dy !== undefined) { best = { stacked, scale, dy }; break; }
+    }
+  }
+  best = best || { stacked: false, scale: CENTRE_SCALES[CENTRE_SCALES.length - 1], dy: 0 };
+  piece.classList.toggle("stacked", best.stacked);
+  piece.style.setProperty("--centre-scale", String(best.scale));
+  piece.style.setProperty("--centre-dy", `${best.dy * f.height}px`);
+}
+
+/** Fit what is drawn on the felt to its size: the plates inside, then the centre piece and the
+    trick clear of them.  Run after each drawing, and again whenever the felt changes size (the
+    window, the review opening beside the replay, fitHeight). */
+export function fitFelt(felt) {
+  fitSeats(felt);
+  fitCentre(felt);
+  fitTrick(felt);
+  if (!felt.fitting && typeof ResizeObserver !== "undefined") {
+    let size = `${felt.offsetWidth}x${felt.offsetHeight}`;
+    felt.fitting = new ResizeObserver(() => {
+      const now = `${felt.offsetWidth}x${felt.offsetHeight}`;
+      if (now !== size && felt.isConnected) { size = now; fitFelt(felt); }
+    });
+    felt.fitting.observe(felt);
+  }
 }
 
 /** Shrink the felt (never below its floor) when the hand would end below the window: the

@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitTrick, fitHeight } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHeight } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -37,7 +37,11 @@ let socket = null;
 let retry = 0;
 let left = false;
 let reconnecting = false;
-/** A move clicked while the socket was reconnecting (act), sent when the table is back. */
+/** The player's last move until the table answers it (a new position, or a refusal): clicked
+    while the socket was reconnecting (not `sent` yet), it goes once the table is back; sent on
+    a socket that then closed, it may have been lost with it (the click unanswered, nothing
+    refused), so it goes again once the table is back.  Either way only if the table is still
+    at the position it was chosen in: the server refuses a move made twice as stale. */
 let pendingMove = null;
 /** The last message and model drawn (what the player sees). */
 let shown = null;
@@ -74,7 +78,14 @@ async function adapterFor(game) {
   try {
     mod = await import(`./games/${game}.js`);
     await loadStrings(game);
-    if (mod.css) document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${game}.css` }));
+    if (mod.css) {
+      // Drawn once the game's stylesheet is in: the first drawing is fitted to the window
+      // (felt.js fitFelt), and measured unstyled, Le Nain Jaune's board was drawn at half size.
+      const sheet = el("link", { rel: "stylesheet", href: `/static/games/${game}.css` });
+      const loaded = new Promise((resolve) => { sheet.onload = resolve; sheet.onerror = resolve; });
+      document.head.append(sheet);
+      await loaded;
+    }
   } catch (exc) {
     console.warn(`no table module for ${game}: the generic one draws it`, exc);
   }
@@ -101,8 +112,10 @@ function act(action) {
   const move = { type: "act", action, n: latest.n };
   // A click while the socket reconnects is not lost: it is sent once the table is back, if the
   // position it was made in is still the table's (the server would refuse it as stale otherwise).
-  if (!socket || socket.readyState !== WebSocket.OPEN) { pendingMove = move; return; }
+  pendingMove = move;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
   socket.send(JSON.stringify(move));
+  move.sent = true;
 }
 
 /* ---- a card with a choice (a Twin's value, the Wish's) ------------------------------- */
@@ -177,7 +190,7 @@ function fitBoard() {
   const board = $("board");
   fitHeight(board);
   const felt = board.querySelector(".felt");
-  if (felt) fitTrick(felt);
+  if (felt) fitFelt(felt);
   placeOverlay();
 }
 
@@ -485,14 +498,15 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (msg.room && msg.room.clock) msg.room.clock.deadline = performance.now() + msg.room.clock.left * 1000;
-      const fresh = !latest || msg.n !== latest.n || reconnecting;
+      const back = reconnecting;
+      const fresh = !latest || msg.n !== latest.n || back;
       latest = msg;
       reconnecting = false;
       if (fresh) notice("");
-      if (pendingMove) {
-        const move = pendingMove;
-        pendingMove = null;
-        if (move.n === msg.n && !msg.over && msg.to_act === msg.seat) socket.send(JSON.stringify(move));
+      if (pendingMove && (pendingMove.n !== msg.n || msg.over || msg.to_act !== msg.seat)) pendingMove = null; // answered
+      if (pendingMove && (back || !pendingMove.sent)) {
+        socket.send(JSON.stringify({ type: "act", action: pendingMove.action, n: pendingMove.n }));
+        pendingMove.sent = true;
       }
       queue.push(msg);
       pump();
@@ -505,6 +519,7 @@ function connect() {
     } else if (msg.type === "rematch") {
       nextTable(msg.table);
     } else if (msg.type === "error") {
+      pendingMove = null; // the move's answer (or the socket's: the move is not sent again)
       const text = REFUSALS.includes(msg.code) ? t("refused", { reason: msg.message }) : t("error", { message: msg.message });
       // On a phone a refusal takes the prompt's line under the felt (the next move redraws it)
       // instead of a box over the trump, a plate or the led card.
@@ -562,7 +577,7 @@ function setupReplay(msg) {
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
     const felt = $("replay-board").querySelector(".felt");
-    if (felt) fitTrick(felt);
+    if (felt) fitFelt(felt);
     reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
   };
   $("step").addEventListener("input", showStep);
