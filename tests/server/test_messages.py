@@ -27,7 +27,7 @@ from atout.core.errors import AtoutError, NotationError, OptionError
 from atout.core.game import Game, State
 from atout.core.reason import Act, Card, Cards, Num, Rank, Reason, Seat, Word, reason
 from atout.core.registry import game_class, load, names
-from atout.server import messages
+from atout.server import create_app, messages
 from atout.server.messages import ReasonContext, localize, render_refusal
 
 from .conftest import create_table, join, send
@@ -477,16 +477,21 @@ def test_seat_endpoint_errors_are_in_french(client: TestClient) -> None:
     assert client.get("/api/nothing").json()["message"] == "introuvable"
 
 
-def test_a_socket_refusal_carries_its_reason_as_data(client: TestClient) -> None:
-    """The refusal reaches the socket in its language and as data: its key and parameters."""
-    table, keys = create_table(client, "wizard", 3)
-    state = client.app.state.manager.tables[table].state  # type: ignore[attr-defined]
-    seat = state.current_player
-    why = state.refusal(state.game.text_to_action("trump red"))
-    assert why is not None and why.key == "time_to_bid"
-    for lang, start in (("fr", "c'est le moment des annonces (P"), ("de", "jetzt wird angesagt (P")):
-        reply = socket_error(client, table, keys[seat], {"type": "join", "lang": lang}, "trump red")
-        assert reply["code"] == "illegal"
-        assert reply["message"].startswith(start), reply
-        assert reply["reason"] == why.to_dict()
-        assert reply["reason"]["params"]["seat"] == {"kind": "seat", "index": seat}
+def test_a_socket_refusal_carries_its_reason_as_data(db_path: str) -> None:
+    """The refusal reaches the socket in its language and as data: its key and parameters.
+
+    The deal is seeded: a Wizard turned up makes the dealer choose trump, and
+    "trump red" would then be legal (the test once failed so, one deal in 15).
+    """
+    with TestClient(create_app(db_path, bot_delay=0, rate=1000.0, burst=1000, deal_seed=5)) as client:
+        table, keys = create_table(client, "wizard", 3)
+        state = client.app.state.manager.tables[table].state  # type: ignore[attr-defined]
+        seat = state.current_player
+        why = state.refusal(state.game.text_to_action("trump red"))
+        assert why is not None and why.key == "time_to_bid"
+        for lang, start in (("fr", "c'est le moment des annonces (P"), ("de", "jetzt wird angesagt (P")):
+            reply = socket_error(client, table, keys[seat], {"type": "join", "lang": lang}, "trump red")
+            assert reply["code"] == "illegal"
+            assert reply["message"].startswith(start), reply
+            assert reply["reason"] == why.to_dict()
+            assert reply["reason"]["params"]["seat"] == {"kind": "seat", "index": seat}
