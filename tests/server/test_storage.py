@@ -30,11 +30,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'db.sqlite3'}"
         return
+    with private_schema(pg_base()) as url:
+        yield url
+
+
+def pg_base() -> str:
+    """The test database's URL; the test is skipped without one."""
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
-    with private_schema(base) as url:
-        yield url
+    return base
 
 
 def seats(n: int) -> list[SeatInfo]:
@@ -139,10 +144,7 @@ def test_a_human_move_is_refused_once_its_seat_is_handed_over(db_url: str) -> No
 @pytest.fixture
 def pg() -> Iterator[Storage]:
     """Storage on PostgreSQL alone (notices, move guards, leases): a private schema."""
-    base = os.environ.get(PG_ENV)
-    if not base:
-        pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
-    with private_schema(base) as url:
+    with private_schema(pg_base()) as url:
         storage = Storage(url)
         try:
             yield storage

@@ -551,7 +551,7 @@ class Living:
         self.manager._kick(table)
 
     async def playing(self, table: LiveTable, seat: int) -> None:
-        """The player of ``seat`` is about to move: they are back, if they were away.
+        """The player of ``seat`` is here (a move refused, or one :meth:`play` found unseen): back, if away.
 
         With several processes, the stored away seats are read first: the seat may
         have been handed to the away bot by the process driving the table, and a
