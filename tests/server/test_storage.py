@@ -19,7 +19,7 @@ from atout.server.pubsub import CHANNEL, Leases, libpq_url
 from atout.server.storage import ConflictError, SeatInfo, SeatTaken, Storage, Unseen
 from atout.server.tables import hash_key, rebuild
 
-from .conftest import create_table, join, private_schema, send
+from .conftest import create_table, join, private_schema, send, short_options
 
 PG_ENV = "ATOUT_TEST_POSTGRES_URL"
 
@@ -217,3 +217,37 @@ def test_leases_are_tried_together_and_held_by_one_process(pg: Storage) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_a_move_made_unaware_of_its_seat_stored_away_brings_it_back_first() -> None:
+    """The seat was handed to the away bot by a process whose notice is not read here (made
+    here under this process's own name, whose notices it skips): the player's move is refused
+    by its statement, the room is read, ``away`` then ``back`` are told, and the move is stored."""
+    with private_schema(pg_base()) as url, TestClient(create_app(url, bot_delay=0)) as client:
+        table, keys = create_table(client, "wizard", 3, bots={1: "random", 2: "random"})
+        storage = client.app.state.manager.storage  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            send(ws, {"type": "join", "key": keys[0], "living": True})
+            msg = ws.receive_json()
+            while msg.get("type") != "state" or msg["to_act"] != 0:
+                msg = ws.receive_json()
+            n, move = msg["n"], msg["legal"][0]
+            assert roomstore.set_away(storage, table, 0, True)
+            send(ws, {"type": "act", "action": move, "n": n})
+            told: list[str] = []
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] == "event":
+                    told.append(msg["event"])
+                elif msg["type"] == "error":
+                    raise AssertionError(msg)
+                elif msg["type"] == "state" and msg["n"] > n:
+                    break
+        assert [e for e in told if e in ("away", "back")] == ["away", "back"], told
+        assert roomstore.load_room(storage, table)[1].get("away") == []
+        stored = storage.load(table)
+        assert stored is not None and len(stored.actions) > n
+        state = load("wizard", 3, **short_options("wizard")).new_state(stored.seed)
+        for action in stored.actions[:n]:
+            state.apply(action)
+        assert stored.actions[n] == state.parse(move)
