@@ -48,7 +48,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from anyio import to_thread
@@ -61,7 +61,7 @@ from . import roomstore
 from .chat import ChatLimiter, check_plain, clean_line
 from .room import DEFAULT_AWAY_LEVEL, Room
 from .roomstore import ChatLine
-from .storage import SeatInfo, StoredTable, table_row
+from .storage import SeatInfo, StoredTable, Unseen, table_row
 from .tables import (
     MAX_NAME,
     LiveTable,
@@ -561,7 +561,7 @@ class Living:
         self.manager._kick(table)
 
     async def playing(self, table: LiveTable, seat: int) -> None:
-        """The player of ``seat`` is about to move: they are back, if they were away.
+        """The player of ``seat`` is here (a move refused, or one :meth:`play` found unseen): back, if away.
 
         With several processes, the stored away seats are read first: the seat may
         have been handed to the away bot by the process driving the table, and a
@@ -572,6 +572,33 @@ class Living:
             async with table.lock:
                 await self._stored_away(table)
         await self.back(table, seat)
+
+    async def play(self, table: LiveTable, seat: int, move: Callable[[], Awaitable[None]]) -> None:
+        """The player of ``seat`` makes ``move`` (the manager's :meth:`~.TableManager.act`).
+
+        They are back first if this process knows them away.  What it may not know yet
+        (several processes): the process driving the table handed the seat to the away
+        bot and its notice is on its way.  Reading the stored room before every move
+        cost a round trip to the database per move; instead the move's own statement
+        checks the seat is not stored away (:data:`.roomstore.NOT_AWAY`), and only when
+        it is (:class:`.storage.Unseen`, nothing stored) is the room read: ``away``, then
+        ``back``, then the move again.  A refused move brings its seat back too (the
+        player is there), after the stored room is read: a refusal the away bot's move
+        caused comes after ``away``.
+        """
+        await self.back(table, seat)
+        try:
+            await move()
+        except Unseen:
+            await self.playing(table, seat)
+            try:
+                await move()
+            except Unseen:  # handed to the away bot again meanwhile: the player looks again
+                raise TableError("conflict", reason("server.conflict")) from None
+        except TableError:
+            with contextlib.suppress(TableError):
+                await self.playing(table, seat)
+            raise
 
     async def back(self, table: LiveTable, seat: int) -> None:
         """The player of ``seat`` takes it again from the away bot."""

@@ -107,10 +107,24 @@ class ChatLine:
         return line
 
 
+#: A human's move is stored only if its seat is not among the room's away seats
+#: (:attr:`.Storage.move_guards`): when another process handed the seat to the away bot
+#: and its notice has not arrived yet, the move is refused as :class:`.storage.Unseen`, and
+#: the mover reads the room (``away``, then ``back``) before trying again.  Checked in the
+#: move's own statement, so a move made when nothing changed costs no read of the room.
+NOT_AWAY = (
+    "NOT EXISTS (SELECT 1 FROM atout_rooms AS r WHERE r.table_id = :table_id"
+    " AND (r.settings -> 'away')::jsonb @> to_jsonb(CAST(:seat AS integer)))"
+)
+
+
 def ensure_tables(storage: Storage) -> None:
-    """Create this module's tables in a database made before them (idempotent)."""
+    """Create this module's tables in a database made before them (idempotent), and guard
+    human moves on the room's away seats (PostgreSQL: :data:`NOT_AWAY`)."""
     tables = [RoomRow.__table__, ChatRow.__table__, PresenceRow.__table__]
     Base.metadata.create_all(storage.engine, tables=tables)  # type: ignore[arg-type]
+    if storage.notifies and NOT_AWAY not in storage.move_guards:
+        storage.move_guards = (*storage.move_guards, NOT_AWAY)
 
 
 def save_room(storage: Storage, table_id: str, public: bool, settings: dict[str, Any]) -> None:

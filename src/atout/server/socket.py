@@ -273,8 +273,11 @@ async def on_act(sockets: Sockets, conn: Connection, data: dict[str, Any]) -> No
     """Play an action (its text) for the seat; ``n``, the move count it was chosen at, refuses it if stale."""
     table = conn.player()
     TableManager.check_holder(table, conn.seat, conn.key_hash)
-    await sockets.living.playing(table, conn.seat)  # back from away, if they were
-    await sockets.manager.act(table, conn.seat, data.get("action"), data.get("n"), conn.key_hash)
+    await sockets.living.play(  # back from away, if they were
+        table,
+        conn.seat,
+        lambda: sockets.manager.act(table, conn.seat, data.get("action"), data.get("n"), conn.key_hash),
+    )
 
 
 async def on_name(sockets: Sockets, conn: Connection, data: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ lose only actions nobody has seen.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import logging
 import os
 import secrets
@@ -56,6 +57,8 @@ DEFAULT_DB_ENV = "ATOUT_DATABASE_URL"
 #: What a deleted account's seats and chat lines are called in the stored games (:mod:`.accounts`);
 #: the pages show it in the reader's language (``former`` in a state's seats and in a chat line).
 FORMER_PLAYER = "former player"
+#: Connections each process keeps to PostgreSQL for its calls (besides the listener's and the leases').
+POOL_SIZE = 15
 
 log = logging.getLogger("atout.server")
 
@@ -153,6 +156,47 @@ class SeatTaken(Exception):
     """A human's move for a seat whose key has changed (it was handed over to a bot)."""
 
 
+class Unseen(Exception):
+    """A human's move refused by one of :attr:`Storage.move_guards`: nothing was stored.
+
+    Another process changed something this process has not heard of yet (its notice
+    is on its way): the caller catches up (reads what changed) and tries again.
+    """
+
+
+@functools.cache
+def pg_move(human: bool, guards: tuple[str, ...] = ()) -> str:
+    """A move on PostgreSQL as one statement, committed on its own (autocommit).
+
+    Why: a transaction costs five round trips (BEGIN, the seat's lock, INSERT, NOTIFY,
+    COMMIT) and an ORM session; on a busy machine every round trip waits for the
+    database's process and then for this one's interpreter, and a move's latency was
+    mostly those waits.  One statement does it all: a human's move (``human``) locks
+    the seat's row (a seat handed over to a bot by another process meanwhile refuses
+    the move), checks each of ``guards`` (SQL conditions on ``:table_id`` and
+    ``:seat``), and inserts only if all hold; the notice is sent only when the action
+    was inserted (a row of ``ins``), and a race for the position fails the whole
+    statement (primary key), which then changed nothing.
+    """
+    checks = ["(SELECT key_hash FROM holder) IS NOT DISTINCT FROM :key_hash"] if human else []
+    checks += [f"({g})" for g in guards]
+    holder = "holder AS (SELECT key_hash FROM atout_seats WHERE table_id = :table_id AND seat = :seat FOR UPDATE), "
+    return f"""
+WITH {holder if human else ""}ok AS (SELECT {" AND ".join(checks) or "true"} AS ok),
+ins AS (
+    INSERT INTO atout_actions (table_id, idx, action, seat)
+    SELECT :table_id, :idx, :action, :seat FROM ok WHERE ok.ok RETURNING idx
+),
+fin AS (
+    UPDATE atout_tables SET finished = true
+    WHERE id = :table_id AND :finished AND EXISTS (SELECT 1 FROM ins) RETURNING id
+)
+SELECT {"(SELECT key_hash FROM holder)" if human else "NULL"} AS holder, (SELECT ok FROM ok) AS ok,
+    (SELECT count(*) FROM ins, LATERAL (SELECT pg_notify(:channel, :payload)) AS n) AS stored,
+    (SELECT count(*) FROM fin) AS finished
+"""
+
+
 def default_url(path: str | None = None) -> str:
     """The database URL: ``ATOUT_DATABASE_URL``, else a SQLite file under ``$ATOUT_HOME``."""
     env = os.environ.get(DEFAULT_DB_ENV)
@@ -184,7 +228,11 @@ class Storage:
             self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True)
+            # The pool's connections all kept open (15, as many as before: 5 kept and 10 more
+            # under load): a connection made for a burst and closed at its return cost a new
+            # PostgreSQL process and its login at every burst, the largest part of a busy
+            # server's time in the database (a profile of 100 tables on three processes).
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0)
         if self.engine.dialect.name == "postgresql":
             # Several processes starting together on an empty database: one creates the
             # tables while the others wait for it (a transaction-scoped advisory lock).
@@ -206,6 +254,12 @@ class Storage:
         #: PostgreSQL: every change also sends "table changed" to the other processes
         #: (:mod:`.pubsub`), in the transaction that makes it.
         self.notifies = self.engine.dialect.name == "postgresql"
+        #: PostgreSQL: SQL conditions on ``:table_id`` and ``:seat`` a human's move must meet to be
+        #: stored, checked in the move's statement (:func:`pg_move`), else :class:`Unseen`
+        #: (:mod:`.roomstore` adds "the seat is not handed to the away bot").
+        self.move_guards: tuple[str, ...] = ()
+        #: The same pool's connections in autocommit: a move is one statement, its own transaction.
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def shared(self) -> bool:
@@ -312,8 +366,12 @@ class Storage:
 
         ``key_hash`` (a human's move): the seat must still have that key, checked on
         the seat's row locked for the transaction, so a seat handed over to a bot by
-        another process in the meantime refuses the move (:class:`SeatTaken`).
+        another process in the meantime refuses the move (:class:`SeatTaken`); on
+        PostgreSQL the move must also meet :attr:`move_guards` (else :class:`Unseen`).
         """
+        if self.notifies:
+            self._append_pg(table_id, idx, seat, action, finished, key_hash)
+            return
         try:
             with Session(self.engine) as session, session.begin():
                 if key_hash is not None:
@@ -331,6 +389,32 @@ class Storage:
                 self.changed(session, table_id)
         except IntegrityError:
             raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
+
+    def _append_pg(
+        self, table_id: str, idx: int, seat: int, action: int, finished: bool, key_hash: str | None
+    ) -> None:
+        """:meth:`append_action` on PostgreSQL: one statement (:func:`pg_move`)."""
+        human = key_hash is not None
+        params = {
+            "table_id": table_id,
+            "idx": idx,
+            "seat": seat,
+            "action": action,
+            "finished": finished,
+            "channel": CHANNEL,
+            "payload": notice_payload(table_id, self.origin),
+        }
+        if human:
+            params["key_hash"] = key_hash
+        try:
+            with self._autocommit.connect() as conn:
+                row = conn.execute(text(pg_move(human, self.move_guards if human else ())), params).one()
+        except IntegrityError:
+            raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
+        if human and row.holder != key_hash:
+            raise SeatTaken(f"table {table_id}: seat {seat} was handed over")
+        if not row.stored:
+            raise Unseen(f"table {table_id}: seat {seat} changed elsewhere")
 
     def set_seat(self, table_id: str, seat: int, bot: str | None, key_hash: str | None) -> None:
         with Session(self.engine) as session, session.begin():
