@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from atout.core.registry import load
 from atout.server import create_app, roomstore
-from atout.server.pubsub import CHANNEL, Leases, libpq_url
+from atout.server.pubsub import CHANNEL, Leases, libpq_url, parse_notice
 from atout.server.storage import ConflictError, SeatInfo, SeatTaken, Storage, Unseen
 from atout.server.tables import hash_key, rebuild
 
@@ -152,9 +152,14 @@ def pg() -> Iterator[Storage]:
             storage.close()
 
 
-def notices(listener: psycopg.Connection[Any]) -> list[str]:
-    """The payloads of the notices ``listener`` has received by now (a short wait for the last)."""
-    return [n.payload for n in listener.notifies(timeout=0.5, stop_after=None)]
+def notices(listener: psycopg.Connection[Any], storage: Storage) -> list[str]:
+    """The payloads of ``storage``'s notices ``listener`` has received by now (a short wait for the last).
+
+    Only those from ``storage`` (its origin): a channel is the database's, and tests running
+    beside this one (``pytest -n``) announce their own tables on it.
+    """
+    received = [n.payload for n in listener.notifies(timeout=0.5, stop_after=None)]
+    return [p for p in received if parse_notice(p)[1] == storage.origin]
 
 
 def test_a_move_is_one_statement_whose_notice_goes_only_with_it(pg: Storage) -> None:
@@ -164,14 +169,14 @@ def test_a_move_is_one_statement_whose_notice_goes_only_with_it(pg: Storage) -> 
     with psycopg.connect(libpq_url(pg.url), autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         pg.append_action("t5", 0, 0, 60, finished=False, key_hash=hash_key("k0"))
-        assert notices(listener) == [f"t5 {pg.origin}"]
+        assert notices(listener, pg) == [f"t5 {pg.origin}"]
         with pytest.raises(SeatTaken):
             pg.append_action("t5", 1, 0, 61, finished=False, key_hash=hash_key("k9"))
         with pytest.raises(ConflictError):
             pg.append_action("t5", 0, 1, 61, finished=True)
-        assert notices(listener) == []
+        assert notices(listener, pg) == []
         pg.append_action("t5", 1, 1, 61, finished=True)
-        assert notices(listener) == [f"t5 {pg.origin}"]
+        assert notices(listener, pg) == [f"t5 {pg.origin}"]
     stored = pg.load("t5")
     assert stored is not None and stored.actions == [60, 61] and stored.finished
 
