@@ -54,6 +54,9 @@ def test_every_level_is_available_and_plays(name: str) -> None:
     assert make_bot("expert", game).playouts > make_bot("hard", game).playouts  # type: ignore[attr-defined]
     master = make_bot("master", game, seed=1)
     assert isinstance(master, BatchSearchBot) and master.name == "master"
+    # Its playouts: the game's model of strong play where it has one (expert's), else a network or the heuristic.
+    assert master.strong == (game.playout_model is not None) and (master.model is None or not master.strong)
+    assert master.strong == (name == "wizard")
     for level in ["easy", "normal", "search:4", "random", "master"]:
         bot = make_bot(level, game, seed=1)
         assert bot.name == level

@@ -62,6 +62,11 @@ SEARCH_FLAGS = ("infer", "model")
 #: (MASTER_PLAYOUTS).  bench/RESULTS.md has their measurements.
 MASTER_PLAYOUTS = 2000
 MASTER_MODEL_PLAYOUTS = 500
+#: Where the game has a model of strong play (``game.playout_model``, Wizard) ``master``'s playouts
+#: are played by it, expert's model, vectorised (``batch:N:strong``): about 7.5 times expert's worlds
+#: for about expert's CPU time per decision, and more than either of the above scored against
+#: ``hard`` (bench/RESULTS.md, stop 28).
+MASTER_STRONG_PLAYOUTS = 6000
 #: Most playouts a ``batch:N`` decision may ask for (its rows are bounded anyway: see bots.batched).
 MAX_BATCH_PLAYOUTS = 100_000
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
@@ -81,9 +86,10 @@ LEVELS: dict[str, str] = {
         f"(≤ {EXPERT_CAP:g} s)"
     ),
     "master": (
-        f"search with the batch engine: {MASTER_MODEL_PLAYOUTS} playouts per decision over sampled worlds "
-        "played by the learned network where one is shipped for the player count, else "
-        f"{MASTER_PLAYOUTS} played by the heuristic"
+        f"search with the batch engine: {MASTER_STRONG_PLAYOUTS} playouts per decision over sampled worlds "
+        "played with the game's model of strong play where it has one (Wizard), else "
+        f"{MASTER_MODEL_PLAYOUTS} played by the learned network where one is shipped for the player count, "
+        f"else {MASTER_PLAYOUTS} played by the heuristic"
     ),
     "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
 }
@@ -160,7 +166,8 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
 
 
 def _master(game: Game, seed: int | None, caps: bool) -> Bot:
-    """The top level: the batch-engine search with the learned playouts where a model is shipped.
+    """The top level: the batch-engine search, its playouts by the game's model of strong play where
+    it has one, else by the learned network where one is shipped, else by the heuristic.
 
     A game without a batch simulator (a user's own game) gets ``expert``'s search.
     """
@@ -169,17 +176,22 @@ def _master(game: Game, seed: int | None, caps: bool) -> Bot:
     from .learned import ModelMismatch, shipped_model
 
     try:
-        batch_class_for(game)
+        cls = batch_class_for(game)
     except ValueError:
         bot = make_bot("expert", game, seed, caps=caps)
         bot.name = "master"
         return bot
+    cap = MASTER_CAP if caps else None
+    if cls.has_playout_model():
+        master = BatchSearchBot(seed, playouts=MASTER_STRONG_PLAYOUTS, strong=True, time_limit=cap)
+        master.name = "master"
+        return master
     try:
         model = shipped_model(game)
     except ModelMismatch:
         model = None
     budget = MASTER_PLAYOUTS if model is None else MASTER_MODEL_PLAYOUTS
-    master = BatchSearchBot(seed, playouts=budget, model=model, time_limit=MASTER_CAP if caps else None)
+    master = BatchSearchBot(seed, playouts=budget, model=model, time_limit=cap)
     master.name = "master"
     return master
 
