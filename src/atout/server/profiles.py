@@ -21,13 +21,13 @@ four seats and small σ, P(first) = 1 / (1 + 3·exp(-Δ/c)), c = 2β, so
 put them off any scale a human reaches).
 
 ``master`` is placed the same way from its own measured share against three ``hard``
-(:data:`MASTER`: bench/RESULTS.md, "Learned bots … stop 25"), never from a guess, and
+(:data:`MASTER`: bench/RESULTS.md, stop 28 for Wizard, stop 25 for Le Nain Jaune), never from a guess, and
 only in the games where it was measured.  Those are a few deals, not the ladder's
 hundreds, so its σ says so: the share's binomial standard error over the *deals*
 (the four seat rotations of one deal are not independent: counting them as four
 games would overstate what is known), √(p(1 − p)/deals), carried through Δ's
 derivative c / (p(1 − p)), i.e. σ_Δ = c / √(p(1 − p)·deals), added in quadrature to
-:data:`BOT_SIGMA` (the ``hard`` rung it stands on).  Wizard's 6 deals give σ ≈ 7.0 and
+:data:`BOT_SIGMA` (the ``hard`` rung it stands on).  Wizard's 6 deals give σ ≈ 7.4 and
 Le Nain Jaune's 13 deals σ ≈ 5.3: its shown rating (μ − 3σ) sits well below its μ
 until more deals are measured, and a game against it moves a player's rating less.
 """
@@ -56,11 +56,12 @@ LADDER: dict[str, dict[str, tuple[str, float]]] = {
     "sticheln": {"normal": ("random", 0.987), "hard": ("normal", 0.601), "expert": ("hard", 0.477)},
     "nain-jaune": {"normal": ("random", 0.423), "hard": ("normal", 0.447), "expert": ("hard", 0.269)},
 }
-#: ``master``'s measured win share against three ``hard`` (bench/RESULTS.md, "Learned bots
-#: … stop 25": Wizard 6 deals × 4 rotations, 60.4% of wins; Le Nain Jaune 13 × 4, 26.9%):
-#: game → (field, share, deals).  Le Malin and Sticheln: not one deal measured, no anchor.
+#: ``master``'s measured win share against three ``hard`` (bench/RESULTS.md: Wizard's master,
+#: ``batch:6000:strong`` since stop 28, 6 deals × 4 rotations, 68.8% of wins; Le Nain Jaune's,
+#: "Learned bots … stop 25", 13 × 4, 26.9%): game → (field, share, deals).  Le Malin and
+#: Sticheln: not one deal measured, no anchor.
 MASTER: dict[str, tuple[str, float, int]] = {
-    "wizard": ("hard", 0.604, 6),
+    "wizard": ("hard", 0.688, 6),
     "nain-jaune": ("hard", 0.269, 13),
 }
 #: A ladder bot's σ: its level is known from hundreds of deals (``master``: :func:`anchor_sigma`).
