@@ -329,6 +329,31 @@ def test_a_move_lost_with_its_socket_is_sent_again_once_the_table_is_back(server
     play_to_the_end(page, 0, stop_after=3)
 
 
+def test_the_same_position_told_again_keeps_the_moves_a_click_may_be_on(server: Server, page: Page) -> None:
+    """A click went unanswered in CI a third time, the server's log showing no move received:
+    a same-position message (here a rename) redrew the moves, and a button replaced between the
+    press and the release gets no click.  The moves and the hand are kept when unchanged."""
+    urls = new_table(server, "wizard", humans=1)
+    page.goto(urls[0])
+    page.wait_for_selector("#board[data-n]")
+    wait_my_turn_or_end(page, 0)
+    page.wait_for_selector("#board .moves button.action")
+    page.evaluate(
+        "() => { for (const p of document.querySelectorAll('#board .moves, #board .hand-zone')) p.marked = true; }"
+    )
+    n = int(board(page)["n"])
+    page.click(".seat-menu summary")  # the same position, told again with the new name
+    page.fill("#name", "Renamed")
+    page.click("#rename button")
+    page.wait_for_function("() => document.getElementById('board').textContent.includes('Renamed')")
+    assert board(page)["n"] == str(n)
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#board .moves, #board .hand-zone')].every((p) => p.marked)"
+    )
+    page.locator("#board .moves button.action").first.click()  # a kept button plays as a new one
+    page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+
+
 def test_the_language_can_be_switched(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#game option", state="attached")

@@ -159,17 +159,46 @@ function hold(ms) {
   });
 }
 
+/** Parts of the board a click can be in flight on: the moves and the hand. */
+const KEPT = ["moves", "hand-zone"];
+
+/** Redrawing keeps the moves and the hand when they did not change (the same position told
+    again: a clock, a name, a spectator): a click in flight is not lost with its button (the
+    browser sends no click when the button under the press is replaced before the release), and
+    a focused card keeps its focus.  They are compared as drawn (by `signature`); a kept button
+    acts as the new one would (its move is sent with the newest position's number).  The felt is always drawn anew:
+    its fitting measures it. */
+function keepUnchanged(board, fresh) {
+  const old = [...board.children].filter((was) => was.drawn);
+  return fresh.map((node) => {
+    if (!KEPT.some((name) => node.classList.contains(name))) return node;
+    const drawn = signature(node);
+    const was = old.find((o) => o.drawn === drawn);
+    if (was) return was;
+    node.drawn = drawn;
+    return node;
+  });
+}
+
+/** What a part shows and does, as text: its classes and style, and each button's (a card's
+    drawing is made from its card: its SVG's own ids differ from one drawing to the next). */
+function signature(node) {
+  const buttons = [...node.querySelectorAll("button")].map((b) =>
+    [b.className, b.dataset.action, b.dataset.card, b.dataset.key, b.title, b.getAttribute("aria-label"), b.disabled, b.textContent]);
+  return JSON.stringify([node.className, node.getAttribute("style"), buttons]);
+}
+
 function drawBoard(msg, model, ctx) {
   const board = $("board");
   const focused = document.activeElement && document.activeElement.closest(".hand") ? [...board.querySelectorAll(".hand .card")].indexOf(document.activeElement) : -1;
-  board.replaceChildren(...[
+  board.replaceChildren(...keepUnchanged(board, [
     drawInfo(model, ctx),
     drawFelt(msg, model, ctx),
     drawWhy(model),
     el("div", { class: "prompt", id: "prompt" }, model.prompt || ""),
     drawMoves(model, ctx),
     el("div", { class: "hand-zone" }, drawHand(msg, model, ctx)),
-    model.panels && model.panels.length ? el("div", { class: "panels" }, model.panels) : null].filter(Boolean));
+    model.panels && model.panels.length ? el("div", { class: "panels" }, model.panels) : null].filter(Boolean)));
   fitBoard();
   const cards = [...board.querySelectorAll(".hand button.card")];
   const start = cards.findIndex((c) => c.classList.contains("legal"));
