@@ -113,3 +113,54 @@ def test_the_batch_search_with_the_model_of_strong_play() -> None:
     for spec in ("batch:64:strong:model", "batch:64:strong:net=/tmp/x.npz"):
         with pytest.raises(atout.OptionError, match="'strong'"):
             make_bot(spec, game, 1)
+
+
+def test_the_model_of_strong_play_judges_every_action_as_it_plays_them() -> None:
+    """``playout_model_probabilities``: the cards' chances where the model draws, else the heuristic's action, certain."""
+    game = atout.load("wizard", players=4)
+    states: list[State] = []
+    for seed in range(2):  # every kind of decision: bids, trump choices, forced and free card plays
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            states.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+    batch = WizardBatch.from_states(states)
+    rows = np.arange(len(states))
+    chances = batch.playout_model_probabilities(rows)
+    assert chances.shape == (len(states), batch.num_actions)
+    assert np.allclose(chances.sum(axis=1), 1.0)
+    assert not (chances > 0)[~batch.legal_mask()].any()
+    free = np.flatnonzero((batch.phase == PLAY) & (batch.legal_mask().sum(axis=1) > 1))
+    assert 100 < len(free) < len(states)
+    assert np.array_equal(chances[free, :54], card_probabilities(batch, free))
+    rest = np.setdiff1d(rows, free)
+    assert np.array_equal(chances[rest].argmax(axis=1), batch.heuristic_actions()[rest])
+    assert (chances[rest].max(axis=1) == 1.0).all()
+    # A game without a model: its heuristic, certain.
+    malin = batch_class("malin")(4, list(range(6)))
+    some = np.arange(6)
+    plain = malin.playout_model_probabilities(some)
+    assert np.array_equal(plain.argmax(axis=1), malin.heuristic_actions()) and (plain.max(axis=1) == 1).all()
+
+
+def test_inference_with_the_model_of_strong_play_weighs_worlds_by_its_chances() -> None:
+    """``batch:N:strong:infer``: the seat model is the model of strong play, not the heuristic's certainty."""
+    from tests.bots.test_batched import decision_points
+
+    game = atout.load("wizard", players=4)
+    bot = make_bot("batch:64:strong:infer", game, 3)
+    assert isinstance(bot, BatchSearchBot) and bot.strong and bot.inference
+    points = [(s, v) for s, v in decision_points("wizard", 4, seed=5, count=12) if s.phase == PLAY]
+    assert points
+    batch = WizardBatch.from_states([s for s, _ in points])
+    rows = np.arange(len(points))
+    mask = batch.legal_mask()
+    judged = bot._seat_model(batch, rows, mask)
+    assert np.array_equal(judged, batch.playout_model_probabilities(rows))
+    assert (np.count_nonzero(judged, axis=1) > 1).any()  # the model hesitates where the heuristic would not
+    plain = make_bot("batch:64:infer", game, 3)
+    assert isinstance(plain, BatchSearchBot)
+    assert (plain._seat_model(batch, rows, mask).max(axis=1) == 1).all()
+    for _, view in points[:3]:
+        assert make_bot("batch:64:strong:infer", game, 3).choose(view) in view.legal_actions

@@ -607,6 +607,21 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         actions: IntArray = module.playout_actions(self, rng)
         return actions
 
+    def playout_model_probabilities(self, rows: IntArray) -> NDArray[np.float64]:
+        """(len(rows), num_actions) the chance the model of strong play takes each action at ``rows``.
+
+        The distribution :meth:`playout_model_actions` draws from (matches not
+        over); where the game has no model, the heuristic's action with
+        certainty.  The batch search's inference weighs worlds by it.
+        """
+        if self._playout_module is not None:
+            module = importlib.import_module(self._playout_module, __package__)
+            chances: NDArray[np.float64] = module.action_probabilities(self, rows)
+            return chances
+        chances = np.zeros((len(rows), self.num_actions), dtype=np.float64)
+        chances[np.arange(len(rows)), self.heuristic_actions()[rows]] = 1.0
+        return chances
+
     def heuristic_actions(self) -> IntArray:
         """The engine's heuristic bot's choice per match (-1 for a finished match; the game's ``*_heuristic`` module)."""
         actions: IntArray = importlib.import_module(self._heuristic_module, __package__).heuristic_actions(

@@ -109,6 +109,28 @@ def card_probabilities(
     return chances
 
 
+def action_probabilities(batch: WizardBatch, rows: IntArray) -> NDArray[np.float64]:
+    """(len(rows), num_actions) the model's chance of each action at ``rows`` (matches not over).
+
+    Card plays with a choice: :func:`card_probabilities`; bids, the trump choice
+    and forced moves: the heuristic's action, certain (the model draws nothing
+    there).  Why: the batch search weighs its sampled worlds by how likely the
+    other seats' actions were (inference), and with the model it plays its
+    playouts by, it judges the other seats as it imagines them.
+    """
+    actions = heuristic_actions(batch)
+    chances = np.zeros((len(rows), batch.num_actions), dtype=np.float64)
+    chances[np.arange(len(rows)), actions[rows]] = 1.0
+    bits, _ = batch.legal_bits()
+    choosing = (batch.phase[rows] == PLAY) & (popcount(bits[rows]) > 1)
+    if choosing.any():
+        at = np.flatnonzero(choosing)
+        cards = card_probabilities(batch, rows[at], actions)
+        chances[at] = 0.0
+        chances[at, : cards.shape[1]] = cards
+    return chances
+
+
 def playout_actions(batch: WizardBatch, rng: np.random.Generator) -> IntArray:
     """Per match, an action drawn from the model of strong play (-1 once over): cards drawn, bids and trump the heuristic's."""
     actions = heuristic_actions(batch)

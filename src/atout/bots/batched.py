@@ -106,7 +106,8 @@ class BatchSearchBot(Bot):
         self.min_worlds = min_worlds
         self.model = model
         #: Weigh the worlds by how likely the other seats were to act as they did this round
-        #: (the learned network's probabilities, else the heuristic trembling with ``epsilon``),
+        #: (the learned network's probabilities, the model of strong play's with ``strong``,
+        #: else the heuristic trembling; ``epsilon`` of each uniform),
         #: drawing ``candidates`` worlds per world kept.
         self.inference = inference
         self.candidates = candidates
@@ -230,6 +231,10 @@ class BatchSearchBot(Bot):
 
     def _seat_model(self, batch: Any, rows: NDArray[np.intp], mask: NDArray[np.bool_]) -> NDArray[np.float64]:
         """(len(rows), actions) the probabilities the seat model gives each action in ``rows``."""
+        if self.model is None and self.strong:
+            # The model the playouts are played by judges the other seats' actions too.
+            strong: NDArray[np.float64] = batch.playout_model_probabilities(rows)
+            return strong
         heuristic = heuristic_playouts(batch)[rows]
         if self.model is None:
             chosen = np.zeros(mask.shape, dtype=np.float64)

@@ -50,6 +50,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy.sql.elements import TextClause
 
 from .pubsub import CHANNEL, LOCK_SPACE, notice_payload
 
@@ -162,6 +163,17 @@ class Unseen(Exception):
     Another process changed something this process has not heard of yet (its notice
     is on its way): the caller catches up (reads what changed) and tries again.
     """
+
+
+@functools.cache
+def pg_move_statement(human: bool, guards: tuple[str, ...] = ()) -> TextClause:
+    """:func:`pg_move` as a statement, made once per kind of move.
+
+    Why: a server stores every bot's move and every human's through it; parsing the
+    text into a statement at each move cost the serving process CPU (and a busy event
+    loop delays the next move), while the same few statements come back for ever.
+    """
+    return text(pg_move(human, guards))
 
 
 @functools.cache
@@ -408,7 +420,7 @@ class Storage:
             params["key_hash"] = key_hash
         try:
             with self._autocommit.connect() as conn:
-                row = conn.execute(text(pg_move(human, self.move_guards if human else ())), params).one()
+                row = conn.execute(pg_move_statement(human, self.move_guards if human else ()), params).one()
         except IntegrityError:
             raise ConflictError(f"table {table_id}: action {idx} is already stored") from None
         if human and row.holder != key_hash:
