@@ -173,7 +173,7 @@ def serve(
         raise fail(f"cannot open the database: {exc}") from None
     shown = f"[{host}]" if ":" in host else host
     print(f"atout web table: http://{shown}:{chosen}/  (Ctrl-C to stop)", flush=True)
-    # Everything made so far (the modules, the games' tables, the app: about 130,000
+    # Everything made so far (the modules, the games' tables, the app: about 110,000
     # objects) lives as long as the process.  Frozen, it is no longer walked by each full
     # garbage collection, which otherwise held the event loop 30-100 ms of CPU a few
     # times a minute on a server of a hundred tables: every move in flight waited.
