@@ -1,0 +1,80 @@
+"""Two candidates compared deal by deal: the paired difference of two ladder logs on the same deals.
+
+Why: two tournaments of ``bench/ladder.py --compare A,FIELD`` and ``--compare
+B,FIELD`` with the same ``--seed`` deal the same cards, so the luck of the deal
+is shared. Differencing each deal's margin before taking the interval cancels
+it: the interval of A − B is then much narrower than the two intervals side
+by side suggest (on Wizard about a third as wide).
+
+For each deal both logs finished in every rotation, each candidate's margin
+per round (its score minus the mean of the other seats, over its seats in all
+rotations) is differenced; the deals give the mean and its 95% interval
+(1.96 standard errors, as the tournament's statistics).
+
+Run: ``.venv/bin/python bench/paired.py LOG_A.jsonl LOG_B.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from atout.tournament.stats import estimate
+
+
+def margins(path: Path) -> tuple[str, dict[int, float]]:
+    """(the candidate's name, its margin per round for each deal finished in every rotation).
+
+    The candidate is the bot in one seat only (the field fills the others).
+    """
+    by_deal: dict[int, list[dict[str, Any]]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            by_deal.setdefault(int(row["deal"]), []).append(row)
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{path}:{number}: not a match record ({error})") from None
+    out: dict[int, float] = {}
+    names: set[str] = set()
+    for deal, rows in by_deal.items():
+        seats = [list(map(str, row["seats"])) for row in rows]
+        if len(rows) != len(seats[0]) or any(row.get("error") for row in rows):
+            continue  # unfinished or aborted: not a duplicate comparison
+        candidate = next(name for name in seats[0] if seats[0].count(name) == 1)
+        names.add(candidate)
+        per_round = []
+        for row, lineup in zip(rows, seats, strict=True):
+            scores = [float(s) for s in row["scores"]]
+            seat = lineup.index(candidate)
+            others = (sum(scores) - scores[seat]) / (len(scores) - 1)
+            per_round.append((scores[seat] - others) / max(int(row["rounds"]), 1))
+        out[deal] = sum(per_round) / len(per_round)
+    if len(names) > 1:
+        raise SystemExit(f"{path}: more than one candidate ({', '.join(sorted(names))})")
+    return (names.pop() if names else "?"), out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", type=Path)
+    parser.add_argument("b", type=Path)
+    args = parser.parse_args()
+    name_a, a = margins(args.a)
+    name_b, b = margins(args.b)
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        sys.exit("no deal finished in both logs: were they run with the same --seed?")
+    for label, data in ((name_a, a), (name_b, b)):
+        e = estimate([data[d] for d in common])
+        print(f"{label}: {e.mean:+.2f} ± {e.ci95 or 0:.2f} a round over the {len(common)} common deals")
+    diff = estimate([a[d] - b[d] for d in common])
+    print(f"{name_a} − {name_b}, deal by deal: {diff.mean:+.2f} ± {diff.ci95 or 0:.2f} ({len(common)} deals)")
+
+
+if __name__ == "__main__":
+    main()
