@@ -163,7 +163,7 @@ def test_the_flags_measured_worse_are_refused(flag: str) -> None:
 
 
 def test_the_extension_points_see_every_world_and_playout() -> None:
-    """world_source and playout_done are public hooks (bench/oracle_bids.py, bench/bid_calibration.py)."""
+    """world_source and playout_done are public hooks (bench/oracle.py, bench/bid_calibration.py)."""
     view = wide_decision()
     truth = view.game.sample_state(view, random.Random(9))
     seen: list[tuple[int, int]] = []

@@ -49,7 +49,7 @@ Two public extension points, for diagnostics and experiments that need more
 than the bot's answer (the bench scripts use them; subclass and override):
 
 * :meth:`SearchBot.world_source` — where the worlds of a decision come from
-  (``bench/oracle_bids.py`` searches the true deal instead);
+  (``bench/oracle.py`` searches the true deal instead);
 * :meth:`SearchBot.playout_done` — called with the state at the end of every
   playout (``bench/bid_calibration.py`` reads the round's trick counts there).
 """
