@@ -120,7 +120,7 @@ def main() -> None:
     done: set[tuple[int, int]] = set()
     if args.log is not None:
         safe = f"{game.name}-oracle-{args.oracle}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
-        path = args.log / (safe.replace(":", "_") + ".jsonl")
+        path = args.log / (safe.replace(":", "_").replace("/", "_") + ".jsonl")
         if path.exists():
             done = {(row["deal"], row["rotation"]) for row in map(json.loads, path.read_text().splitlines())}
         path.parent.mkdir(parents=True, exist_ok=True)
