@@ -131,7 +131,9 @@ def main() -> None:
             log = None
             outcomes: list[MatchOutcome] = []
             if args.log:
-                safe = f"{name}-{candidate}-vs-{field}-{game.players}p-seed{seed}".replace(":", "_").replace("/", "_")
+                safe = f"{name}-{candidate}-vs-{field}-{game.players}p-seed{seed}".replace(":", "_").replace(
+                    "/", "_"
+                )
                 log = Path(args.log) / f"{safe}.jsonl"
                 outcomes = load_log(log, deals)
             chunk = max(1, args.jobs)
