@@ -36,9 +36,12 @@ def margins(path: Path) -> tuple[str, dict[int, float]]:
             continue
         try:
             row = json.loads(line)
+            missing = {"deal", "seats", "scores", "rounds"} - set(row)
+            if missing:
+                raise KeyError(", ".join(sorted(missing)))
             by_deal.setdefault(int(row["deal"]), []).append(row)
         except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{number}: not a match record ({error})") from None
+            raise SystemExit(f"{path}:{number}: not a match record (missing or bad: {error})") from None
     out: dict[int, float] = {}
     names: set[str] = set()
     for deal, rows in by_deal.items():

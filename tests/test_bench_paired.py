@@ -1,0 +1,61 @@
+"""bench/paired.py: two candidates' ladder logs compared deal by deal."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "paired.py"
+
+
+def paired() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paired", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_log(
+    path: Path, candidate: str, scores: dict[int, list[list[int]]], partial: int | None = None
+) -> None:
+    """A 2-seat ladder log: per deal, each rotation's scores (the candidate in seat r of rotation r)."""
+    rows = []
+    for deal, rotations in scores.items():
+        for r, match in enumerate(rotations):
+            seats = [candidate, "hard"] if r == 0 else ["hard", candidate]
+            rows.append(
+                {"deal": deal, "rotation": r, "seats": seats, "scores": match, "rounds": 2, "error": None}
+            )
+    if partial is not None:  # a deal cut short: one rotation only
+        rows.append(
+            {"deal": partial, "rotation": 0, "seats": [candidate, "hard"], "scores": [9, 0], "rounds": 2}
+        )
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+
+
+def test_the_difference_is_taken_deal_by_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A's margin per round: deal 0 (10-0)/2 and (0-2)/2 -> mean 2; deal 1: 3 and 1 -> 2.
+    write_log(tmp_path / "a.jsonl", "a", {0: [[10, 0], [2, 0]], 1: [[6, 0], [0, 2]]}, partial=2)
+    # B's: deal 0: 1 and 0 -> 0.5; deal 1: 0 and 1 -> 0.5 (and a deal 3 A never played).
+    write_log(tmp_path / "b.jsonl", "b", {0: [[2, 0], [0, 0]], 1: [[0, 0], [0, 2]], 3: [[4, 0], [0, 0]]})
+    module = paired()
+    name, margins = module.margins(tmp_path / "a.jsonl")
+    assert name == "a" and margins == {0: 2.0, 1: 2.0}  # the partial deal 2 is left out
+    monkeypatch.setattr(sys, "argv", ["paired.py", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")])
+    module.main()
+    out = capsys.readouterr().out
+    assert "a − b, deal by deal: +1.50 ± 0.00 (2 deals)" in out
+
+
+def test_a_malformed_line_is_named(tmp_path: Path) -> None:
+    (tmp_path / "bad.jsonl").write_text('{"deal": 0}\nnot json\n')
+    with pytest.raises(SystemExit, match=r"bad.jsonl:1: not a match record"):
+        paired().margins(tmp_path / "bad.jsonl")
