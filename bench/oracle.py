@@ -34,9 +34,10 @@ from pathlib import Path
 
 import atout
 from atout.bots import make_bot
+from atout.bots.noisy import NoisyBot
 from atout.bots.search import SearchBot
 from atout.core.bot import Bot
-from atout.core.game import State, View
+from atout.core.game import Game, State, View
 from atout.match import contract_lines, contracts_made, play_match
 from atout.tournament.runner import MatchOutcome, MatchSpec, schedule
 from atout.tournament.stats import summarize
@@ -45,11 +46,23 @@ from atout.tournament.stats import summarize
 class OracleSearchBot(SearchBot):
     """A configured search bot whose worlds are the true state (at its bids, in its play, or always)."""
 
-    def __init__(self, inner: SearchBot, truth: State, oracle: str) -> None:
+    def __init__(self, inner: SearchBot, truth: State, oracle: str, noise: float = 0.0) -> None:
         self.__dict__.update(inner.__dict__)  # the bot make_bot configured, seeds included
         self.truth = truth
         #: Where it sees the truth: "bids" (every decision before the cards are played), "play", "all".
         self.oracle = oracle
+        #: Share of the playouts' actions taken at random (see the module docstring: one true world
+        #: and a deterministic model make every playout of an action the same line).
+        self.noise = noise
+
+    def _setup(self, game: Game) -> None:
+        super()._setup(game)
+        if self.noise:
+            self._policies = [
+                NoisyBot(policy, self.noise, self.rng.getrandbits(32)) for policy in self._policies
+            ]
+            for seat, policy in enumerate(self._policies):
+                policy.start(game, seat)
 
     def world_source(self, view: View) -> Callable[[], State]:
         playing = getattr(view, "phase", None) == "play"
@@ -61,7 +74,7 @@ class OracleSearchBot(SearchBot):
         return truth.clone
 
 
-def play(spec: MatchSpec, candidate: str, oracle: str) -> MatchOutcome:
+def play(spec: MatchSpec, candidate: str, oracle: str, noise: float) -> MatchOutcome:
     """One scheduled match, the candidate's seat playing as an oracle; the ladder's record of it."""
     game = spec.load_game()
     truth = game.new_state(spec.seed)  # the mirror of the match's state: same seed, same actions
@@ -70,7 +83,7 @@ def play(spec: MatchSpec, candidate: str, oracle: str) -> MatchOutcome:
         bot = make_bot(name, game, spec.bot_seeds[seat], caps=spec.caps)
         if name == candidate:
             assert isinstance(bot, SearchBot), f"{name} is not a search bot of the engine"
-            bot = OracleSearchBot(bot, truth, oracle)
+            bot = OracleSearchBot(bot, truth, oracle, noise)
         bots.append(bot)
 
     choice: list[list[bool]] = [[] for _ in range(spec.players)]
@@ -93,7 +106,7 @@ def play(spec: MatchSpec, candidate: str, oracle: str) -> MatchOutcome:
     return outcome
 
 
-def _run(job: tuple[MatchSpec, str, str]) -> MatchOutcome:
+def _run(job: tuple[MatchSpec, str, str, float]) -> MatchOutcome:
     return play(*job)
 
 
@@ -109,6 +122,7 @@ def main() -> None:
         "--seed", type=int, default=3, help="the ladder's seed of the rung (expert vs hard: 3)"
     )
     parser.add_argument("--oracle", choices=("bids", "play", "all"), default="all")
+    parser.add_argument("--noise", type=float, default=0.0, help="share of random actions in the playouts")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", type=Path, help="a folder: the matches as a ladder log (resumed if there)")
     args = parser.parse_args()
@@ -119,12 +133,15 @@ def main() -> None:
     path = None
     done: set[tuple[int, int]] = set()
     if args.log is not None:
-        safe = f"{game.name}-oracle-{args.oracle}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
+        noisy = f"-noise{args.noise:g}" if args.noise else ""
+        safe = f"{game.name}-oracle-{args.oracle}{noisy}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
         path = args.log / (safe.replace(":", "_").replace("/", "_") + ".jsonl")
         if path.exists():
             done = {(row["deal"], row["rotation"]) for row in map(json.loads, path.read_text().splitlines())}
         path.parent.mkdir(parents=True, exist_ok=True)
-    jobs = [(spec, args.bot, args.oracle) for spec in specs if (spec.deal, spec.rotation) not in done]
+    jobs = [
+        (spec, args.bot, args.oracle, args.noise) for spec in specs if (spec.deal, spec.rotation) not in done
+    ]
     start = time.perf_counter()
     outcomes: list[MatchOutcome] = []
     with Pool(args.jobs) as pool:
@@ -153,7 +170,7 @@ def main() -> None:
     m = mine.margin_per_round
     made = "" if mine.contracts_made is None else f", contracts made {mine.contracts_made:.1%}"
     print(
-        f"{game.name} ({game.players}p): {args.bot} seeing every hand ({args.oracle}) vs {args.field}, "
+        f"{game.name} ({game.players}p): {args.bot} seeing every hand ({args.oracle}, noise {args.noise:g}) vs {args.field}, "
         f"{m.n} deals × {game.players}: margin {m.mean:+.2f} ± {m.ci95 or 0:.2f} a round{made} "
         f"({time.perf_counter() - start:.0f} s)"
     )
