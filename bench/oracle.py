@@ -10,6 +10,15 @@ worlds to sample) could give the same search. It is not a bound on every
 strategy: a better model of the players inside the playouts, or a different
 algorithm, may go past it.
 
+It is a ceiling only where the playouts' model draws its actions (Wizard's
+model of strong play). With a deterministic model (the heuristic: Le Malin,
+Sticheln, Le Nain Jaune) one true world makes every playout of an action the
+same line, the search judges each action by that single line of heuristic
+replies, and seeing every hand can even lose (Sticheln, bench/RESULTS.md).
+``--noise EPS`` makes the oracle's playouts take a random legal action with
+probability EPS, so that its playouts differ again (a different bot from the
+honest one: its figure shows that there is room, it bounds nothing).
+
 Everything else is the ladder's match: the same deals, seats, bot seeds and
 field for ``--seed`` (``bench/ladder.py``'s schedule; its rung *i* uses seed
 1 + *i*: expert against hard is 3), and ``--log`` writes the ladder's log format,
