@@ -47,8 +47,8 @@ from atout.bots.noisy import NoisyBot
 from atout.bots.search import SearchBot
 from atout.core.bot import Bot
 from atout.core.game import Game, State, View
-from atout.match import contract_lines, contracts_made, play_match
-from atout.tournament.runner import MatchOutcome, MatchSpec, schedule
+from atout.match import play_match
+from atout.tournament.runner import MatchOutcome, MatchSpec, record, schedule
 from atout.tournament.stats import summarize
 
 
@@ -102,17 +102,7 @@ def play(spec: MatchSpec, candidate: str, oracle: str, noise: float) -> MatchOut
         truth.apply(action)
 
     result = play_match(game, bots, spec.seed, on_action=mirror)
-    outcome = MatchOutcome(spec.deal, spec.rotation, spec.seats)
-    outcome.scores = result.state.scores()
-    outcome.winners = result.state.winners()
-    outcome.rounds = result.state.round
-    lines = contract_lines(result.state)
-    if lines is not None:
-        outcome.bids, outcome.overtricks = lines
-        outcome.contracts = contracts_made(outcome.overtricks)
-    outcome.times = result.decision_times
-    outcome.choice = choice
-    return outcome
+    return record(MatchOutcome(spec.deal, spec.rotation, spec.seats), result, choice)
 
 
 def _run(job: tuple[MatchSpec, str, str, float]) -> MatchOutcome:

@@ -25,7 +25,7 @@ from ..core.bot import Bot
 from ..core.errors import AtoutError
 from ..core.game import Game, State
 from ..core.registry import load
-from ..match import BotError, contract_lines, contracts_made, derive_seed, play_match
+from ..match import BotError, MatchResult, contract_lines, contracts_made, derive_seed, play_match
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,15 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
     finally:
         for bot in bots:
             bot.close()
+    return record(outcome, result, choice)
+
+
+def record(outcome: MatchOutcome, result: MatchResult, choice: list[list[bool]]) -> MatchOutcome:
+    """``outcome`` filled from a finished match (``choice``: per seat, whether each decision had one).
+
+    Also what a bench script that plays the ladder's matches its own way writes
+    (bench/oracle.py), so its logs read as the ladder's.
+    """
     state = result.state
     outcome.scores = state.scores()
     outcome.winners = state.winners()
