@@ -68,7 +68,6 @@ function draw() {
   const bar = document.getElementById("hint");
   if (!bar) return;
   bar.hidden = !state.enabled || !state.msg || state.msg.over;
-  document.body.classList.toggle("hints-on", !bar.hidden); // the laptop's felt makes room for the line
   if (bar.hidden) return;
   const parts = [el("span", { class: "hint-on" }, t("hint_on"))];
   if (mine()) {
