@@ -182,6 +182,21 @@ def check_frame(page: Page, where: str) -> None:
 #: The size the felt's centre piece is drawn at (felt.js fitCentre), 1 without one.
 CENTRE_SCALE = "() => { const p = document.querySelector('#board .centre-piece'); return Number(p && p.style.getPropertyValue('--centre-scale') || 1); }"
 
+#: What the hint line covers of the table (none: the line sits where nothing is drawn), as
+#: "class@x,y" of every card, plate, fact, move button or centre piece its box meets.
+HINT_COVERS = """() => {
+  const bar = document.getElementById('hint');
+  if (!bar || bar.hidden) return [];
+  window.scrollTo(0, 0);  // as a laptop's player first sees the table (a sticky line once sat on the hand)
+  const b = bar.getBoundingClientRect();
+  const under = '#board .hand .card, #board .plate, #board .felt-info > *, #board button.action, '
+    + '#board .played, #board .centre-piece, #board .prompt';
+  return [...document.querySelectorAll(under)].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.left < b.right - 1 && b.left < r.right - 1 && r.top < b.bottom - 1 && b.top < r.bottom - 1;
+  }).map((e) => `${e.className}@${Math.round(e.getBoundingClientRect().x)},${Math.round(e.getBoundingClientRect().y)}`);
+}"""
+
 #: Narrower windows than a laptop's (a small laptop, a tablet): Le Nain Jaune's run slid under
 #: the right seat's plate below about 700 px of felt (issue 29).
 NARROWER = (900, 800, 700)
@@ -195,6 +210,7 @@ def check_narrower(page: Page, where: str) -> None:
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(300)
         assert page.evaluate("window.__check()") == [], (where, width)
+        assert not (covered := page.evaluate(HINT_COVERS)), (where, width, "the hint line covers", covered)
         check_frame(page, f"{where}, {width} px")  # the bar too: "Your turn" was cut at 700 px
     page.set_viewport_size(LAPTOP["viewport"])
     page.wait_for_timeout(300)
@@ -335,6 +351,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 scale = page.evaluate(CENTRE_SCALE)
                 assert scale >= 0.8, (where, "the centre piece drawn small", scale)
             assert_translated(page, english, where, lang)
+            assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
             if board(page)["over"] == "true":
                 break
             illegal = page.locator("#board button.card.illegal")
@@ -356,6 +373,10 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 assert not any(w in says for w in ("play ", "bid ", "pass")), says
                 assert page.locator("#hint-button").is_disabled()
                 assert_translated(page, english, f"{game}, hint", lang)
+                # The line at its longest (the suggestion said) still covers nothing of the table.
+                assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}-hint.png"))
                 hinted = True
             if device == "laptop" and not narrowed and moves >= 2 and not summary_open:
                 narrowed = True

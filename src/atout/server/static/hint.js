@@ -69,7 +69,8 @@ function draw() {
   if (!bar) return;
   bar.hidden = !state.enabled || !state.msg || state.msg.over;
   if (bar.hidden) return;
-  const parts = [el("span", { class: "hint-on" }, t("hint_on"))];
+  // Once the suggestion is said the button (spent) says hints are on: the line keeps to two rows.
+  const parts = state.hint ? [] : [el("span", { class: "hint-on" }, t("hint_on"))];
   if (mine()) {
     parts.push(el("button", { type: "button", id: "hint-button", class: "hint-button", disabled: state.asking || !!state.hint, onclick: ask },
       state.asking ? t("hint_thinking") : t("hint_button")));
