@@ -1,6 +1,6 @@
 /* The table's optional hint (issue 29): on the player's turn, the search's suggestion.
  *
- * A table created with hints says so to every seat (a line under the table); on the player's
+ * A table created with hints says so to every seat (a line in the table's top right corner on a laptop, under it on a phone); on the player's
  * own turn a "Hint" button asks the server (POST /api/tables/{id}/hint with the move number
  * shown), which searches from this seat's view only and answers the suggested move and its
  * expected points.  One hint a decision: the button is spent until the next move.
