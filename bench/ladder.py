@@ -18,18 +18,17 @@ the schedule: the same results as ``atout tournament ... --deals <that many>`` w
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
 
 import atout
 from atout.core.registry import game_class, names
 from atout.tournament import MatchOutcome, run_local, schedule, summarize
+from atout.tournament.matchlog import append_outcomes, complete_deals, read_outcomes
 
 RUNGS = (
     ("normal", "random"),
@@ -42,26 +41,6 @@ RUNGS = (
 
 def fmt_ms(value: float | None) -> str:
     return "—" if value is None else f"{value * 1000:.0f}" if value >= 0.01 else f"{value * 1000:.2f}"
-
-
-def load_log(path: Path, deals: int) -> list[MatchOutcome]:
-    """The matches of a log's first complete deals (at most ``deals``): a prefix of the schedule."""
-    if not path.exists():
-        return []
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    by_deal: dict[int, list[MatchOutcome]] = {}
-    for row in rows:
-        row["seats"] = tuple(row["seats"])
-        if row["contracts"] is not None:
-            row["contracts"] = [tuple(c) for c in row["contracts"]]
-        by_deal.setdefault(row["deal"], []).append(MatchOutcome(**row))
-    out: list[MatchOutcome] = []
-    for deal in range(deals):
-        matches = by_deal.get(deal, [])
-        if not matches or len(matches) != len(matches[0].seats):
-            break  # a missing or partial deal ends the prefix
-        out += matches
-    return out
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -135,7 +114,7 @@ def main() -> None:
                     "/", "_"
                 )
                 log = Path(args.log) / f"{safe}.jsonl"
-                outcomes = load_log(log, deals)
+                outcomes = complete_deals(read_outcomes(log), game.players, deals)
             chunk = max(1, args.jobs)
             deadline = start + 60 * args.minutes if args.minutes else None
             for first in range(len({o.deal for o in outcomes}), deals, chunk):
@@ -152,9 +131,7 @@ def main() -> None:
                     break
                 outcomes += played
                 if log is not None:
-                    log.parent.mkdir(parents=True, exist_ok=True)
-                    with log.open("a") as out:
-                        out.writelines(json.dumps(asdict(o)) + "\n" for o in played)
+                    append_outcomes(log, played)
                 if args.verbose:
                     m = {b.bot: b for b in summarize(outcomes)}[candidate].margin_per_round
                     print(f"<!-- {first + size} deals: {m.mean:+.2f} ± {m.ci95 or 0:.2f} -->", flush=True)

@@ -34,10 +34,8 @@ Run: ``.venv/bin/python bench/oracle.py --game nain-jaune --deals 40 --jobs 2 --
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -48,6 +46,7 @@ from atout.bots.search import SearchBot
 from atout.core.bot import Bot
 from atout.core.game import Game, State, View
 from atout.match import play_match
+from atout.tournament.matchlog import append_outcomes, complete_deals, read_outcomes
 from atout.tournament.runner import MatchOutcome, MatchSpec, record, schedule
 from atout.tournament.stats import summarize
 
@@ -135,9 +134,7 @@ def main() -> None:
         noisy = f"-noise{args.noise:g}" if args.noise else ""
         safe = f"{game.name}-oracle-{args.oracle}{noisy}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
         path = args.log / (safe.replace(":", "_").replace("/", "_") + ".jsonl")
-        if path.exists():
-            done = {(row["deal"], row["rotation"]) for row in map(json.loads, path.read_text().splitlines())}
-        path.parent.mkdir(parents=True, exist_ok=True)
+        done = {(o.deal, o.rotation) for o in read_outcomes(path)}
     jobs = [
         (spec, args.bot, args.oracle, args.noise) for spec in specs if (spec.deal, spec.rotation) not in done
     ]
@@ -147,22 +144,10 @@ def main() -> None:
         for outcome in pool.imap(_run, jobs, chunksize=1):
             outcomes.append(outcome)
             if path is not None:
-                with path.open("a") as out:
-                    out.write(json.dumps(asdict(outcome)) + "\n")
+                append_outcomes(path, [outcome])
     if path is not None:  # the whole log, earlier runs included
-        outcomes = []
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            row["seats"] = tuple(row["seats"])
-            if row["contracts"] is not None:
-                row["contracts"] = [tuple(c) for c in row["contracts"]]
-            outcomes.append(MatchOutcome(**row))
-    rotations: dict[int, int] = {}
-    for outcome in outcomes:
-        rotations[outcome.deal] = rotations.get(outcome.deal, 0) + 1
-    whole = [
-        o for o in outcomes if rotations[o.deal] == game.players
-    ]  # a duplicate comparison needs them all
+        outcomes = read_outcomes(path)
+    whole = complete_deals(outcomes, game.players)  # a duplicate comparison needs every rotation
     mine = {b.bot: b for b in summarize(whole)}.get(args.bot)
     if mine is None:
         raise SystemExit("no deal played out in every rotation yet")

@@ -17,11 +17,11 @@ Run: ``.venv/bin/python bench/paired.py LOG_A.jsonl LOG_B.jsonl``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
+from atout.tournament.matchlog import LogError, read_outcomes
+from atout.tournament.runner import MatchOutcome
 from atout.tournament.stats import estimate
 
 
@@ -30,32 +30,26 @@ def margins(path: Path) -> tuple[str, dict[int, float]]:
 
     The candidate is the bot in one seat only (the field fills the others).
     """
-    by_deal: dict[int, list[dict[str, Any]]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            missing = {"deal", "seats", "scores", "rounds"} - set(row)
-            if missing:
-                raise KeyError(", ".join(sorted(missing)))
-            by_deal.setdefault(int(row["deal"]), []).append(row)
-        except (ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"{path}:{number}: not a match record (missing or bad: {error})") from None
+    try:
+        outcomes = read_outcomes(path)
+    except LogError as error:
+        raise SystemExit(str(error)) from None
+    by_deal: dict[int, list[MatchOutcome]] = {}
+    for outcome in outcomes:
+        by_deal.setdefault(outcome.deal, []).append(outcome)
     out: dict[int, float] = {}
     names: set[str] = set()
     for deal, rows in by_deal.items():
-        seats = [list(map(str, row["seats"])) for row in rows]
-        if len(rows) != len(seats[0]) or any(row.get("error") for row in rows):
+        if len(rows) != len(rows[0].seats) or any(row.error for row in rows):
             continue  # unfinished or aborted: not a duplicate comparison
-        candidate = next(name for name in seats[0] if seats[0].count(name) == 1)
+        candidate = next(name for name in rows[0].seats if rows[0].seats.count(name) == 1)
         names.add(candidate)
         per_round = []
-        for row, lineup in zip(rows, seats, strict=True):
-            scores = [float(s) for s in row["scores"]]
-            seat = lineup.index(candidate)
+        for row in rows:
+            scores = [float(s) for s in row.scores]
+            seat = row.seats.index(candidate)
             others = (sum(scores) - scores[seat]) / (len(scores) - 1)
-            per_round.append((scores[seat] - others) / max(int(row["rounds"]), 1))
+            per_round.append((scores[seat] - others) / max(row.rounds, 1))
         out[deal] = sum(per_round) / len(per_round)
     if len(names) > 1:
         raise SystemExit(f"{path}: more than one candidate ({', '.join(sorted(names))})")
