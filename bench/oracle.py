@@ -101,7 +101,7 @@ def play(spec: MatchSpec, candidate: str, oracle: str, noise: float) -> MatchOut
         truth.apply(action)
 
     result = play_match(game, bots, spec.seed, on_action=mirror)
-    return record(MatchOutcome(spec.deal, spec.rotation, spec.seats), result, choice)
+    return record(MatchOutcome(spec.deal, spec.rotation, spec.seats, seed=spec.seed), result, choice)
 
 
 def _run(job: tuple[MatchSpec, str, str, float]) -> MatchOutcome:

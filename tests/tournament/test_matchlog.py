@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -17,9 +18,10 @@ def played(deals: int = 2) -> list[atout.tournament.MatchOutcome]:
     return run_local(schedule(game, ["heuristic", "random"], deals, seed=5), jobs=1)
 
 
-def test_a_log_reads_back_the_matches_it_was_written_with(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["run.jsonl", "run.jsonl.gz"])
+def test_a_log_reads_back_the_matches_it_was_written_with(tmp_path: Path, name: str) -> None:
     outcomes = played()
-    log = tmp_path / "logs" / "run.jsonl"  # the folder is made
+    log = tmp_path / "logs" / name  # the folder is made
     append_outcomes(log, outcomes[:4])
     append_outcomes(log, outcomes[4:])  # a resumed run appends
     back = read_outcomes(log)
@@ -28,6 +30,8 @@ def test_a_log_reads_back_the_matches_it_was_written_with(tmp_path: Path) -> Non
     # ...so the statistics of a resumed run are those of the run in one go.
     assert summarize(back) == summarize(outcomes)
     assert read_outcomes(tmp_path / "none.jsonl") == []  # no log yet: nothing played
+    if name.endswith(".gz"):  # gzipped indeed, members appended (what bench/logs/ keeps)
+        assert gzip.decompress(log.read_bytes()).decode().count("\n") == len(outcomes)
 
 
 def test_only_deals_played_in_every_rotation_count(tmp_path: Path) -> None:

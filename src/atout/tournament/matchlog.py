@@ -6,11 +6,14 @@ stopped (time, a signal, a crash) and resumed; the benchmarks (``bench/ladder.py
 rerun reads what is there and plays only the rest.  A line is
 :class:`~atout.tournament.runner.MatchOutcome`'s fields; a line that is not one
 is named by file and line, never skipped quietly (a silently shorter log would
-give a silently different figure).
+give a silently different figure).  A log named ``*.gz`` is read and appended
+gzipped (a new gzip member per append, which gzip reads as one stream): the
+logs kept in the repository (``bench/logs/``) resume as they are.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, fields
@@ -62,7 +65,12 @@ def read_outcomes(path: Path) -> list[MatchOutcome]:
     if not path.exists():
         return []
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    text = (
+        gzip.decompress(path.read_bytes()).decode()
+        if path.suffix == ".gz"
+        else path.read_text(encoding="utf-8")
+    )
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -75,8 +83,13 @@ def read_outcomes(path: Path) -> list[MatchOutcome]:
 def append_outcomes(path: Path, outcomes: Iterable[MatchOutcome]) -> None:
     """Add ``outcomes`` at the end of the log at ``path`` (its folder made if need be)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as out:
-        out.writelines(json.dumps(asdict(o)) + "\n" for o in outcomes)
+    text = "".join(json.dumps(asdict(o)) + "\n" for o in outcomes)
+    if path.suffix == ".gz":
+        with gzip.open(path, "at", encoding="utf-8") as packed:
+            packed.write(text)
+    else:
+        with path.open("a", encoding="utf-8") as out:
+            out.write(text)
 
 
 def complete_deals(

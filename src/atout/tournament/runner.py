@@ -75,6 +75,9 @@ class MatchOutcome:
     choice: list[list[bool]] = field(default_factory=list)
     #: Why the match was aborted (a bot's fault), or None when it was played out.
     error: str | None = None
+    #: The deal's seed (its cards): two logs compare deal by deal only when these agree
+    #: (None in logs written before it was kept).
+    seed: int | None = None
 
 
 def lineup(bots: Sequence[str], players: int) -> list[str]:
@@ -115,7 +118,7 @@ def schedule(
 
 def run_match(spec: MatchSpec) -> MatchOutcome:
     """Play one scheduled match; a bot's fault aborts it (recorded in ``error``, not raised)."""
-    outcome = MatchOutcome(spec.deal, spec.rotation, spec.seats)
+    outcome = MatchOutcome(spec.deal, spec.rotation, spec.seats, seed=spec.seed)
     game = spec.load_game()
     bots: list[Bot] = []
     choice: list[list[bool]] = [[] for _ in range(spec.players)]
