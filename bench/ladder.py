@@ -28,7 +28,7 @@ from types import FrameType
 import atout
 from atout.core.registry import game_class, names
 from atout.tournament import MatchOutcome, run_local, schedule, summarize
-from atout.tournament.matchlog import append_outcomes, complete_deals, read_outcomes
+from atout.tournament.matchlog import append_outcomes, complete_deals, log_path, read_outcomes
 
 RUNGS = (
     ("normal", "random"),
@@ -110,10 +110,7 @@ def main() -> None:
             log = None
             outcomes: list[MatchOutcome] = []
             if args.log:
-                safe = f"{name}-{candidate}-vs-{field}-{game.players}p-seed{seed}".replace(":", "_").replace(
-                    "/", "_"
-                )
-                log = Path(args.log) / f"{safe}.jsonl"
+                log = log_path(Path(args.log), f"{name}-{candidate}-vs-{field}-{game.players}p-seed{seed}")
                 outcomes = complete_deals(read_outcomes(log), game.players, deals)
             chunk = max(1, args.jobs)
             deadline = start + 60 * args.minutes if args.minutes else None

@@ -46,7 +46,7 @@ from atout.bots.search import SearchBot
 from atout.core.bot import Bot
 from atout.core.game import Game, State, View
 from atout.match import play_match
-from atout.tournament.matchlog import append_outcomes, complete_deals, read_outcomes
+from atout.tournament.matchlog import append_outcomes, complete_deals, log_path, read_outcomes
 from atout.tournament.runner import MatchOutcome, MatchSpec, record, schedule
 from atout.tournament.stats import summarize
 
@@ -132,8 +132,8 @@ def main() -> None:
     done: set[tuple[int, int]] = set()
     if args.log is not None:
         noisy = f"-noise{args.noise:g}" if args.noise else ""
-        safe = f"{game.name}-oracle-{args.oracle}{noisy}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
-        path = args.log / (safe.replace(":", "_").replace("/", "_") + ".jsonl")
+        name = f"{game.name}-oracle-{args.oracle}{noisy}-{args.bot}-vs-{args.field}-{game.players}p-seed{args.seed}"
+        path = log_path(args.log, name)
         done = {(o.deal, o.rotation) for o in read_outcomes(path)}
     jobs = [
         (spec, args.bot, args.oracle, args.noise) for spec in specs if (spec.deal, spec.rotation) not in done

@@ -10,7 +10,7 @@ import pytest
 
 import atout
 from atout.tournament import run_local, schedule, summarize
-from atout.tournament.matchlog import LogError, append_outcomes, complete_deals, read_outcomes
+from atout.tournament.matchlog import LogError, append_outcomes, complete_deals, log_path, read_outcomes
 
 
 def played(deals: int = 2) -> list[atout.tournament.MatchOutcome]:
@@ -59,3 +59,10 @@ def test_a_line_that_is_not_a_match_is_named_by_file_and_line(tmp_path: Path, li
     log.write_text(f"{good}\n\n{line}\n")
     with pytest.raises(LogError, match=rf"bad.jsonl:3: not a match record \(.*{why}"):
         read_outcomes(log)
+
+
+def test_a_gzipped_log_kept_in_the_repository_is_the_one_resumed(tmp_path: Path) -> None:
+    plain = log_path(tmp_path, "sticheln-batch:500:net=/a/model.npz-vs-hard-4p-seed4")
+    assert plain == tmp_path / "sticheln-batch_500_net=_a_model.npz-vs-hard-4p-seed4.jsonl"  # a file name
+    append_outcomes(plain.with_name(plain.name + ".gz"), played(deals=1))
+    assert log_path(tmp_path, "sticheln-batch:500:net=/a/model.npz-vs-hard-4p-seed4").suffix == ".gz"

@@ -22,7 +22,7 @@ from typing import Any
 
 from .runner import MatchOutcome
 
-__all__ = ["LogError", "append_outcomes", "complete_deals", "read_outcomes"]
+__all__ = ["LogError", "append_outcomes", "complete_deals", "log_path", "read_outcomes"]
 
 _FIELDS = {f.name for f in fields(MatchOutcome)}
 _REQUIRED = {"deal", "rotation", "seats"}
@@ -46,6 +46,17 @@ def _outcome(row: Any) -> MatchOutcome:
     if row.get("contracts") is not None:
         row["contracts"] = [(int(made), int(played)) for made, played in row["contracts"]]
     return MatchOutcome(**row)
+
+
+def log_path(folder: Path, name: str) -> Path:
+    """The log named ``name`` in ``folder``: ``name.jsonl.gz`` when there is one (a log kept in the
+    repository, resumed gzipped), else ``name.jsonl`` (written plain).
+
+    ``name``'s colons and slashes (a bot spec's) become underscores.
+    """
+    safe = name.replace(":", "_").replace("/", "_")
+    packed = folder / f"{safe}.jsonl.gz"
+    return packed if packed.exists() else folder / f"{safe}.jsonl"
 
 
 def read_outcomes(path: Path) -> list[MatchOutcome]:
