@@ -41,8 +41,9 @@ import numpy as np
 
 import atout
 from atout.bots import make_bot
+from atout.bots.search import play_out_round
 from atout.core.bot import Bot
-from atout.core.game import CHANCE, TERMINAL, Game, View, sample_chance
+from atout.core.game import Game, View
 from atout.envs.openspiel_bot import OpenSpielBot
 from atout.match import play_match
 from atout.tournament import run_local, schedule, summarize
@@ -66,17 +67,8 @@ class HeuristicRollout:
         return [(a, 1.0 / len(legal)) for a in legal]
 
     def evaluate(self, state: Any) -> np.ndarray:
-        world = state._cell.state.clone()  # the atout state behind the OpenSpiel one (a sampled world)
-        start = world.round
-        while True:
-            actor = world.current_player
-            if actor == TERMINAL or world.round != start:
-                break
-            if actor == CHANCE:
-                world.apply(sample_chance(world, self.rng))
-                continue
-            legal = world.legal_actions()
-            world.apply(legal[0] if len(legal) == 1 else self.bots[actor].choose(world.view(actor)))
+        # The atout state behind the OpenSpiel one (a sampled world), played out on a copy.
+        world = play_out_round(state._cell.state.clone(), self.bots, self.rng)
         return np.asarray(world.scores(), dtype=np.float64)
 
 

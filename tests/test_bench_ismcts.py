@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 import time
@@ -15,18 +14,13 @@ import atout
 from atout.bots import make_bot
 from atout.match import play_match
 from atout.tournament.matchlog import read_outcomes
+from tests.benchscripts import bench_script
 
 pytest.importorskip("open_spiel")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "ismcts.py"
-
 
 def ismcts() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ismcts_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("ismcts")
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])

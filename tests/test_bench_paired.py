@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -10,15 +9,11 @@ from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "paired.py"
+from tests.benchscripts import bench_script
 
 
 def paired() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("paired")
 
 
 def write_log(
