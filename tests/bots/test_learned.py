@@ -174,3 +174,56 @@ def test_every_game_at_four_players_ships_a_model() -> None:
         game = atout.load(path.stem.rsplit("-", 1)[0], players=4)
         PolicyModel.load(path).check(game)
         assert play_match(game, [make_bot("policy", game, s) for s in range(4)], seed=2).state.is_terminal
+
+
+PLAYOUT_SHIPPED = sorted((MODELS / "playout").glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", PLAYOUT_SHIPPED, ids=[p.stem for p in PLAYOUT_SHIPPED])
+def test_shipped_playout_networks_load_and_serve_master_with_numpy_only(path: Path) -> None:
+    """In a process where PyTorch cannot be imported: master draws its playouts from the shipped
+    playout network (not the policy network) and decides."""
+    name, players = path.stem.rsplit("-", 1)
+    script = f"""
+import sys
+sys.modules["torch"] = None  # importing torch now fails
+import atout
+from atout.bots.factory import make_bot
+from atout.bots.learned import shipped_model, shipped_playout_model
+game = atout.load({name!r}, players={int(players[:-1])})
+master = make_bot("master", game, 1, caps=False)
+assert master.model is shipped_playout_model(game) and master.model is not shipped_model(game)
+assert master.sample
+state = game.new_state(seed=3)
+while len(state.legal_actions()) < 2:
+    state.apply(state.legal_actions()[0])
+seat = state.current_player
+master.start(game, seat)
+assert master.choose(state.view(seat)) in state.legal_actions()
+assert "torch" not in sys.modules or sys.modules["torch"] is None
+print(master.model.meta["training"]["decisions"])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) > 0
+    assert path.stat().st_size < 4 << 20  # a few MB at most
+
+
+def test_a_playout_network_is_shipped_for_sticheln_only_and_fits_its_game() -> None:
+    """The playout networks shipped: each reads its game's layout; the games without one keep their master."""
+    assert [p.stem for p in PLAYOUT_SHIPPED] == ["sticheln-4p"]
+    for path in PLAYOUT_SHIPPED:
+        name, players = path.stem.rsplit("-", 1)
+        PolicyModel.load(path).check(atout.load(name, players=int(players[:-1])))
+    assert learned.shipped_playout_model(atout.load("malin", players=4)) is None
+    assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
+
+
+def test_a_playout_network_that_no_longer_fits_its_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped playout file whose layout is not the game's is refused with the reason, never used."""
+    game = atout.load("sticheln", players=4)
+    wrong = random_model(game)
+    wrong.meta["layout"] = wrong.meta["layout"][:-1]
+    monkeypatch.setitem(learned._PLAYOUT_CACHE, (game.name, game.players), wrong)
+    with pytest.raises(ModelMismatch, match="another tensor layout"):
+        make_bot("master", game, 1)

@@ -88,7 +88,8 @@ LEVELS: dict[str, str] = {
     "master": (
         f"search with the batch engine: {MASTER_STRONG_PLAYOUTS} playouts per decision over sampled worlds "
         "played with the game's model of strong play where it has one (Wizard), else "
-        f"{MASTER_MODEL_PLAYOUTS} played by the learned network where one is shipped for the player count, "
+        f"{MASTER_MODEL_PLAYOUTS} drawn from a network distilled from a stronger search where one is shipped "
+        "for the player count (Sticheln), else played by the learned policy network where one is shipped, "
         f"else {MASTER_PLAYOUTS} played by the heuristic"
     ),
     "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
@@ -167,13 +168,14 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
 
 def _master(game: Game, seed: int | None, caps: bool) -> Bot:
     """The top level: the batch-engine search, its playouts by the game's model of strong play where
-    it has one, else by the learned network where one is shipped, else by the heuristic.
+    it has one, else drawn from the playout network where one is shipped (distilled from a strong
+    search), else by the learned policy network where one is shipped, else by the heuristic.
 
     A game without a batch simulator (a user's own game) gets ``expert``'s search.
     """
     from ..batch import batch_class_for
     from .batched import BatchSearchBot
-    from .learned import ModelMismatch, shipped_model
+    from .learned import ModelMismatch, shipped_model, shipped_playout_model
 
     try:
         cls = batch_class_for(game)
@@ -184,6 +186,13 @@ def _master(game: Game, seed: int | None, caps: bool) -> Bot:
     cap = MASTER_CAP if caps else None
     if cls.has_playout_model():
         master = BatchSearchBot(seed, playouts=MASTER_STRONG_PLAYOUTS, strong=True, time_limit=cap)
+        master.name = "master"
+        return master
+    playout = shipped_playout_model(game)
+    if playout is not None:
+        master = BatchSearchBot(
+            seed, playouts=MASTER_MODEL_PLAYOUTS, model=playout, sample=True, time_limit=cap
+        )
         master.name = "master"
         return master
     try:

@@ -284,6 +284,37 @@ def shipped_players(game_name: str) -> list[int]:
 
 _CACHE: dict[tuple[str, int], PolicyModel] = {}
 
+#: Where the shipped *playout* networks live (``models/playout/<game>-<players>p.npz``): networks
+#: distilled from a strong search's choices (``atout distill``), read by ``master``'s playouts,
+#: which draw their actions from them.  A separate file from the policy network because the two
+#: answer different questions: ``policy`` plays greedy on its own, where a playout network must
+#: spread its probability as the strong players it models do (bench/RESULTS.md, stops 30–32).
+_PLAYOUT = "playout"
+
+_PLAYOUT_CACHE: dict[tuple[str, int], PolicyModel | None] = {}
+
+
+def shipped_playout_model(game: Game) -> PolicyModel | None:
+    """The playout network shipped for ``game``'s name and players, checked against it; None if none.
+
+    A file that no longer fits the game's tensor layout raises :class:`ModelMismatch` (never a
+    silent wrong answer).
+    """
+    key = (game.name, game.players)
+    if key not in _PLAYOUT_CACHE:
+        resource = resources.files(__package__).joinpath(
+            _SHIPPED, _PLAYOUT, f"{game.name}-{game.players}p.npz"
+        )
+        model = None
+        if resource.is_file():
+            with resource.open("rb") as stream:
+                model = PolicyModel.load(stream)
+        _PLAYOUT_CACHE[key] = model
+    model = _PLAYOUT_CACHE[key]
+    if model is not None:
+        model.check(game)
+    return model
+
 
 def shipped_model(game: Game) -> PolicyModel:
     """The model shipped for ``game`` (loaded once per process), checked against it."""
