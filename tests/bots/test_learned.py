@@ -227,3 +227,17 @@ def test_a_playout_network_that_no_longer_fits_its_game_is_refused(monkeypatch: 
     monkeypatch.setitem(learned._PLAYOUT_CACHE, (game.name, game.players), wrong)
     with pytest.raises(ModelMismatch, match="another tensor layout"):
         make_bot("master", game, 1)
+
+
+def test_the_wheel_ships_every_model() -> None:
+    """The build backend's package data covers the policy and the playout networks."""
+    import tomllib
+
+    root = Path(atout.__file__).parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    package = root / "src" / "atout"
+    shipped = {
+        p for pattern in config["tool"]["setuptools"]["package-data"]["atout"] for p in package.glob(pattern)
+    }
+    assert set(SHIPPED) | set(PLAYOUT_SHIPPED) <= shipped
+    assert PLAYOUT_SHIPPED and set(MODELS.rglob("*.npz")) == set(SHIPPED) | set(PLAYOUT_SHIPPED)
