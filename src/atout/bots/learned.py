@@ -265,9 +265,10 @@ class PolicyModel:
 _SHIPPED = "models"
 
 
-def shipped_path(game: Game) -> Any:
-    """The shipped model file for ``game``'s name and players (a resource; it may not exist)."""
-    return resources.files(__package__).joinpath(_SHIPPED, f"{game.name}-{game.players}p.npz")
+def shipped_path(game: Game, *folder: str) -> Any:
+    """The shipped model file for ``game``'s name and players (a resource; it may not exist),
+    in the models' sub-``folder`` if given (``playout``)."""
+    return resources.files(__package__).joinpath(_SHIPPED, *folder, f"{game.name}-{game.players}p.npz")
 
 
 def shipped_players(game_name: str) -> list[int]:
@@ -302,9 +303,7 @@ def shipped_playout_model(game: Game) -> PolicyModel | None:
     """
     key = (game.name, game.players)
     if key not in _PLAYOUT_CACHE:
-        resource = resources.files(__package__).joinpath(
-            _SHIPPED, _PLAYOUT, f"{game.name}-{game.players}p.npz"
-        )
+        resource = shipped_path(game, _PLAYOUT)
         model = None
         if resource.is_file():
             with resource.open("rb") as stream:
