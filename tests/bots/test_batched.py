@@ -117,6 +117,13 @@ def test_drawn_playout_actions_follow_the_policy() -> None:
     assert np.all(np.abs(seen - want) <= 5 * np.sqrt(want * (1 - want) / 4000) + 1e-9)
     # The greedy reading is unchanged: the most probable legal action, every row alike.
     assert (model.batch_actions(batch, rows[:5]) == legal[np.argmax(logits[legal])]).all()
+    # At temperature T the draws follow the softmax of the logits over T: sharper below 1.
+    hot = np.exp((logits[legal] - logits[legal].max()) / 0.25)
+    hot /= hot.sum()
+    drawn = model.batch_actions(batch, rows, np.random.default_rng(4), temperature=0.25)
+    seen = np.array([(drawn == a).mean() for a in legal])
+    assert set(drawn) <= set(legal) and hot.max() > want.max() + 0.1
+    assert np.all(np.abs(seen - hot) <= 5 * np.sqrt(hot * (1 - hot) / 4000) + 1e-9)
 
 
 def test_a_search_with_drawn_playouts_answers_legally_and_reproducibly() -> None:
@@ -142,7 +149,22 @@ def test_batch_search_specs_are_checked() -> None:
     with pytest.raises(atout.OptionError, match="'sample'"):
         make_bot("batch:32:sample", game, 1)
     drawn = make_bot("batch:32:model:sample", game, 1)
-    assert isinstance(drawn, BatchSearchBot) and drawn.sample
+    assert isinstance(drawn, BatchSearchBot) and drawn.sample and drawn.temperature == 1.0
+    hot = make_bot("batch:32:model:sample:temp=1.5", game, 1)
+    assert isinstance(hot, BatchSearchBot) and hot.temperature == 1.5
+    # A temperature is bounded, a number, said once, and only for drawn actions.
+    for spec, why in [
+        ("batch:32:model:sample:temp=0", "must be 0.05..20"),
+        ("batch:32:model:sample:temp=inf", "must be 0.05..20"),
+        ("batch:32:model:sample:temp=nan", "must be 0.05..20"),
+        ("batch:32:model:sample:temp=warm", "T a number"),
+        ("batch:32:model:sample:temp=1:temp=2", "write one temp=T"),
+        ("batch:32:model:temp=2", "the flags are"),
+    ]:
+        with pytest.raises(atout.OptionError, match=why):
+            make_bot(spec, game, 1)
+    with pytest.raises(ValueError, match="temperature"):
+        BatchSearchBot(1, temperature=2.0)
     with pytest.raises(atout.OptionError, match="not a model file"):
         make_bot("batch:32:net=/nonexistent/model.npz", game, 1)
 

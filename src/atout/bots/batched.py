@@ -61,14 +61,17 @@ def strong_playouts(rng: np.random.Generator) -> PlayoutPolicy:
     return policy
 
 
-def model_playouts(model: PolicyModel, rng: np.random.Generator | None = None) -> PlayoutPolicy:
-    """Every row played by ``model``: its most probable legal action, or with ``rng`` one drawn from it."""
+def model_playouts(
+    model: PolicyModel, rng: np.random.Generator | None = None, temperature: float = 1.0
+) -> PlayoutPolicy:
+    """Every row played by ``model``: its most probable legal action, or with ``rng`` one drawn from it
+    (its policy at ``temperature``)."""
 
     def policy(batch: Batch) -> NDArray[np.intp]:
         live = np.flatnonzero(~batch.terminal)
         actions = np.zeros(batch.num_games, dtype=np.intp)
         if live.size:
-            actions[live] = model.batch_actions(batch, live, rng)
+            actions[live] = model.batch_actions(batch, live, rng, temperature)
         return actions
 
     return policy
@@ -98,10 +101,13 @@ class BatchSearchBot(Bot):
         time_limit: float | None = None,
         sample: bool = False,
         strong: bool = False,
+        temperature: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if playouts < 1 or min_worlds < 1 or candidates < 1:
             raise ValueError("playouts, min_worlds and candidates must be at least 1")
+        if not temperature > 0 or (temperature != 1.0 and not (sample and model is not None)):
+            raise ValueError("a temperature is positive and applies to a network's drawn playout actions")
         self.playouts = playouts
         self.min_worlds = min_worlds
         self.model = model
@@ -118,6 +124,8 @@ class BatchSearchBot(Bot):
         #: Playouts draw each action from the model's policy instead of taking its most probable one
         #: (a distilled model's probabilities are how often the search chose each action).
         self.sample = sample
+        #: The temperature of those draws (1: the network's own probabilities).
+        self.temperature = temperature
         #: Playouts by the game's model of strong play (``batch.playout_model_actions``, the
         #: engine's ``game.playout_model`` vectorised; the heuristic where the game has none).
         self.strong = strong
@@ -127,7 +135,7 @@ class BatchSearchBot(Bot):
             )
         draws = np.random.default_rng(self.rng.getrandbits(64)) if sample or strong else None
         if policy is None and model is not None:
-            policy = model_playouts(model, draws)
+            policy = model_playouts(model, draws, temperature)
         elif policy is None and draws is not None and strong:
             policy = strong_playouts(draws)
         self.policy: PlayoutPolicy = policy or heuristic_playouts

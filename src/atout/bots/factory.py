@@ -69,6 +69,8 @@ MASTER_MODEL_PLAYOUTS = 500
 MASTER_STRONG_PLAYOUTS = 6000
 #: Most playouts a ``batch:N`` decision may ask for (its rows are bounded anyway: see bots.batched).
 MAX_BATCH_PLAYOUTS = 100_000
+#: Bounds of a ``batch:…:sample:temp=T`` temperature (the draws' sharpness; finite, never zero).
+MIN_TEMPERATURE, MAX_TEMPERATURE = 0.05, 20.0
 #: Share of the "easy" level's decisions taken at random instead of by the heuristic.
 EASY_NOISE = 0.4
 
@@ -129,20 +131,23 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
     if not 1 <= playouts <= MAX_BATCH_PLAYOUTS:
         raise OptionError(f"{spec!r}: the number of playouts must be 1..{MAX_BATCH_PLAYOUTS}")
     paths = [flag[4:] for flag in flags if flag.startswith("net=")]
-    flags = [flag for flag in flags if not flag.startswith("net=")]
+    temperatures = [flag[5:] for flag in flags if flag.startswith("temp=")]
+    flags = [flag for flag in flags if not flag.startswith(("net=", "temp="))]
+    temperature = _temperature(spec, temperatures)
     if (
         set(flags) - {"model", "infer", "sample", "strong"}
         or len(paths) > 1
         or (paths and "model" in flags)
         or ("strong" in flags and (paths or "model" in flags))
         or ("sample" in flags and not paths and "model" not in flags)
+        or (temperatures and "sample" not in flags)
     ):
         raise OptionError(
             f"{spec!r}: the flags are 'model' (playouts by the learned network shipped for the game), "
             "'net=PATH' (by a network trained with atout train or atout distill), 'sample' (the "
             "network's actions drawn from its policy, not its most probable one), 'strong' (by the "
-            "game's model of strong play, expert's, instead of a network) and 'infer' (worlds weighed by "
-            "the other seats' actions)"
+            "game's model of strong play, expert's, instead of a network), 'temp=T' (with 'sample': the "
+            "draws at temperature T) and 'infer' (worlds weighed by the other seats' actions)"
         )
     try:
         batch_class_for(game)
@@ -161,9 +166,23 @@ def _batch_search(spec: str, name: str, game: Game, seed: int | None) -> Bot:
         inference="infer" in flags,
         sample="sample" in flags,
         strong="strong" in flags,
+        temperature=temperature,
     )
     bot.name = name
     return bot
+
+
+def _temperature(spec: str, written: list[str]) -> float:
+    """The ``temp=T`` flag's temperature (1 without one), refused outside ``MIN..MAX_TEMPERATURE``."""
+    if not written:
+        return 1.0
+    try:
+        (temperature,) = (float(text) for text in written)
+    except ValueError:
+        raise OptionError(f"{spec!r}: write one temp=T with T a number") from None
+    if not MIN_TEMPERATURE <= temperature <= MAX_TEMPERATURE:
+        raise OptionError(f"{spec!r}: the temperature must be {MIN_TEMPERATURE:g}..{MAX_TEMPERATURE:g}")
+    return temperature
 
 
 def _master(game: Game, seed: int | None, caps: bool) -> Bot:

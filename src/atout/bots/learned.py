@@ -238,10 +238,16 @@ class PolicyModel:
         return result
 
     def batch_actions(
-        self, batch: Any, rows: NDArray[np.intp], rng: np.random.Generator | None = None
+        self,
+        batch: Any,
+        rows: NDArray[np.intp],
+        rng: np.random.Generator | None = None,
+        temperature: float = 1.0,
     ) -> NDArray[np.intp]:
         """The action of the player to act in each of a batch's ``rows``: the most probable legal one,
-        or with ``rng`` one drawn from the policy (the softmax of the legal logits).
+        or with ``rng`` one drawn from the policy (the softmax of the legal logits over ``temperature``:
+        above 1 flatter, below 1 sharper; a distilled network's fit to the search's top choice can be
+        sharper than the table it models).
 
         ``batch``: an :mod:`atout.batch` batch (its tensors, legal masks and, for a
         model with a prior, its heuristic); the one place the evaluation, the
@@ -255,6 +261,8 @@ class PolicyModel:
         if rng is None:
             return self.best_actions(x, batch.legal_mask()[rows], prior)
         logits = self.masked_logits(x, batch.legal_mask()[rows], prior)
+        if temperature != 1.0:
+            logits = logits / np.float32(temperature)
         # Gumbel-max: the argmax of the logits plus Gumbel noise is a draw from their softmax.
         noise = -np.log(-np.log(rng.random(logits.shape, dtype=np.float32) + np.float32(1e-12)))
         result: NDArray[np.intp] = np.argmax(logits + noise, axis=1)
