@@ -59,6 +59,13 @@ def test_decisions_round_trip_and_join(wizard_decisions: Decisions, tmp_path: Pa
     data.save(tmp_path / "d.npz")
     again = Decisions.load(tmp_path / "d.npz")
     assert len(again) == len(data) and again.width == data.width
+    # The teacher travels with its decisions; two teachers are never joined.
+    assert data.teacher == again.teacher == TEACHER
+    stranger = Decisions(**{**vars(again), "teacher": "hard"})
+    with pytest.raises(ValueError, match="different teachers"):
+        Decisions.join([again, stranger])
+    unnamed = Decisions(**{**vars(again), "teacher": ""})  # a file from before teachers were recorded
+    assert Decisions.join([unnamed, again]).teacher == TEACHER
     first, second = (np.flatnonzero(data.match == m) for m in (0, 1))
     parts = [Decisions.load(tmp_path / "d.npz") for _ in range(2)]
     joined = Decisions.join(parts)
@@ -144,6 +151,19 @@ def test_the_command_collects_grows_and_refits(tmp_path: Path) -> None:
     assert len(data) > size and sorted(set(data.match.tolist())) == [0, 1, 2]
     refit = runner.invoke(app, [*args, "--matches", "0"])
     assert refit.exit_code == 0 and len(Decisions.load(folder / "decisions.npz")) == len(data)
+    # A refit without --teacher names the folder's teacher, in its output and in the model's card.
+    named = runner.invoke(
+        app,
+        ["distill", "nain-jaune", "--players", "4", "--matches", "0", "--epochs", "1", "--out", str(folder)],
+    )
+    assert named.exit_code == 0 and f"decisions of {TEACHER}" in named.output, named.output
+    card = PolicyModel.load(folder / "model.npz").meta["training"]["distilled"]
+    assert card["teacher"] == TEACHER
+    # Another teacher's matches are not added to this folder's: refused, the decisions kept.
+    mixed = runner.invoke(app, [*args[:5], "hard", *args[6:], "--matches", "1"])
+    assert mixed.exit_code != 0 and "would mix two teachers" in mixed.output
+    assert "Traceback" not in mixed.output
+    assert len(Decisions.load(folder / "decisions.npz")) == len(data)
     bad = runner.invoke(
         app,
         [

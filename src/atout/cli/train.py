@@ -126,8 +126,12 @@ def distill(
     players: PlayersOpt = None,
     option: OptionOpt = None,
     teacher: Annotated[
-        str, typer.Option(help="The bot whose choices the network learns (any bot spec).")
-    ] = "hard",
+        str | None,
+        typer.Option(
+            help="The bot whose choices the network learns (any bot spec; default: the folder's "
+            "recorded teacher, else hard)."
+        ),
+    ] = None,
     matches: Annotated[
         int, typer.Option(help="Teacher matches to play and record.", min=0, max=MAX_TEACHER_MATCHES)
     ] = 100,
@@ -167,6 +171,7 @@ def distill(
         model.check(g)
         old = Decisions.load(saved) if saved.exists() else None
         first = int(old.match.max()) + 1 if old is not None and len(old) else 0
+        teacher = _teacher(teacher, old.teacher if old is not None else "", saved)
         if matches:
             with Progress(
                 TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn()
@@ -212,3 +217,16 @@ def distill(
                 f"{f.epoch},{f.loss:.5f},{f.held_loss:.5f},{f.agreement:.5f},{f.heuristic_agreement:.5f},{f.seconds:.1f}\n"
             )
     out.print(f"model: {target / 'model.npz'} ({len(data):,} decisions of {teacher})", soft_wrap=True)
+
+
+def _teacher(asked: str | None, recorded: str, saved: Path) -> str:
+    """The teacher of this run: the one asked for, else the folder's; never a second one in a folder.
+
+    A folder written before teachers were recorded (``recorded`` empty) takes the one asked for.
+    """
+    if asked is not None and recorded and asked != recorded:
+        raise fail(
+            f"{saved} holds decisions of {recorded}: --teacher {asked} would mix two teachers "
+            "(use another --out, or leave --teacher out)"
+        )
+    return asked or recorded or "hard"

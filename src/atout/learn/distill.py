@@ -61,6 +61,9 @@ class Decisions:
     their ``values``; its legal actions ``legal[legal_offsets[i]:legal_offsets[i+1]]``;
     ``prior`` is the heuristic's action (what a model with a heuristic prior
     reads), ``label`` the teacher's, ``match`` the match it came from.
+    ``teacher``: the bot spec whose choices the labels are, kept in the file so
+    that a refit names the right teacher and a run never mixes two of them
+    ("" in files written before it was recorded).
     """
 
     width: int
@@ -72,6 +75,7 @@ class Decisions:
     legal: NDArray[np.int32]
     prior: NDArray[np.int32]
     label: NDArray[np.int32]
+    teacher: str = ""
 
     def __len__(self) -> int:
         return len(self.label)
@@ -85,6 +89,11 @@ class Decisions:
         width = parts[0].width
         if any(p.width != width for p in parts):
             raise ValueError("these decisions read tensors of different widths")
+        teachers = sorted({p.teacher for p in parts} - {""})
+        if len(teachers) > 1:
+            raise ValueError(
+                f"these decisions are of different teachers ({', '.join(teachers)}): fit one at a time"
+            )
 
         def chain(name: str) -> NDArray[Any]:
             return np.concatenate([getattr(p, name) for p in parts])
@@ -106,10 +115,16 @@ class Decisions:
             legal=chain("legal"),
             prior=chain("prior"),
             label=chain("label"),
+            teacher=teachers[0] if teachers else "",
         )
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, width=np.array(self.width), **{k: getattr(self, k) for k in _ARRAYS})
+        np.savez_compressed(
+            path,
+            width=np.array(self.width),
+            teacher=np.array(self.teacher),
+            **{k: getattr(self, k) for k in _ARRAYS},
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Decisions:
@@ -117,7 +132,8 @@ class Decisions:
             missing = [k for k in ("width", *_ARRAYS) if k not in data]
             if missing:
                 raise ValueError(f"{path}: not a decisions file (missing {', '.join(missing)})")
-            return cls(width=int(data["width"]), **{k: data[k] for k in _ARRAYS})
+            teacher = str(data["teacher"]) if "teacher" in data else ""
+            return cls(width=int(data["width"]), teacher=teacher, **{k: data[k] for k in _ARRAYS})
 
     def split(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
         """Row indices of the training part and the held-out part (the last matches)."""
@@ -193,7 +209,7 @@ class _Recorder:
             (found, self.buffer[found].copy(), list(legal), self._heuristic(seat).choose(view), action)
         )
 
-    def decisions(self) -> Decisions:
+    def decisions(self, teacher: str) -> Decisions:
         rows = self.rows
         lengths = np.array([len(r[0]) for r in rows], np.int64)
         legal_lengths = np.array([len(r[2]) for r in rows], np.int64)
@@ -207,6 +223,7 @@ class _Recorder:
             legal=np.array([a for r in rows for a in r[2]], np.int32),
             prior=np.array([r[3] for r in rows], np.int32),
             label=np.array([r[4] for r in rows], np.int32),
+            teacher=teacher,
         )
 
 
@@ -222,7 +239,7 @@ def _one_match(job: tuple[str, int, dict[str, Any], str, int, int]) -> Decisions
     ]
     recorder = _Recorder(game, index, match_seed)
     play_match(game, bots, match_seed, recorder)
-    return recorder.decisions()
+    return recorder.decisions(teacher)
 
 
 def _single_threaded() -> None:
@@ -336,7 +353,8 @@ def distill(
 
     The loss is the cross-entropy of the teacher's action under the legal
     actions' softmax; the held-out matches (:data:`HOLDOUT`) give the
-    agreement figures.  The value head is kept as it was.
+    agreement figures.  The value head is kept as it was.  ``teacher``, written
+    in the model's card, defaults to the one the decisions record.
     """
     actions = int(np.asarray(model.policy[0]).shape[1])
     if data.width != int(np.asarray(model.trunk[0][0]).shape[0]):
@@ -370,7 +388,7 @@ def distill(
     meta = dict(model.meta)
     training = dict(meta.get("training", {}))
     training["distilled"] = {
-        "teacher": teacher,
+        "teacher": teacher or data.teacher,
         "decisions": len(train_rows),
         "matches": len(np.unique(data.match)),
         "epochs": epochs,
