@@ -61,18 +61,44 @@ def browser() -> Iterator[Browser]:
 #: instead of 1.7 s, so whole games play through in the time the suite has.
 FAST_CARDS = "try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}"
 
+#: Said on the page's console by FLIGHTS.
+IN_FLIGHT = "in flight, taking the pointer:"
+#: In the page, checked at every frame: a card in flight (dealt, played, gathered) lets the pointer
+#: through.  Under it may be the button a player is pressing, and a click whose press and release
+#: land on two elements is lost: the bid clicked while the new deal's cards flew over it.
+FLIGHTS = """{
+const said = new Set();
+(function flights() {
+  for (const a of document.getAnimations()) {
+    if (a.constructor !== Animation || a.playState === 'finished' || !a.effect || !a.effect.target) continue;
+    if (!a.effect.getKeyframes().some((k) => k.transform && k.transform !== 'none')) continue;
+    const node = a.effect.target;
+    const what = `@IN_FLIGHT@ ${node.className.baseVal ?? node.className}`;
+    if (getComputedStyle(node).pointerEvents !== 'none' && !said.has(what)) { said.add(what); console.error(what); }
+  }
+  requestAnimationFrame(flights);
+})();
+}""".replace("@IN_FLIGHT@", IN_FLIGHT)
+
+
+def watch_flights(pg: Page, errors: list[str]) -> None:
+    """Count a card in flight that takes the pointer as an error of the page (see FLIGHTS)."""
+    pg.on("console", lambda m: errors.append(m.text) if m.text.startswith(IN_FLIGHT) else None)
+
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(locale="en-US")
     context.add_init_script(FAST_CARDS)
+    context.add_init_script(FLIGHTS)
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch_flights(pg, errors)
     yield pg
     context.close()
-    assert errors == [], "JavaScript errors on the page"
+    assert errors == [], "JavaScript errors on the page, or a card in flight taking the pointer"
 
 
 def new_table(

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from .conftest import Server, short_options
-from .test_browser import FAST_CARDS, MAX_MOVES, board, browser, play_one  # noqa: F401  (fixture)
+from .test_browser import FAST_CARDS, FLIGHTS, MAX_MOVES, board, browser, play_one, watch_flights  # noqa: F401  (fixture)
 
 
 def create(server: Server, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -45,6 +45,7 @@ def open_page(context: BrowserContext, url: str) -> Page:
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.errors = errors  # type: ignore[attr-defined]
+    watch_flights(pg, errors)
     pg.goto(url)
     pg.wait_for_selector("#board[data-n]")
     return pg
@@ -56,6 +57,7 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:  # noqa: F811
     for locale in ("en-US", "fr-FR", "en-US"):
         c = browser.new_context(locale=locale)
         c.add_init_script(FAST_CARDS)
+        c.add_init_script(FLIGHTS)
         made.append(c)
     yield made
     for c in made:

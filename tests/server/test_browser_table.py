@@ -125,7 +125,11 @@ window.__check = () => {
 let timer = null;
 new MutationObserver(() => {
   clearTimeout(timer);
-  timer = setTimeout(() => { for (const b of window.__check()) if (!window.__bad.includes(b)) window.__bad.push(b); }, 450);
+  // Checked as painted: two frames on, the felt's refit for a new size (its ResizeObserver,
+  // called before a frame is painted) is done.  A loaded machine may run this timer before it.
+  timer = setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => {
+    for (const b of window.__check()) if (!window.__bad.includes(b)) window.__bad.push(b);
+  })), 450);
   const box = document.getElementById('overlay');
   const open = box && !box.hidden && box.dataset.kind === 'summary';
   const last = window.__summaries[window.__summaries.length - 1];

@@ -406,6 +406,25 @@ export function snapshot(root) {
   return rects;
 }
 
+/** Animate a card in flight.  While it moves it lets the pointer through: a card flying over a
+    bid button, or resting at the felt's centre before its turn to be dealt, would take the
+    button's release and the click would be lost (the browser clicks only where the press and
+    the release meet). */
+export function fly(node, keyframes, options) {
+  const anim = node.animate(keyframes, options);
+  inFlight.set(node, (inFlight.get(node) || 0) + 1);
+  node.style.pointerEvents = "none";
+  const landed = () => {
+    const left = inFlight.get(node) - 1;
+    inFlight.set(node, left);
+    if (!left) node.style.pointerEvents = "";
+  };
+  anim.finished.then(landed, landed);
+  return anim;
+}
+/** How many flights each node is in (a card dealt again while it still lands). */
+const inFlight = new WeakMap();
+
 function fromRect(node, rect, opts = {}) {
   if (reducedMotion() || !rect) return null;
   const to = node.getBoundingClientRect();
@@ -413,7 +432,7 @@ function fromRect(node, rect, opts = {}) {
   const dx = rect.left + rect.width / 2 - (to.left + to.width / 2);
   const dy = rect.top + rect.height / 2 - (to.top + to.height / 2);
   const scale = opts.scale ?? Math.max(0.3, Math.min(1.6, rect.width / to.width));
-  return node.animate(
+  return fly(node,
     [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: opts.fade ? 0 : 1 }, { transform: "none", opacity: 1 }],
     { duration: opts.duration ?? 320, easing: "cubic-bezier(.2,.7,.3,1)", delay: opts.delay ?? 0, fill: "backwards" });
 }
@@ -441,7 +460,7 @@ export function gatherTrick(root, winner) {
     const from = c.getBoundingClientRect();
     const dx = target.left + target.width / 2 - (from.left + from.width / 2);
     const dy = target.top + target.height / 2 - (from.top + from.height / 2);
-    return c.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0 }],
+    return fly(c, [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0 }],
       { duration: 420, delay: i * 40, easing: "ease-in", fill: "forwards" }).finished.catch(() => {});
   }));
 }

@@ -20,7 +20,7 @@
    the chart is drawn from it (start = the starting tokens), so both agree. */
 
 import { el, svg, t, tn, i18n, reducedMotion } from "../lib/dom.js";
-import { cardElement } from "../felt.js";
+import { cardElement, fly } from "../felt.js";
 import { SUITS, rankLabel } from "../decks/nain-jaune.js";
 
 export const deck = "nain-jaune";
@@ -497,7 +497,7 @@ function animate(root, fx, before, msg, handRects) {
     const dx = src.left + src.width / 2 - (to.left + to.width / 2);
     const dy = src.top + src.height / 2 - (to.top + to.height / 2);
     const scale = Math.max(0.4, Math.min(2, src.width / (to.width || 1)));
-    fig.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${seat === msg.seat ? scale : 0.5})`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
+    fly(fig, [{ transform: `translate(${dx}px, ${dy}px) scale(${seat === msg.seat ? scale : 0.5})`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
       { duration: 340, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
     landed = 300;
   });
