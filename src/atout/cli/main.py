@@ -551,9 +551,16 @@ _LEVEL_HELP = {"random": "uniform over the legal actions", **LEVELS}
 @app.command()
 def bots(game: GameArg, players: PlayersOpt = None) -> None:
     """List the bots available for a game: the levels the web table offers first, then the other names."""
+    from rich.table import Table
+
     g = load_game(game, players, None)
+    # A grid, so that a long description wraps under itself and each level alone heads a line.
+    levels = Table.grid(padding=(0, 2))
+    levels.add_column(style="bold", no_wrap=True)
+    levels.add_column()
     for level, text in _LEVEL_HELP.items():
-        out.print(f"[bold]{level}[/]  {escape(text)}")
+        levels.add_row(level, escape(text))
+    out.print(levels)
     for b in available(g):
         if b not in _LEVEL_HELP and b != "search":
             same = level_name(b)
