@@ -209,14 +209,14 @@ print(master.model.meta["training"]["decisions"])
     assert path.stat().st_size < 4 << 20  # a few MB at most
 
 
-def test_playout_networks_are_shipped_for_malin_and_sticheln_and_fit_their_games() -> None:
+def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
     """The playout networks shipped: each reads its game's layout; the games without one keep their master."""
-    assert [p.stem for p in PLAYOUT_SHIPPED] == ["malin-4p", "sticheln-4p"]
+    assert [p.stem for p in PLAYOUT_SHIPPED] == ["malin-4p", "nain-jaune-4p", "sticheln-4p"]
     for path in PLAYOUT_SHIPPED:
         name, players = path.stem.rsplit("-", 1)
         PolicyModel.load(path).check(atout.load(name, players=int(players[:-1])))
         assert PolicyModel.load(path).meta["training"]["distilled"]["teacher"] == "batch:2000"
-    assert learned.shipped_playout_model(atout.load("nain-jaune", players=4)) is None
+    assert learned.shipped_playout_model(atout.load("nain-jaune", players=3)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
     assert learned.shipped_playout_model(atout.load("malin", players=3)) is None
 

@@ -91,7 +91,7 @@ LEVELS: dict[str, str] = {
         f"search with the batch engine: {MASTER_STRONG_PLAYOUTS} playouts per decision over sampled worlds "
         "played with the game's model of strong play where it has one (Wizard), else "
         f"{MASTER_MODEL_PLAYOUTS} drawn from a network distilled from a stronger search where one is shipped "
-        "for the player count (Sticheln, Le Malin), else played by the learned policy network where one is shipped, "
+        "for the player count (Sticheln, Le Malin, Le Nain Jaune), else played by the learned policy network where one is shipped, "
         f"else {MASTER_PLAYOUTS} played by the heuristic"
     ),
     "policy": "the learned policy network alone, no search (where a model is shipped for the player count)",
