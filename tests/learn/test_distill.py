@@ -17,7 +17,16 @@ from atout.bots.factory import make_bot
 from atout.bots.learned import PolicyBot, PolicyModel, shipped_model
 from atout.cli.main import app
 from atout.core.game import State
-from atout.learn.distill import DISTILL_SEED_BASE, Decisions, Fit, collect, distill, network_from_model
+from atout.learn.distill import (
+    DISTILL_SEED_BASE,
+    FRESH_PRIOR,
+    Decisions,
+    Fit,
+    collect,
+    distill,
+    fresh_model,
+    network_from_model,
+)
 from atout.match import derive_seed, play_match
 
 TEACHER = "search:2"
@@ -184,8 +193,32 @@ def test_the_command_collects_grows_and_refits(tmp_path: Path) -> None:
         app, ["distill", "nain-jaune", "--players", "4", "--matches", "0", "--out", str(tmp_path / "e")]
     )
     assert empty.exit_code != 0 and "ask for some --matches" in empty.output
-    # Three players: no shipped model to start from, said plainly.
+    # Three players: no model shipped to start from, so a fresh network (said plainly), fitted and
+    # written for three seats.
     three = runner.invoke(
-        app, ["distill", "nain-jaune", "--players", "3", "--matches", "1", "--out", str(tmp_path / "t")]
+        app,
+        [*args[:3], "3", *args[4:-1], str(tmp_path / "t"), "--matches", "1"],
     )
-    assert three.exit_code != 0 and "at 4 players only" in three.output
+    assert three.exit_code == 0 and "starting from a fresh network" in three.output, three.output
+    PolicyModel.load(tmp_path / "t" / "model.npz").check(atout.load("nain-jaune", players=3))
+
+
+@pytest.mark.parametrize("name", ["wizard", "malin", "sticheln", "nain-jaune"])
+def test_a_fresh_network_plays_as_the_heuristic(name: str) -> None:
+    """Where no model is shipped, distillation starts from a network whose choice is the heuristic's."""
+    game = atout.load(name, players=5)
+    model = fresh_model(game, seed=2)
+    model.check(game)
+    assert model.prior_weight == pytest.approx(FRESH_PRIOR)
+    net = PolicyBot(0, model)
+    compared: list[int] = []
+
+    def check(state: State, seat: int, action: int) -> None:
+        view = state.view(seat)
+        if len(view.legal_actions) > 1:
+            assert net.choose(view) == action
+            compared.append(action)
+
+    heuristics = [make_bot("heuristic", game, s) for s in range(game.players)]
+    play_match(game, heuristics, 7, check)
+    assert len(compared) > 20

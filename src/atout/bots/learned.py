@@ -45,6 +45,7 @@ __all__ = [
     "PolicyBot",
     "PolicyModel",
     "action_fingerprint",
+    "model_meta",
     "shipped_model",
     "shipped_path",
 ]
@@ -75,6 +76,21 @@ def action_fingerprint(game: Game) -> str:
 def layout_of(game: Game) -> list[list[Any]]:
     """The information-state layout as stored in a model's metadata (JSON lists)."""
     return [[name, size] for name, size in game.tensor_blocks(information_state=True)]
+
+
+def model_meta(game: Game, training: dict[str, Any], value_scale: float = 1.0) -> dict[str, Any]:
+    """A model's metadata for ``game``: what :meth:`PolicyModel.check` compares (game, players,
+    tensor layout, action ids) and how it was made (``training``, free-form, for its card)."""
+    return {
+        "game": game.name,
+        "players": game.players,
+        "options": {k: v for k, v in game.options.items() if isinstance(v, (int, str, bool, float))},
+        "layout": layout_of(game),
+        "num_actions": game.num_actions,
+        "actions": action_fingerprint(game),
+        "value_scale": value_scale,
+        "training": training,
+    }
 
 
 @dataclass(frozen=True)

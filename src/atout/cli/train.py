@@ -137,7 +137,11 @@ def distill(
     ] = 100,
     start: Annotated[
         Path | None,
-        typer.Option("--from", help="The model to start from (default: the game's shipped model)."),
+        typer.Option(
+            "--from",
+            help="The model to start from (default: the game's shipped model, else a fresh network "
+            "that plays as the heuristic).",
+        ),
     ] = None,
     epochs: Annotated[int, typer.Option(help="Passes over the recorded decisions.", min=1, max=1000)] = 4,
     seed: Annotated[int, typer.Option(help="Seed of the teacher's deals and of the fit.", min=0)] = 0,
@@ -158,8 +162,8 @@ def distill(
     """
     g = load_game(game, players, option)
     try:
-        from ..bots.learned import PolicyModel, shipped_model
-        from ..learn.distill import Decisions, Fit, collect
+        from ..bots.learned import PolicyModel, shipped_model, shipped_path
+        from ..learn.distill import Decisions, Fit, collect, fresh_model
         from ..learn.distill import distill as run_distill
     except ImportError as exc:
         raise fail(f"distillation needs PyTorch: pip install 'atout[train]' ({exc})") from None
@@ -167,7 +171,15 @@ def distill(
     target.mkdir(parents=True, exist_ok=True)
     saved = target / "decisions.npz"
     try:
-        model = PolicyModel.load(start) if start is not None else shipped_model(g)
+        if start is not None:
+            model = PolicyModel.load(start)
+        elif shipped_path(g).is_file():
+            model = shipped_model(g)
+        else:
+            out.print(
+                f"no model is shipped for {g.name} at {g.players} players: starting from a fresh network"
+            )
+            model = fresh_model(g, seed)
         model.check(g)
         old = Decisions.load(saved) if saved.exists() else None
         first = int(old.match.max()) + 1 if old is not None and len(old) else 0

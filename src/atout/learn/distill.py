@@ -36,7 +36,7 @@ import torch
 from numpy.typing import NDArray
 
 from ..bots.factory import make_bot
-from ..bots.learned import PolicyModel
+from ..bots.learned import PolicyModel, model_meta
 from ..bots.path import bot_from_path
 from ..core.bot import Bot
 from ..core.game import Game, State
@@ -44,7 +44,7 @@ from ..core.registry import load
 from ..match import derive_seed, play_match
 from .network import PolicyNet, SparseInput
 
-__all__ = ["DISTILL_SEED_BASE", "Decisions", "Fit", "collect", "distill", "network_from_model"]
+__all__ = ["DISTILL_SEED_BASE", "Decisions", "Fit", "collect", "distill", "fresh_model", "network_from_model"]
 
 #: Teacher matches are dealt from seeds derived from here (training: 2^40, evaluations: 2^39).
 DISTILL_SEED_BASE = 1 << 41
@@ -276,6 +276,33 @@ def collect(
                 if progress:
                     progress(len(parts), matches)
     return Decisions.join(parts)
+
+
+#: A fresh network's hidden layers and the weight of the heuristic's choice in its logits at the
+#: start (the trainer's defaults: learn/train.py's TrainConfig).
+FRESH_HIDDEN = (256, 256)
+FRESH_PRIOR = 3.0
+
+
+def fresh_model(game: Game, seed: int = 0) -> PolicyModel:
+    """A new network for ``game`` that plays as its heuristic: the start of a distillation where no
+    model is shipped for the player count.
+
+    Why not from scratch: with the heuristic's choice as a learned prior in the logits (weight
+    :data:`FRESH_PRIOR`) and a near-zero policy head, the network starts as the heuristic, and the
+    fit only learns where the teacher differs from it (bench/RESULTS.md, stop 25).
+    """
+    if "heuristic" not in game.bots:
+        raise ValueError(f"{game.name} has no heuristic for the model's prior")
+    torch.manual_seed(seed)
+    width = sum(size for _, size in game.tensor_blocks(information_state=True))
+    net = PolicyNet(width, game.num_actions, FRESH_HIDDEN, FRESH_PRIOR)
+    training = {
+        "seed": seed,
+        "hidden": list(FRESH_HIDDEN),
+        "recipe": "a fresh network, the heuristic's choice as a prior",
+    }
+    return net.export(model_meta(game, training))
 
 
 def network_from_model(model: PolicyModel) -> PolicyNet:

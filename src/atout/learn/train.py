@@ -51,7 +51,7 @@ import torch
 from numpy.typing import NDArray
 
 from ..batch import batch_class
-from ..bots.learned import PolicyModel, action_fingerprint, layout_of
+from ..bots.learned import PolicyModel, model_meta
 from .evaluate import Measure, ModelPolicy, heuristic_policy, measure
 from .network import PolicyNet
 from .selfplay import SelfPlay, SelfPlayActor
@@ -381,28 +381,20 @@ class Trainer:
     def meta(self) -> dict[str, Any]:
         """The model's metadata: what it reads and answers, how it was trained."""
         config = self.config
-        return {
-            "game": self.game.name,
-            "players": config.players,
-            "options": {k: v for k, v in self.game.options.items() if isinstance(v, (int, str, bool, float))},
-            "layout": layout_of(self.game),
-            "num_actions": self.actions,
-            "actions": action_fingerprint(self.game),
-            "value_scale": self.value_scale or 1.0,
-            "training": {
-                "seed": config.seed,
-                "decisions": self.decisions,
-                "updates": self.updates,
-                "minutes": round(self.elapsed / 60, 2),
-                "hidden": list(config.hidden),
-                "recipe": (
-                    "PPO as a correction of the heuristic (its choice a learned prior in the logits): "
-                    "self-play, heuristic, league of snapshots"
-                    if config.prior is not None
-                    else "imitation of the heuristic, then PPO: self-play, heuristic, league of snapshots"
-                ),
-            },
+        training = {
+            "seed": config.seed,
+            "decisions": self.decisions,
+            "updates": self.updates,
+            "minutes": round(self.elapsed / 60, 2),
+            "hidden": list(config.hidden),
+            "recipe": (
+                "PPO as a correction of the heuristic (its choice a learned prior in the logits): "
+                "self-play, heuristic, league of snapshots"
+                if config.prior is not None
+                else "imitation of the heuristic, then PPO: self-play, heuristic, league of snapshots"
+            ),
         }
+        return model_meta(self.game, training, self.value_scale or 1.0)
 
     def export(self, path: Path) -> PolicyModel:
         model = self.net.export(self.meta())
