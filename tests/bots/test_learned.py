@@ -189,10 +189,14 @@ import sys
 sys.modules["torch"] = None  # importing torch now fails
 import atout
 from atout.bots.factory import make_bot
-from atout.bots.learned import shipped_model, shipped_playout_model
+from atout.bots.learned import ModelMismatch, shipped_model, shipped_playout_model
 game = atout.load({name!r}, players={int(players[:-1])})
 master = make_bot("master", game, 1, caps=False)
-assert master.model is shipped_playout_model(game) and master.model is not shipped_model(game)
+assert master.model is shipped_playout_model(game) is not None
+try:
+    assert master.model is not shipped_model(game)
+except ModelMismatch:
+    pass  # no policy network is shipped at this player count
 assert master.sample
 state = game.new_state(seed=3)
 while len(state.legal_actions()) < 2:
@@ -201,7 +205,7 @@ seat = state.current_player
 master.start(game, seat)
 assert master.choose(state.view(seat)) in state.legal_actions()
 assert "torch" not in sys.modules or sys.modules["torch"] is None
-print(master.model.meta["training"]["decisions"])
+print(master.model.meta["training"]["distilled"]["decisions"])
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -211,14 +215,20 @@ print(master.model.meta["training"]["decisions"])
 
 def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
     """The playout networks shipped: each reads its game's layout; the games without one keep their master."""
-    assert [p.stem for p in PLAYOUT_SHIPPED] == ["malin-4p", "nain-jaune-4p", "sticheln-4p"]
+    assert [p.stem for p in PLAYOUT_SHIPPED] == [
+        "malin-3p",
+        "malin-4p",
+        "nain-jaune-3p",
+        "nain-jaune-4p",
+        "sticheln-4p",
+    ]
     for path in PLAYOUT_SHIPPED:
         name, players = path.stem.rsplit("-", 1)
         PolicyModel.load(path).check(atout.load(name, players=int(players[:-1])))
         assert PolicyModel.load(path).meta["training"]["distilled"]["teacher"] == "batch:2000"
-    assert learned.shipped_playout_model(atout.load("nain-jaune", players=3)) is None
+    assert learned.shipped_playout_model(atout.load("nain-jaune", players=5)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
-    assert learned.shipped_playout_model(atout.load("malin", players=3)) is None
+    assert learned.shipped_playout_model(atout.load("malin", players=5)) is None
 
 
 def test_a_playout_network_that_no_longer_fits_its_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
