@@ -218,6 +218,7 @@ def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
     assert [p.stem for p in PLAYOUT_SHIPPED] == [
         "malin-3p",
         "malin-4p",
+        "malin-5p",
         "nain-jaune-3p",
         "nain-jaune-4p",
         "sticheln-4p",
@@ -228,7 +229,7 @@ def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
         assert PolicyModel.load(path).meta["training"]["distilled"]["teacher"] == "batch:2000"
     assert learned.shipped_playout_model(atout.load("nain-jaune", players=5)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
-    assert learned.shipped_playout_model(atout.load("malin", players=5)) is None
+    assert learned.shipped_playout_model(atout.load("malin", players=6)) is None
 
 
 def test_a_playout_network_that_no_longer_fits_its_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
