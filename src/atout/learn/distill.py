@@ -43,6 +43,7 @@ from ..core.game import Game, State
 from ..core.registry import load
 from ..match import derive_seed, play_match
 from .network import PolicyNet, SparseInput
+from .train import TrainConfig
 
 __all__ = ["DISTILL_SEED_BASE", "Decisions", "Fit", "collect", "distill", "fresh_model", "network_from_model"]
 
@@ -279,9 +280,9 @@ def collect(
 
 
 #: A fresh network's hidden layers and the weight of the heuristic's choice in its logits at the
-#: start (the trainer's defaults: learn/train.py's TrainConfig).
-FRESH_HIDDEN = (256, 256)
-FRESH_PRIOR = 3.0
+#: start: the trainer's defaults, so both start from the same network.
+FRESH_HIDDEN = TrainConfig.hidden
+FRESH_PRIOR = TrainConfig.prior
 
 
 def fresh_model(game: Game, seed: int = 0) -> PolicyModel:
@@ -295,8 +296,7 @@ def fresh_model(game: Game, seed: int = 0) -> PolicyModel:
     if "heuristic" not in game.bots:
         raise ValueError(f"{game.name} has no heuristic for the model's prior")
     torch.manual_seed(seed)
-    width = sum(size for _, size in game.tensor_blocks(information_state=True))
-    net = PolicyNet(width, game.num_actions, FRESH_HIDDEN, FRESH_PRIOR)
+    net = PolicyNet(game.information_state_tensor_size(), game.num_actions, FRESH_HIDDEN, FRESH_PRIOR)
     training = {
         "seed": seed,
         "hidden": list(FRESH_HIDDEN),
