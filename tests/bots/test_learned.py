@@ -219,8 +219,10 @@ def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
         "malin-3p",
         "malin-4p",
         "malin-5p",
+        "malin-6p",
         "nain-jaune-3p",
         "nain-jaune-4p",
+        "nain-jaune-6p",
         "sticheln-4p",
     ]
     for path in PLAYOUT_SHIPPED:
@@ -229,7 +231,7 @@ def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
         assert PolicyModel.load(path).meta["training"]["distilled"]["teacher"] == "batch:2000"
     assert learned.shipped_playout_model(atout.load("nain-jaune", players=5)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
-    assert learned.shipped_playout_model(atout.load("malin", players=6)) is None
+    assert learned.shipped_playout_model(atout.load("sticheln", players=6)) is None
 
 
 def test_a_playout_network_that_no_longer_fits_its_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
