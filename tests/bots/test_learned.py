@@ -227,8 +227,9 @@ def test_playout_networks_are_shipped_for_three_games_and_fit_them() -> None:
     ]
     for path in PLAYOUT_SHIPPED:
         name, players = path.stem.rsplit("-", 1)
-        PolicyModel.load(path).check(atout.load(name, players=int(players[:-1])))
-        assert PolicyModel.load(path).meta["training"]["distilled"]["teacher"] == "batch:2000"
+        model = PolicyModel.load(path)
+        model.check(atout.load(name, players=int(players[:-1])))
+        assert model.meta["training"]["distilled"]["teacher"] == "batch:2000"
     assert learned.shipped_playout_model(atout.load("nain-jaune", players=5)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=5)) is None
     assert learned.shipped_playout_model(atout.load("sticheln", players=6)) is None
