@@ -56,6 +56,102 @@ def place_by_room(
     return True
 
 
+def place_surely(
+    cards: Sequence[tuple[int, float, Card, Sequence[Seat]]],
+    room: dict[Seat, int],
+    out: dict[Seat, list[Card]],
+    rng: random.Random,
+) -> bool:
+    """:func:`place_by_room` without its dead ends: False only when no placement of ``cards`` exists.
+
+    The greedy draw of :func:`place_by_room` can fill a seat with cards another
+    seat could have held and strand a card that only the full seat may take.  On a
+    tight view (the last rounds of Wizard, several seats void in several suits)
+    that happens on nearly every try, and a sampler that only retries gives up on
+    a view the true deal proves consistent.  This draws each card's seat exactly
+    as :func:`place_by_room` does, but keeps a placement of all the cards still to
+    come (a flow of cards to seats, grouped by the seats they may go to) and
+    redraws among the other seats whenever a seat would leave the rest without
+    one.  On every try where :func:`place_by_room` succeeds the draws, and so the
+    result, are the same; it is slower (the flow), so samplers try the plain draw
+    first.
+    """
+    groups: dict[tuple[Seat, ...], int] = {}
+    for _, _, _, seats in cards:
+        key = tuple(seats)
+        groups[key] = groups.get(key, 0) + 1
+    flow = _flow(groups, room)
+    if flow is None:
+        return False
+    for _, _, card, seats in cards:
+        key = tuple(seats)
+        candidates = [s for s in seats if room[s] > 0]
+        while True:
+            if not candidates:  # unreachable while the flow is a placement of the rest
+                return False
+            seat = rng.choices(candidates, [room[s] for s in candidates])[0]
+            after = _placed(flow, key, seat, room)
+            if after is not None:
+                break
+            candidates.remove(seat)
+        flow = after
+        room[seat] -= 1
+        out[seat].append(card)
+    return True
+
+
+_Flow = dict[tuple[Seat, ...], dict[Seat, int]]
+
+
+def _flow(groups: dict[tuple[Seat, ...], int], room: dict[Seat, int]) -> _Flow[Seat] | None:
+    """A placement of ``groups[seats]`` cards in each group's ``seats``, within ``room``; None if none exists."""
+    flow: _Flow[Seat] = {key: {} for key in groups}
+    left = dict(room)
+    for key, count in groups.items():
+        for _ in range(count):
+            if not _route(key, flow, left, set()):
+                return None
+    return flow
+
+
+def _route(key: tuple[Seat, ...], flow: _Flow[Seat], left: dict[Seat, int], seen: set[Seat]) -> bool:
+    """Place one more card of group ``key``, moving others along if needed (an augmenting path)."""
+    for seat in key:
+        if seat in seen:
+            continue
+        seen.add(seat)
+        if left[seat] > 0:
+            left[seat] -= 1
+            flow[key][seat] = flow[key].get(seat, 0) + 1
+            return True
+        for other, places in flow.items():
+            if places.get(seat, 0) > 0 and _route(other, flow, left, seen):
+                places[seat] -= 1
+                flow[key][seat] = flow[key].get(seat, 0) + 1
+                return True
+    return False
+
+
+def _placed(
+    flow: _Flow[Seat], key: tuple[Seat, ...], seat: Seat, room: dict[Seat, int]
+) -> _Flow[Seat] | None:
+    """The placement of the rest once a card of ``key`` goes to ``seat``, or None if the rest no longer fits."""
+    if flow[key].get(seat, 0) > 0:  # the placement already had one there: it still holds
+        flow[key][seat] -= 1
+        return flow
+    trial = {k: dict(v) for k, v in flow.items()}
+    out_of = next(s for s, n in trial[key].items() if n > 0)
+    trial[key][out_of] -= 1  # the card leaves the rest...
+    left = {s: room[s] - sum(v.get(s, 0) for v in trial.values()) for s in room}
+    left[seat] -= 1  # ...and takes a place at ``seat``
+    if left[seat] >= 0:
+        return trial
+    displaced = next(k for k, v in trial.items() if v.get(seat, 0) > 0)
+    trial[displaced][seat] -= 1
+    left[seat] = 0
+    return trial if _route(displaced, trial, left, set()) else None
+
+
 def frame(game: Game, round_: int, dealer: int) -> dict[str, Any]:
     """The fields every game's state has and every sampled world sets alike, for ``StateFields.build``.
 

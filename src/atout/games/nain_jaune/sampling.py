@@ -14,14 +14,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.deal import frame, place_by_room
+from ...core.deal import frame, place_by_room, place_surely
 from ...core.errors import IllegalAction
 from . import cards as C
 from .game import NainJauneGame, NainJauneState
 from .rules import CLAIM, PASS, PHASE_NAMES, PLAY, put_stakes
 from .view import NainJauneView
 
-_ATTEMPTS = 200
+#: Plain draws (:func:`place_by_room`) before the one that cannot dead-end (:func:`place_surely`).
+_ATTEMPTS = 20
 _TALON = -1
 
 
@@ -107,7 +108,7 @@ def _assign(
     rng: random.Random,
 ) -> dict[int, list[int]]:
     """Deal ``pool`` to the seats (``need`` cards each) and the talon (key -1)."""
-    for _ in range(_ATTEMPTS):
+    for attempt in range(_ATTEMPTS + 1):
         room = dict(need)
         room[_TALON] = talon
         out: dict[int, list[int]] = {s: [] for s in room}
@@ -127,9 +128,12 @@ def _assign(
             seats = [s for s in room if s == _TALON or not lacks[s] & bit]
             options.append((len(seats), rng.random(), c, seats))
         options.sort()
-        if place_by_room(options, room, out, rng):
+        place = place_by_room if attempt < _ATTEMPTS else place_surely
+        if place(options, room, out, rng):
             return out
-    raise ValueError("no deal is consistent with this view (the revealed gaps leave no room)")
+    raise ValueError(
+        "view is inconsistent: no deal gives every seat its cards outside the ranks it showed it lacks"
+    )
 
 
 def sample_round(

@@ -5,22 +5,24 @@ the undealt stack) at random, under every constraint play has revealed: hand
 sizes, and the suits a seat has shown it lacks by not following.  Secret bids
 (hidden-bid variants) are drawn uniformly from 0..round.  The sampler draws
 each unseen card, most constrained first, into a seat weighted by the room
-left there, and starts again on the rare dead end; it is not exactly uniform
-over consistent deals, a bias every PIMC bot accepts for speed (see
-docs/bots.md).
+left there, and starts again on the rare dead end (after a few, it draws so
+that no dead end is possible: only a view no deal explains is refused); it is
+not exactly uniform over consistent deals, a bias every PIMC bot accepts for
+speed (see docs/bots.md).
 """
 
 from __future__ import annotations
 
 import random
 
-from ...core.deal import frame, place_by_room
+from ...core.deal import frame, place_by_room, place_surely
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
 from .view import WizardView
 
-_ATTEMPTS = 200
+#: Plain draws (:func:`place_by_room`) before the one that cannot dead-end (:func:`place_surely`).
+_ATTEMPTS = 20
 
 
 def revealed_voids(view: WizardView) -> list[int]:
@@ -132,6 +134,8 @@ def _assign(
     the most constrained first, each to an open seat drawn in proportion to its
     room; the unconstrained rest are then shuffled into the room left, which
     deals them uniformly at a fraction of the cost (most slots, most of the time).
+    A few plain draws, then one that cannot dead-end: only a view no deal
+    explains is refused.
     """
     void_suits = 0
     for v in voids:
@@ -147,18 +151,21 @@ def _assign(
         seats = [s for s in seats_all if s == -1 or not voids[s] >> suit & 1]
         constrained.append((len(seats), rng.random(), slot, seats))
     constrained.sort()
-    for _ in range(_ATTEMPTS):
+    for attempt in range(_ATTEMPTS + 1):
         room = dict(need)
         room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
-        if place_by_room(constrained, room, out, rng):
+        place = place_by_room if attempt < _ATTEMPTS else place_surely
+        if place(constrained, room, out, rng):
             rng.shuffle(free)
             at = 0
             for seat, left in room.items():
                 out[seat].extend(free[at : at + left])
                 at += left
             return out
-    raise ValueError("no deal is consistent with this view (the voids leave no room)")
+    raise ValueError(
+        "view is inconsistent: no deal gives every seat its cards outside the suits it showed void in"
+    )
 
 
 def sample_round(
