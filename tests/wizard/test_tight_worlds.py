@@ -14,6 +14,7 @@ import random
 
 from atout import load
 from atout.games.wizard import cards as C
+from atout.games.wizard.view import WizardView
 
 POSITION = (
     "round=13 dealer=1 scores=130,270,200,190 hands=Y8,N,N,N/B2,B3,R1/G3,G6,G8/B5,R3,R4 turned=Y6 "
@@ -37,5 +38,7 @@ def test_the_tight_view_always_yields_a_world() -> None:
     for seed in (*GAVE_UP, *range(300)):
         world = game.sample_state(view, random.Random(seed))
         assert world.view(0) == view
-        suits = {C.suit_of(k) for k in world.view(2).hand}
+        seat_two = world.view(2)
+        assert isinstance(seat_two, WizardView)
+        suits = {C.suit_of(k) for k in seat_two.hand}
         assert suits == {C.suit_of(C.parse_card("G3"))}, "seat 2 showed it lacks every other suit"
