@@ -56,6 +56,22 @@ def place_by_room(
     return True
 
 
+#: Plain draws (:func:`place_by_room`) a sampler tries before the one that cannot dead-end.
+PLAIN_TRIES = 20
+
+
+def place_on_try(
+    attempt: int,
+    cards: Sequence[tuple[int, float, Card, Sequence[Seat]]],
+    room: dict[Seat, int],
+    out: dict[Seat, list[Card]],
+    rng: random.Random,
+) -> bool:
+    """A sampler's try number ``attempt`` (0 to :data:`PLAIN_TRIES`): the plain draw, the sure one last."""
+    place = place_by_room if attempt < PLAIN_TRIES else place_surely
+    return place(cards, room, out, rng)
+
+
 def place_surely(
     cards: Sequence[tuple[int, float, Card, Sequence[Seat]]],
     room: dict[Seat, int],

@@ -14,15 +14,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.deal import frame, place_by_room, place_surely
+from ...core.deal import PLAIN_TRIES, frame, place_on_try
 from ...core.errors import IllegalAction
 from . import cards as C
 from .game import NainJauneGame, NainJauneState
 from .rules import CLAIM, PASS, PHASE_NAMES, PLAY, put_stakes
 from .view import NainJauneView
 
-#: Plain draws (:func:`place_by_room`) before the one that cannot dead-end (:func:`place_surely`).
-_ATTEMPTS = 20
 _TALON = -1
 
 
@@ -108,7 +106,7 @@ def _assign(
     rng: random.Random,
 ) -> dict[int, list[int]]:
     """Deal ``pool`` to the seats (``need`` cards each) and the talon (key -1)."""
-    for attempt in range(_ATTEMPTS + 1):
+    for attempt in range(PLAIN_TRIES + 1):
         room = dict(need)
         room[_TALON] = talon
         out: dict[int, list[int]] = {s: [] for s in room}
@@ -128,8 +126,7 @@ def _assign(
             seats = [s for s in room if s == _TALON or not lacks[s] & bit]
             options.append((len(seats), rng.random(), c, seats))
         options.sort()
-        place = place_by_room if attempt < _ATTEMPTS else place_surely
-        if place(options, room, out, rng):
+        if place_on_try(attempt, options, room, out, rng):
             return out
     raise ValueError(
         "view is inconsistent: no deal gives every seat its cards outside the ranks it showed it lacks"

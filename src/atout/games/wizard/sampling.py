@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import random
 
-from ...core.deal import frame, place_by_room, place_surely
+from ...core.deal import PLAIN_TRIES, frame, place_on_try
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
 from .view import WizardView
-
-#: Plain draws (:func:`place_by_room`) before the one that cannot dead-end (:func:`place_surely`).
-_ATTEMPTS = 20
 
 
 def revealed_voids(view: WizardView) -> list[int]:
@@ -151,12 +148,11 @@ def _assign(
         seats = [s for s in seats_all if s == -1 or not voids[s] >> suit & 1]
         constrained.append((len(seats), rng.random(), slot, seats))
     constrained.sort()
-    for attempt in range(_ATTEMPTS + 1):
+    for attempt in range(PLAIN_TRIES + 1):
         room = dict(need)
         room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
-        place = place_by_room if attempt < _ATTEMPTS else place_surely
-        if place(constrained, room, out, rng):
+        if place_on_try(attempt, constrained, room, out, rng):
             rng.shuffle(free)
             at = 0
             for seat, left in room.items():
