@@ -508,12 +508,16 @@ def test_the_title_and_the_favicon_tell_whose_turn_it_is(server: Server, browser
     pages = [open_table(browser, u) for u in urls]
     try:
         for _ in range(4):
-            to_act = board(pages[0])["toAct"]
+            state = board(pages[0])
+            to_act = state["toAct"]
             if to_act not in ("0", "1"):
                 pages[0].wait_for_function("() => document.getElementById('board').dataset.toAct !== '2'")
                 continue
             actor, other = pages[int(to_act)], pages[1 - int(to_act)]
-            other.wait_for_function(f"() => document.getElementById('board').dataset.toAct === '{to_act}'")
+            # Both pages drawn at the same state (its number n): a page sets its title in the same render
+            # that sets the board's data, so neither title may lag the state the test reads.
+            for p in pages:
+                p.wait_for_function(f"() => document.getElementById('board').dataset.n === '{state['n']}'")
             assert actor.title().startswith("● Your turn"), actor.title()
             assert not other.title().startswith("●"), other.title()
             icons = [p.get_attribute("#favicon", "href") for p in (actor, other)]
