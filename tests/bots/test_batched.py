@@ -174,14 +174,13 @@ def test_batched_inference_puts_hidden_cards_where_they_are() -> None:
     from tests.bots.test_inference import _decisions, _placement
 
     game = atout.load("wizard", 4)
-    cls = batch_class("wizard")
     totals = {False: 0.0, True: 0.0}
     points = _decisions(game, range(6), every=9)
     assert len(points) > 60
     for truth, view in points:
         for inference in (False, True):
             bot = BatchSearchBot(seed=1, inference=inference, candidates=3)
-            worlds = bot._worlds(cls, view, 16)
+            worlds = bot.sample_worlds(view, 16)
             assert all(w.view(view.seat) == view and w.current_player == view.seat for w in worlds)
             totals[inference] += sum(_placement(w, truth, view.seat) for w in worlds) / 16
     plain, inferred = totals[False] / len(points), totals[True] / len(points)
@@ -195,7 +194,7 @@ def test_batched_inference_worlds_match_the_view_in_every_game(game_name: str) -
     game = atout.load(game_name, players=4)
     bot = BatchSearchBot(4, playouts=40, inference=True, model=random_model(game, seed=1))
     for _, view in decision_points(game_name, 4, seed=13, count=4):
-        worlds = bot._worlds(batch_class(game_name), view, 6)
+        worlds = bot.sample_worlds(view, 6)
         assert len(worlds) == 6
         assert all(w.view(view.seat) == view for w in worlds)
         assert bot.choose(view) in view.legal_actions

@@ -183,11 +183,15 @@ class BatchSearchBot(Bot):
         choice = min(a for a in survivors if totals[a] >= best - 1e-9)
         return SearchEvaluation(margins, totals, list(survivors), choice)
 
-    def _worlds(self, cls: type[Batch], view: View, count: int) -> list[State]:
-        """``count`` worlds consistent with ``view``: drawn plainly, or by inference (see :meth:`_inferred`)."""
+    def sample_worlds(self, view: View, count: int) -> list[State]:
+        """``count`` worlds consistent with ``view``: drawn plainly, or by inference (see :meth:`_inferred`).
+
+        Public because what the search believes is worth measuring on its own:
+        ``bench/inference.py`` scores these worlds against the true deal.
+        """
         game = view.game
         if self.inference:
-            inferred = self._inferred(cls, view, count)
+            inferred = self._inferred(batch_class_for(game), view, count)
             if inferred is not None:
                 return inferred
         return [game.sample_state(view, self.rng) for _ in range(count)]
@@ -259,7 +263,7 @@ class BatchSearchBot(Bot):
     def _playouts(self, cls: type[Batch], view: View, actions: list[int], worlds: int) -> NDArray[np.float64]:
         """(len(actions), worlds) margins of ``view.seat`` over the round, every action tried in the same worlds."""
         game = view.game
-        sampled = self._worlds(cls, view, worlds)
+        sampled = self.sample_worlds(view, worlds)
         states = [w for _ in actions for w in sampled]
         batch: Any = cls.from_states(states, check=False)  # type: ignore[attr-defined]
         first = np.repeat(np.asarray(actions, dtype=np.intp), worlds)
