@@ -9,21 +9,10 @@ from atout.bots import make_bot
 from atout.bots.search import SearchBot
 from atout.core.errors import OptionError
 from atout.core.game import State, View
+from tests.benchscripts import bench_script
 
-
-def _placement(world: State, truth: State, seat: int) -> float:
-    """Share of the other seats' hidden cards that ``world`` puts in the right hand."""
-    right = total = 0
-    for other in range(truth.game.players):
-        if other == seat:
-            continue
-        true_hand = list(truth.view(other).to_dict()["hand"])
-        for card in world.view(other).to_dict()["hand"]:
-            total += 1
-            if card in true_hand:
-                true_hand.remove(card)
-                right += 1
-    return right / total if total else 0.0
+#: Share of the other seats' hidden cards a world puts in the right hand (bench/inference.py's measure).
+_placement = bench_script("inference").placement
 
 
 def _decisions(game: atout.Game, seeds: range, every: int) -> list[tuple[State, View]]:
