@@ -297,6 +297,17 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         matches with a seed as the engine would for it.
         """
 
+    def _load_fields(self, states: Sequence[State], names: Iterable[str]) -> None:
+        """The arrays ``names`` from the engine states' fields of the same names, one match each.
+
+        Why: most of a match's arrays hold what its engine state holds under the same name
+        (``phase``, ``round``, ``dealer``, ``current_player``, a game's own counters); each
+        game's :meth:`_load` names them here and copies only what it must rebuild.
+        """
+        for name in names:
+            array = getattr(self, name)
+            array[:] = np.array([getattr(state, name) for state in states], dtype=array.dtype)
+
     # -- hooks -------------------------------------------------------------------------------
     #: The game's engine class (``WizardGame``, ...): the batch's options are its options.
     _game_class: Callable[..., GameT]

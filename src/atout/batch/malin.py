@@ -416,17 +416,12 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
         The jeu fun is refused by :meth:`check_game`.
         """
         n = self.players
+        self._load_fields(
+            states, ("phase", "round", "dealer", "current_player", "leader", "removed", "last_actor", "bids")
+        )
         for g, state in enumerate(cast(Sequence[MalinState], states)):
-            self.phase[g] = state.phase
-            self.round[g] = state.round
-            self.dealer[g] = state.dealer
-            self.current_player[g] = state.current_player
-            self.leader[g] = state.leader
-            self.removed[g] = state.removed
-            self.last_actor[g] = state.last_actor
             self.trick_size[g] = len(state.trick)
             self.tricks_done[g] = len(state.tricks)
-            self.bids[g] = state.bids
             self.tricks_won[g] = state.tricks_won
             self.scores[g] = state.scores_
             made = [b for b in state.bids if b >= 0]

@@ -403,16 +403,11 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
         """
         n = self.players
         start = self.game.options["start_tokens"]
+        self._load_fields(
+            states,
+            ("phase", "round", "dealer", "opener", "current_player", "need", "last", "asked", "claim_box"),
+        )
         for g, state in enumerate(cast(Sequence[NainJauneState], states)):
-            self.phase[g] = state.phase
-            self.round[g] = state.round
-            self.dealer[g] = state.dealer
-            self.opener[g] = state.opener
-            self.current_player[g] = state.current_player
-            self.need[g] = state.need
-            self.last[g] = state.last
-            self.asked[g] = state.asked
-            self.claim_box[g] = state.claim_box
             self.bonus_due[g] = state.bonus_due
             self.deals_done[g] = len(state.sheet)
             self.tokens[g] = state.tokens

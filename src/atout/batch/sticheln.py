@@ -199,13 +199,8 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
         game = self.game
         deck = game.deck
         colour_of, value_of = deck.colour_of, deck.value_of
+        self._load_fields(states, ("phase", "round", "dealer", "current_player", "leader", "pain_turns"))
         for g, state in enumerate(cast(Sequence[StichelnState], states)):
-            self.phase[g] = state.phase
-            self.round[g] = state.round
-            self.dealer[g] = state.dealer
-            self.current_player[g] = state.current_player
-            self.leader[g] = state.leader
-            self.pain_turns[g] = state.pain_turns
             self.tricks_done[g] = len(state.tricks)
             self.scores[g] = state.scores_
             for seat in range(self.players):
