@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..bots.factory import LEVELS, available, level_name, make_bot
@@ -33,7 +32,7 @@ from ..match import BotError, derive_seed, play_match
 from ..records import Record, load_record, save_record
 from .accounts import accounts
 from .args import GameArg, OptionOpt, PlayersOpt, escape, load_game
-from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out
+from .output import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERRUPTED, err, fail, out, progress_bar
 from .review import review
 from .serve import serve
 from .servebot import serve_bot
@@ -397,12 +396,9 @@ def simulate(
     wins = [0.0] * g.players
     decisions = 0
     start = time.perf_counter()
-    progress = Progress(
-        TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err, disable=as_json or not err.is_terminal,
-    )  # fmt: skip
+    progress = progress_bar(count=True, timed=False, remaining=True, console=err, quiet=as_json)
     with progress:
-        task = progress.add_task("games", total=games)
+        task = progress.add_task("simulate", total=games)
         for i in range(games):
             match_seed = derive_seed(seed, "game", i)
             for s, bot in enumerate(seat_bots):

@@ -13,15 +13,6 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from ..bots.factory import make_bot
@@ -29,7 +20,7 @@ from ..core.errors import AtoutError
 from ..tournament.runner import MatchOutcome, lineup, run_local, run_ray, schedule
 from ..tournament.stats import BotSummary, Estimate, summarize
 from .args import GameArg, OptionOpt, escape, load_game
-from .output import err, fail, out
+from .output import err, fail, out, progress_bar
 
 
 def _ci(est: Estimate, fmt: str = "{:+.2f}") -> str:
@@ -99,17 +90,7 @@ def tournament(
     except (AtoutError, ValueError) as exc:
         raise fail(str(exc)) from None
     target = out_dir or Path(f"tournament-{g.name}-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[status]}"),
-        console=err,
-        disable=not err.is_terminal,
-    )
+    progress = progress_bar(count=True, remaining=True, note="status", console=err)
     aborted = 0
 
     def done(outcome: MatchOutcome) -> None:

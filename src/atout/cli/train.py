@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ..core.errors import AtoutError
 from ..core.options import parse_option_pairs
 from .args import GameArg, OptionOpt, PlayersOpt, load_game
-from .output import fail, out
+from .output import fail, out, progress_bar
 
 #: Largest matches stepped together and longest run a command line may ask for (memory and sense).
 MAX_MATCHES = 4096
@@ -88,13 +87,7 @@ def train(
         prior=TrainConfig.prior if heuristic_prior else None,
     )
     target = out_dir or Path(f"train-{g.name}-{g.players}p-seed{seed}")
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[info]}"),
-    )
+    progress = progress_bar(note="info")
     try:
         with progress:
             task = progress.add_task(f"{g.name} {g.players}p", total=1.0, info="")
@@ -185,9 +178,7 @@ def distill(
         first = int(old.match.max()) + 1 if old is not None and len(old) else 0
         teacher = _teacher(teacher, old.teacher if old is not None else "", saved)
         if matches:
-            with Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn()
-            ) as progress:
+            with progress_bar() as progress:
                 task = progress.add_task(f"{teacher} matches", total=matches)
                 fresh = collect(
                     g,
