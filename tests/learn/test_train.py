@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -173,9 +174,18 @@ def test_random_play_measures_far_below_the_heuristic() -> None:
     assert poor.margin + poor.half_width < 0
 
 
+@pytest.fixture
+def local_ray() -> Iterator[None]:
+    """Ray stopped after the test: training keeps its connection for the process's life (by
+    design, atout.learn.cluster), and in a test worker its daemons (raylet, GCS, idle workers)
+    would otherwise hold CPU and memory through every later test of that worker."""
+    ray = pytest.importorskip("ray")
+    yield
+    ray.shutdown()
+
+
 @pytest.mark.ray
-def test_self_play_and_evaluation_run_on_ray_actors(tmp_path: Path) -> None:
-    pytest.importorskip("ray")
+def test_self_play_and_evaluation_run_on_ray_actors(tmp_path: Path, local_ray: None) -> None:
     model = train(tiny("nain-jaune", decisions=3_000, imitation=1_000), tmp_path, ray="local", actors=2)
     rows = curve(tmp_path)
     assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""

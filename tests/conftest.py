@@ -1,0 +1,114 @@
+"""The suite's schedule: its longest tests first, shared between the workers.
+
+``./run test`` runs ``pytest -n 2 --dist worksteal`` (pyproject's addopts): xdist hands each
+worker one contiguous share of the collection (the first half to one, the rest to the other)
+and an idle worker then steals tests from the end of the other's queue.  In pytest's own order
+the long tests (whole games in Chromium, training runs, servers on PostgreSQL) fell where their
+files are, several on one worker, some near the end: one worker ran them alone while the other
+idled.  Here each worker's share starts with long tests of about the same total length, the
+longest first, and the short tests follow, in pytest's order, to fill and balance the end.
+
+Only the order changes: every test runs, with its own fixtures, as before.  The order is the
+same in every worker (xdist checks that the collections agree).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: The long tests: node id prefix, its length in seconds per test (``--durations`` of the whole
+#: suite on the 2-core machine, loaded: only the proportions matter), and whether the tests
+#: under it must stay together in one worker (a module-scoped fixture worth computing once).
+#: The first prefix that matches a test counts: the narrower ones come first.
+LONG: tuple[tuple[str, float, bool], ...] = (
+    ("tests/test_reasons.py", 260.0, True),  # its module fixture walks every game (22 s of CPU)
+    ("tests/test_cli_review.py", 60.0, True),  # a module fixture reviews a whole game
+    ("tests/learn/test_distill.py", 60.0, True),  # a module fixture records decisions
+    ("tests/server/test_browser_table.py::test_a_whole_game_as_a_new_player_meets_it", 95.0, False),
+    ("tests/server/test_browser_table.py", 46.0, False),
+    ("tests/learn/test_train.py::test_the_command_line_trains", 107.0, False),
+    ("tests/learn/test_train.py::test_a_tiny_run_lowers_its_loss", 65.0, False),
+    ("tests/learn/test_train.py::test_self_play_and_evaluation_run_on_ray_actors", 63.0, False),
+    ("tests/server/test_browser_living.py::test_two_humans", 100.0, False),
+    ("tests/server/test_browser_living.py", 15.0, False),
+    ("tests/bots/test_learned.py::test_shipped_playout_networks_load", 25.0, False),
+    ("tests/test_conformance.py::test_determinism_records_clones[nain-jaune", 25.0, False),
+    ("tests/test_conformance.py::test_round_worlds_replay_to_the_view[nain-jaune", 22.0, False),
+    ("tests/test_conformance.py::test_views_do_not_leak[nain-jaune", 8.0, False),
+    ("tests/test_conformance.py::test_random_play_and_refusals[nain-jaune", 6.0, False),
+    ("tests/test_repr.py::test_a_state_repr_rebuilds_the_state[nain-jaune-3]", 58.0, False),
+    ("tests/server/test_browser.py::test_a_human_plays_a_whole_short_game_against_bots", 58.0, False),
+    ("tests/server/test_browser.py::test_a_killed_server_resumes_the_game", 49.0, False),
+    ("tests/server/test_browser.py", 10.0, False),
+    ("tests/server/test_browser_hint.py", 35.0, False),
+    ("tests/server/test_browser_accounts.py", 35.0, False),
+    ("tests/server/test_cluster.py", 47.0, False),
+    ("tests/server/test_one_room.py", 20.0, False),
+    ("tests/tournament/test_report_cli.py::test_ray_gives", 30.0, False),
+    ("tests/nain_jaune/test_properties.py::test_invariants_hold_through_random_matches", 26.0, False),
+    ("tests/wizard/test_properties.py::test_random_matches_follow_the_rules", 9.0, False),
+    ("tests/sticheln/test_properties.py::test_card_conservation_and_score_totals", 18.0, False),
+    ("tests/nain_jaune/test_sample_round.py::test_round_worlds_replay_to_the_view_at_every", 10.0, False),
+    ("tests/test_replay_fuzz.py::test_replay_never_crashes_on_a_damaged_record", 7.0, False),
+)
+
+
+def long_entry(item: pytest.Item) -> int | None:
+    """The index in LONG of the first prefix ``item`` matches, None for a short test."""
+    for i, (prefix, _, _) in enumerate(LONG):
+        if item.nodeid.startswith(prefix):
+            return i
+    return None
+
+
+def shares(count: int, workers: int) -> list[int]:
+    """How many tests xdist's worksteal scheduler first sends each worker (its check_schedule)."""
+    out = []
+    for i in range(workers):
+        out.append(count // (workers - i))
+        count -= out[-1]
+    return out
+
+
+def schedule(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` as ``workers`` contiguous shares, each its long tests first (see the module)."""
+    units: dict[str, list[pytest.Item]] = {}  # a unit: tests that go to one worker together
+    cost: dict[str, float] = {}
+    short: list[pytest.Item] = []
+    for item in items:
+        entry = long_entry(item)
+        if entry is None:
+            short.append(item)
+            continue
+        prefix, seconds, together = LONG[entry]
+        key = prefix if together else item.nodeid
+        units.setdefault(key, []).append(item)
+        cost[key] = seconds if together else cost.get(key, 0.0) + seconds
+    queues: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for key in sorted(units, key=lambda k: -cost[k]):  # longest first, to the least loaded worker
+        w = load.index(min(load))
+        queues[w] += units[key]
+        load[w] += cost[key]
+    position = {item.nodeid: i for i, item in enumerate(items)}
+    out: list[pytest.Item] = []
+    rest = iter(short)
+    for w, (queue, size) in enumerate(zip(queues, shares(len(items), workers), strict=True)):
+        # Same-module tests side by side (their module-scoped fixtures, such as the browser, start
+        # once); the modules in opposite orders on two workers, so that one plays the browser's
+        # whole games (mostly waiting) while the other computes, not both at once.
+        queue.sort(key=lambda it: position[it.nodeid])
+        modules = list(dict.fromkeys(sorted(it.nodeid.split("::")[0] for it in queue)))
+        order = {m: i for i, m in enumerate(modules if w % 2 == 0 else reversed(modules))}
+        queue.sort(key=lambda it: order[it.nodeid.split("::")[0]])  # stable: pytest's order within
+        out += queue
+        out += [next(rest) for _ in range(max(0, size - len(queue)))]
+    out += list(rest)
+    return out
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    workers = int(workerinput["workercount"]) if workerinput else 1
+    items[:] = schedule(items, workers)
