@@ -180,6 +180,7 @@ def server_messages() -> list[Reason]:
         "limits",
         "accounts",
         "account_web",
+        "lessons",
     )
     for name in files:
         path = SERVER / f"{name}.py"

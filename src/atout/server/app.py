@@ -69,6 +69,7 @@ from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
 from .languages import LANGUAGES, game_texts, language_buttons, pick_language
+from .lessons import LESSONS, learn_link, lesson_routes
 from .limits import TOO_MANY_REQUESTS_WHY, ClientBuckets, Limits, RateLimit, client_of
 from .living import Living
 from .messages import ReasonContext, http_said, localize
@@ -275,7 +276,8 @@ def create_app(
         head = head.replace("<title>atout</title>", f"<title>{html_escape(cls.title)} · atout</title>")
         html = (
             f'<!doctype html><html lang="{page.lang}"><head>{head}</head><body class="rules-page">'
-            '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a></header>'
+            '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a>'
+            f"{learn_link(cls.name, lang)}</header>"
             f'<main class="rules">{body}</main></body></html>'
         )
         return HTMLResponse(html)
@@ -296,6 +298,7 @@ def create_app(
         games = localize_catalogue(game_catalogue(), lang if lang in LANGUAGES else pick_language(request))
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
+            g["lesson"] = g["name"] in LESSONS  # a first game that teaches (lessons.py)
             # The operator's own bots, offered under their names (no text to translate).
             for extra in manager.bot_aliases:  # their names only: a spec shows the server's files
                 if extra not in g["bots"]:
@@ -511,6 +514,7 @@ def create_app(
             Route("/api/tables/{table}/hint", hint, methods=["POST"]),
             WebSocketRoute("/ws/{table}", sockets.endpoint),
             *account_routes(storage, page, read_json),  # optional accounts (account_web.py)
+            *lesson_routes(manager, living, creations, page),  # the first games that teach (lessons.py)
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers={

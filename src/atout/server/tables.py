@@ -362,9 +362,13 @@ class TableManager:
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
         key_hashes: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> tuple[str, dict[int, str]]:
-        """Create a table; returns its id and the secret key of each human seat."""
-        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes)
+        """Create a table; returns its id and the secret key of each human seat.
+
+        ``seed``: the deal's seed, for a lesson's scripted deal (server/lessons.py); else drawn.
+        """
+        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes, seed)
         await self._db(lambda: self.storage.create_table(*planned.row_args()))
         await self.opened(planned.table_id)
         return planned.table_id, planned.keys
@@ -394,6 +398,7 @@ class TableManager:
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
         key_hashes: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> PlannedTable:
         """A new table checked and drawn (id, seed, seats, keys), not stored yet."""
         if bot_pace not in BOT_PACES:
@@ -446,11 +451,13 @@ class TableManager:
                 keys[i] = secrets.token_urlsafe(24)
                 infos.append(SeatInfo(i, name, None, hash_key(keys[i])))
         options_text = {k: v for k, v in (p.split("=", 1) for p in game.options_text().split())}
+        if seed is None:
+            seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
         return PlannedTable(
             secrets.token_hex(8),
             game,
             options_text,
-            self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63),
+            seed,
             infos,
             {"bot_pace": bot_pace},
             keys,
