@@ -72,57 +72,73 @@ function draw() {
   const yours = step.expect !== null && !msg.over && msg.to_act === msg.seat;
   box.classList.toggle("yours", yours);
   box.classList.toggle("folded", state.hidden);
-  const fold = el("button", { type: "button", class: "coach-fold plain", "aria-expanded": String(!state.hidden),
+  const fold = el("button", { type: "button", class: "coach-fold", "aria-expanded": String(!state.hidden),
     onclick: () => { state.hidden = !state.hidden; draw(); } }, state.hidden ? t("lesson_coach") : t("lesson_hide"));
-  if (state.hidden) {
-    box.replaceChildren(fold);
-    box.hidden = false;
-    place(box, []);
-    return;
-  }
-  box.replaceChildren(
-    el("header", { class: "coach-head" },
-      el("span", { class: "coach-badge", "aria-hidden": "true" }, "🎓"),
+  const glow = targets(step.point);
+  glow.forEach((n) => n.classList.add("coach-target"));
+  const parts = state.hidden ? [fold] : [
+    el("div", { class: "coach-head" },
       el("strong", {}, script.title),
       el("small", { class: "coach-count" }, t("lesson_step", { n: at + 1, of: script.steps.length })),
       fold),
     el("p", { class: "coach-say" }, step.say),
-    state.refusal ? el("p", { class: "coach-refused", role: "alert" },
-      el("strong", {}, state.refusal), " ", t("lesson_try_again")) : null,
+    state.refusal ? el("div", { class: "coach-refused", role: "alert" },
+      el("strong", {}, state.refusal), el("span", {}, t("lesson_try_again"))) : null,
     yours ? el("p", { class: "coach-do" }, t("lesson_your_move")) : null,
     last || msg.over ? el("p", { class: "coach-actions" },
       el("a", { class: "coach-link primary", href: "/" }, t("lesson_play_real")),
-      el("a", { class: "coach-link", href: `/learn/${encodeURIComponent(game)}` }, t("lesson_again"))) : null);
+      el("a", { class: "coach-link", href: `/learn/${encodeURIComponent(game)}` }, t("lesson_again"))) : null,
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
-  const glow = targets(step.point);
-  glow.forEach((n) => n.classList.add("coach-target"));
-  place(box, glow);
+  place(box, state.hidden ? [] : glow);
 }
 
-/** The panel beside what it points at: above it when it is low on the page (the hand, the
-    bids), below it otherwise, never off the window; an arrow toward it. On a phone the panel
-    takes the window's width and sits over the felt's top (the hand and the moves stay free). */
+/** The panel beside what it points at, an arrow toward it, never off the window: on a laptop to
+    its side when the window has room there (the trick and the plates above stay in sight), else
+    above it (the hand, the bids) or below it; on a phone under the hand, in the page. */
 function place(box, glow) {
+  for (const side of ["above", "below", "left", "right", "docked"]) box.classList.remove(side);
   box.style.left = box.style.top = "";
-  box.classList.remove("above", "below");
   if (!glow.length) { box.classList.add("docked"); return; }
-  box.classList.remove("docked");
-  const rects = glow.map((n) => n.getBoundingClientRect());
-  const r = {
-    left: Math.min(...rects.map((x) => x.left)), right: Math.max(...rects.map((x) => x.right)),
-    top: Math.min(...rects.map((x) => x.top)), bottom: Math.max(...rects.map((x) => x.bottom)),
+  const rect = (nodes) => {
+    const rs = nodes.map((n) => n.getBoundingClientRect());
+    return {
+      left: Math.min(...rs.map((x) => x.left)), right: Math.max(...rs.map((x) => x.right)),
+      top: Math.min(...rs.map((x) => x.top)), bottom: Math.max(...rs.map((x) => x.bottom)),
+    };
   };
+  const r = rect(glow);
+  // Beside a card, the panel keeps clear of the whole hand (the other cards stay in sight).
+  const hand = glow[0].closest(".hand");
+  const a = hand ? rect([...hand.querySelectorAll(".card"), ...glow]) : r;
   const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
   const width = box.offsetWidth;
   const height = box.offsetHeight;
-  const centre = (r.left + r.right) / 2;
-  const left = Math.max(8, Math.min(vw - width - 8, centre - width / 2));
-  const above = r.top - height - 14 >= 0 || r.bottom + height + 14 > window.innerHeight;
-  const top = above ? r.top - height - 14 : r.bottom + 14;
-  box.classList.add(above ? "above" : "below");
+  const gap = 16;
+  let left;
+  let top;
+  let side;
+  const room = { left: a.left >= width + gap + 8, right: vw - a.right >= width + gap + 8 };
+  if (room.left || room.right) {
+    // The side nearer the card pointed at (the arrow then points across the fewest cards).
+    const nearer = (r.left + r.right) / 2 >= (a.left + a.right) / 2 ? "right" : "left";
+    side = room[nearer] ? nearer : nearer === "left" ? "right" : "left";
+    left = side === "left" ? a.left - width - gap : a.right + gap;
+    // Level with the bottom of what it points at (a hand's card), inside the window.
+    top = Math.max(4, Math.min(vh - height - 4, a.bottom - height));
+    box.style.setProperty("--arrow-y", `${Math.max(16, Math.min(height - 16, (r.top + r.bottom) / 2 - top))}px`);
+  } else {
+    const centre = (r.left + r.right) / 2;
+    left = Math.max(8, Math.min(vw - width - 8, centre - width / 2));
+    side = a.top - height - gap >= 0 || a.bottom + height + gap > vh ? "above" : "below";
+    top = Math.max(4, side === "above" ? a.top - height - gap : a.bottom + gap);
+    box.style.setProperty("--arrow-x", `${Math.max(16, Math.min(width - 16, centre - left))}px`);
+  }
+  box.classList.add(side);
   box.style.left = `${left + window.scrollX}px`;
-  box.style.top = `${Math.max(4, top) + window.scrollY}px`;
-  box.style.setProperty("--arrow-x", `${Math.max(16, Math.min(width - 16, centre - left))}px`);
+  box.style.top = `${top + window.scrollY}px`;
 }
 
 async function start() {
