@@ -73,7 +73,7 @@ class Step:
 
 #: Where the coach may point: a part of the table page (lesson.js maps each to its element).
 #: ``card:<notation>`` points at that card of the learner's hand.
-POINTS = ("", "moves", "hand", "trick", "trump", "seats", "sheet", "hint")
+POINTS = ("", "moves", "hand", "trick", "trump", "seats", "sheet", "ranking", "hint")
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ WIZARD = Lesson(
         Step(11, "lesson_wiz_trick3", "trick"),
         Step(12, "lesson_wiz_wizard", "card:Z", expect="play Z"),
         Step(13, "lesson_wiz_last", "trick"),
-        Step(15, "lesson_wiz_done", "sheet"),
+        Step(15, "lesson_wiz_done", "ranking"),
     ),
 )
 

@@ -22,6 +22,7 @@ const POINTS = {
   trump: "#board .felt-info .chip",
   seats: "#board .felt .seat:not(.me)",
   sheet: "#btn-sheet",
+  ranking: "#overlay:not([hidden]) .overlay-card",
   hint: "#hint",
 };
 
