@@ -69,7 +69,9 @@ def test_the_wizard_lesson_from_the_home_page(server: Server, browser: Any, loca
                 click_move(page, "bid 3")
                 page.wait_for_selector("#coach .coach-refused")
                 refused = page.inner_text("#coach .coach-refused")
-                assert ("leçon" if lang == "fr" else "lesson") in refused and said["lesson_try_again"] in refused
+                assert ("leçon" if lang == "fr" else "lesson") in refused and said[
+                    "lesson_try_again"
+                ] in refused
             for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
                 click_move(page, wrong)
                 page.wait_for_selector("#coach .coach-refused")
