@@ -51,12 +51,17 @@ TUTORIAL_FILE = "tutorial.json"
 BOT_NAMES = ("Ada", "Bert", "Cleo", "Dan", "Eve")
 
 
+#: A step's ``expect`` letting the learner play any legal move from then on.
+ANY = "*"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the coach says from move count ``n`` on (until the next step's ``n``).
 
     ``expect``: the learner's move at ``n`` (its notation, ``"bid 2"``), or ``None`` while
-    the bots play (the coach explains what happens).  ``point``: the part of the table the
+    the bots play (the coach explains what happens), or :data:`ANY`: from ``n`` on the
+    learner plays freely (the rest of a long deal, which no later step may script).  ``point``: the part of the table the
     coach points at (:data:`POINTS`).  ``refused``: moves the engine refuses here (the
     coaching says why): the script's test checks they are refused, so the words stay true.
     """
@@ -98,11 +103,13 @@ class Lesson:
         return current
 
     def expected(self, n: int) -> str | None:
-        """The learner's move the script asks for at move count ``n`` (None: any, or not theirs)."""
+        """The learner's move the script asks for at move count ``n``: a move, :data:`ANY`
+        (free play), or None (not the learner's turn)."""
         for step in self.steps:
-            if step.n == n:
+            if step.n == n and step.expect is not None:
                 return step.expect
-        return None
+        current = self.step_at(n)
+        return ANY if current is not None and current.expect == ANY else None
 
 
 #: Wizard, 3 players, one round of 4 cards (the seed's deal: the learner, seat 1, holds the
@@ -131,8 +138,33 @@ WIZARD = Lesson(
     ),
 )
 
+#: Sticheln, 3 players, one hand (the seed's deal: the learner, seat 1, leads first): lay the
+#: blue 1 (blue costs), lead the green 4 (no suit to follow: the others trump it), discard the
+#: green 0 rather than take Ada's blue 7 with the blue 8, trump the blue 0 lead with the red 4;
+#: then the hand is the learner's to play (moves 12 to 44), the coach explaining the scoring.
+STICHELN = Lesson(
+    game="sticheln",
+    players=3,
+    options={"hands": 1},
+    seed=0,
+    seat=1,
+    steps=(
+        Step(0, "lesson_st_pain", "card:B1", expect="pain B1"),
+        Step(1, "lesson_st_pains", "seats"),
+        Step(3, "lesson_st_lead", "card:G4", expect="play G4"),
+        Step(4, "lesson_st_trumped", "trick"),
+        Step(6, "lesson_st_equal", "trick"),
+        Step(8, "lesson_st_zero", "card:G0", expect="play G0"),
+        Step(9, "lesson_st_zero_lead", "trick"),
+        Step(10, "lesson_st_trump", "card:R4", expect="play R4"),
+        Step(11, "lesson_st_won", "trick"),
+        Step(12, "lesson_st_free", "hand", expect=ANY),
+        Step(45, "lesson_st_done", "ranking"),
+    ),
+)
+
 #: The lessons, by game name.
-LESSONS: dict[str, Lesson] = {lesson.game: lesson for lesson in (WIZARD,)}
+LESSONS: dict[str, Lesson] = {lesson.game: lesson for lesson in (WIZARD, STICHELN)}
 
 
 @cache
@@ -166,7 +198,7 @@ def judge(table: LiveTable, seat: int, text: object) -> None:
     if lesson is None or seat != lesson.seat or not isinstance(text, str):
         return
     expected = lesson.expected(table.n)
-    if expected is None or table.state.current_player != seat:
+    if expected in (None, ANY) or table.state.current_player != seat:
         return
     state = table.state
     try:
