@@ -26,9 +26,11 @@ Routes (:func:`lesson_routes`, hooked into ``create_app`` with one line)::
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from starlette.requests import Request
@@ -112,59 +114,47 @@ class Lesson:
         return ANY if current is not None and current.expect == ANY else None
 
 
-#: Wizard, 3 players, one round of 4 cards (the seed's deal: the learner, seat 1, holds the
-#: blue 6, the green 12, a Wizard and a Jester, green trumps): bid 2, lead the Jester, follow
-#: blue with the blue 6, trump the yellow lead with the green 12, win the last trick with
-#: the Wizard: 2 tricks as bid, 40 points.
-WIZARD = Lesson(
-    game="wizard",
-    players=3,
-    options={"rounds": 1, "start_round": 4},
-    seed=326,
-    seat=1,
-    steps=(
-        Step(0, "lesson_wiz_bid", "moves", expect="bid 2"),
-        Step(1, "lesson_wiz_bids", "seats"),
-        Step(3, "lesson_wiz_jester", "card:N", expect="play N"),
-        Step(4, "lesson_wiz_after_jester", "trick"),
-        Step(6, "lesson_wiz_lost", "trick"),
-        Step(8, "lesson_wiz_follow", "card:B6", expect="play B6", refused=("play G12",)),
-        Step(9, "lesson_wiz_trick2", "trick"),
-        Step(10, "lesson_wiz_trump", "card:G12", expect="play G12"),
-        Step(11, "lesson_wiz_trick3", "trick"),
-        Step(12, "lesson_wiz_wizard", "card:Z", expect="play Z"),
-        Step(13, "lesson_wiz_last", "trick"),
-        Step(15, "lesson_wiz_done", "ranking"),
-    ),
-)
+#: The lessons' files: one JSON object a game, ``static/lessons/<game>.json`` (package data):
+#: ``about`` (the deal and what it teaches, for the reader of the file), ``game``, ``players``,
+#: ``options``, ``seed``, ``seat``, ``bot``, ``pace``, and ``steps``, each
+#: ``[n, say, point, expect?, refused?]``.
+LESSON_FILES = resources.files("atout.server") / "static" / "lessons"
 
-#: Sticheln, 3 players, one hand (the seed's deal: the learner, seat 1, leads first): lay the
-#: blue 1 (blue costs), lead the green 4 (no suit to follow: the others trump it), discard the
-#: green 0 rather than take Ada's blue 7 with the blue 8, trump the blue 0 lead with the red 4;
-#: then the hand is the learner's to play (moves 12 to 44), the coach explaining the scoring.
-STICHELN = Lesson(
-    game="sticheln",
-    players=3,
-    options={"hands": 1},
-    seed=0,
-    seat=1,
-    steps=(
-        Step(0, "lesson_st_pain", "card:B1", expect="pain B1"),
-        Step(1, "lesson_st_pains", "seats"),
-        Step(3, "lesson_st_lead", "card:G4", expect="play G4"),
-        Step(4, "lesson_st_trumped", "trick"),
-        Step(6, "lesson_st_equal", "trick"),
-        Step(8, "lesson_st_zero", "card:G0", expect="play G0"),
-        Step(9, "lesson_st_zero_lead", "trick"),
-        Step(10, "lesson_st_trump", "card:R4", expect="play R4"),
-        Step(11, "lesson_st_won", "trick"),
-        Step(12, "lesson_st_free", "hand", expect=ANY),
-        Step(45, "lesson_st_done", "ranking"),
-    ),
-)
+
+def read_lesson(text: str) -> Lesson:
+    """A lesson from its file's text (a wrong file fails here, at import: the files are ours)."""
+    data = json.loads(text)
+    steps = tuple(
+        Step(
+            n=int(row[0]),
+            say=str(row[1]),
+            point=str(row[2]),
+            expect=row[3] if len(row) > 3 else None,
+            refused=tuple(row[4]) if len(row) > 4 else (),
+        )
+        for row in data["steps"]
+    )
+    return Lesson(
+        game=data["game"],
+        players=int(data["players"]),
+        options=dict(data["options"]),
+        seed=int(data["seed"]),
+        seat=int(data["seat"]),
+        steps=steps,
+        bot=data.get("bot", "normal"),
+        pace=data.get("pace", "slow"),
+    )
+
 
 #: The lessons, by game name.
-LESSONS: dict[str, Lesson] = {lesson.game: lesson for lesson in (WIZARD, STICHELN)}
+LESSONS: dict[str, Lesson] = {
+    lesson.game: lesson
+    for lesson in (
+        read_lesson(f.read_text(encoding="utf-8"))
+        for f in sorted(LESSON_FILES.iterdir(), key=lambda f: f.name)
+        if f.name.endswith(".json")
+    )
+}
 
 
 @cache
