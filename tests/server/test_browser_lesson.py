@@ -67,7 +67,10 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = lambda what: page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))  # noqa: E731
+
+    def shot(what: str) -> None:
+        page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
+
     try:
         page.goto(server.url + "/")
         page.locator(f'.game-card[data-game="{game}"] a.learn-link').click()
