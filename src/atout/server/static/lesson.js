@@ -133,7 +133,12 @@ function place(box, glow) {
   } else {
     const centre = (r.left + r.right) / 2;
     left = Math.max(8, Math.min(vw - width - 8, centre - width / 2));
-    side = a.top - height - gap >= 0 || a.bottom + height + gap > vh ? "above" : "below";
+    // Above the hand and the bids (they stay clickable); below what is on the felt (the plates
+    // above the trick stay in sight), where the window has room for it.
+    const low = !!glow[0].closest(".hand, .moves");
+    const fitsAbove = a.top - height - gap >= 0;
+    const fitsBelow = a.bottom + height + gap <= vh;
+    side = low ? (fitsAbove || !fitsBelow ? "above" : "below") : (fitsBelow || !fitsAbove ? "below" : "above");
     top = Math.max(4, side === "above" ? a.top - height - gap : a.bottom + gap);
     box.style.setProperty("--arrow-x", `${Math.max(16, Math.min(width - 16, centre - left))}px`);
   }
