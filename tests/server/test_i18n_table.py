@@ -25,7 +25,7 @@ TRANSLATIONS = [lang for lang in LANGUAGES if lang != "en"]
 CALL = re.compile(r"""\b(?:t|tn|has)\(\s*["']([A-Za-z0-9_]+)["']""")
 #: Dictionaries of the table's pages, ``<name>.json`` in each language's folder (games.json is
 #: the API's, checked in test_i18n_games.py).
-TABLE_FILES = ["table", *names(), "review", "account", "terminal"]
+TABLE_FILES = ["table", *names(), "review", "account", "terminal", "tutorial"]
 
 
 def dictionary(name: str, lang: str) -> dict[str, str]:

@@ -71,7 +71,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..core.reason import Quoted, reason
 from .attempts import AttemptRow
 from .chat import check_plain
-from .roomstore import ChatRow
+from .roomstore import ChatRow, RoomRow
 from .skeleton import name_key
 from .storage import FORMER_PLAYER as FORMER_PLAYER  # what a deleted account's seats are called
 from .storage import Base, SeatRow, Storage, TableRow
@@ -449,10 +449,14 @@ def seat_owner(storage: Storage, account: Account, table_id: object, key: object
 def claim(storage: Storage, account: Account, table_id: object, key: object) -> int:
     """The seat whose key is ``key`` becomes ``account``'s; returns its number.
 
-    Claiming a seat already the account's is a no-op; another account's seat is refused.
+    Claiming a seat already the account's is a no-op; another account's seat is refused, and
+    so is a lesson's (server/lessons.py): a guided deal is no game, never in a profile or a rating.
     """
     with Session(storage.engine) as session, session.begin():
         table_id, key, seat = _seat_of_key(session, table_id, key)
+        room = session.get(RoomRow, table_id)
+        if room is not None and room.settings.get("lesson"):
+            raise TableError("lesson", reason("server.lesson_not_rated"))
         row = session.get(OwnedSeatRow, (table_id, seat), with_for_update=True)
         if row is not None:
             if row.account_id != account.id:

@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from .account_web import account_routes
 from .hint import Hints
 from .languages import LANGUAGES, pick_language
+from .lessons import LESSONS, lesson_routes
 from .limits import TOO_MANY_REQUESTS_WHY, ClientBuckets, Limits, RateLimit
 from .living import Living
 from .messages import localize
@@ -72,6 +73,7 @@ def games_route(manager: TableManager) -> Route:
         games = localize_catalogue(game_catalogue(), lang if lang in LANGUAGES else pick_language(request))
         for g in games:
             g["renderer"] = (STATIC / "games" / f"{g['name']}.js").is_file()
+            g["lesson"] = g["name"] in LESSONS  # a first game that teaches (lessons.py)
             # The operator's own bots, offered under their names (no text to translate).
             for extra in manager.bot_aliases:  # their names only: a spec shows the server's files
                 if extra not in g["bots"]:
@@ -147,6 +149,7 @@ def create_app(
             *review_routes(manager, reviewer, hints),
             WebSocketRoute("/ws/{table}", sockets.endpoint),
             *account_routes(storage, page, read_json),  # optional accounts (account_web.py)
+            *lesson_routes(manager, living, creations, page),  # the first games that teach (lessons.py)
             Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         ],
         exception_handlers=dict(EXCEPTION_HANDLERS),

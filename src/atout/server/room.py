@@ -34,6 +34,8 @@ class Room:
     #: so that nobody watches a game without knowing a seat may have been advised.
     hints: bool = False
     away_level: str = DEFAULT_AWAY_LEVEL
+    #: The game whose lesson this table is (server/lessons.py), else None: never rated.
+    lesson: str | None = None
     clock: TurnClock = field(default_factory=lambda: TurnClock(0))
     #: Human seats a bot plays for until their player comes back.
     away: set[int] = field(default_factory=set)
@@ -61,6 +63,7 @@ class Room:
             watch_hash=settings.get("watch") if isinstance(settings.get("watch"), str) else None,
             spectator_chat=settings.get("spectator_chat") is True,
             hints=settings.get("hints") is True,
+            lesson=settings.get("lesson") if isinstance(settings.get("lesson"), str) else None,
             clock=TurnClock(turn, started=now),
         )
         level = settings.get("away_level")

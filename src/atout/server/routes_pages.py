@@ -30,6 +30,7 @@ from ..core.errors import UnknownGame
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
 from .languages import LANGUAGES, pick_language
+from .lessons import learn_link
 from .messages import localize
 from .messages import said as said_by
 from .web import STATIC, error, page
@@ -69,7 +70,8 @@ async def rules(request: Request) -> Response:
     head = head.replace("<title>atout</title>", f"<title>{html_escape(cls.title)} · atout</title>")
     html = (
         f'<!doctype html><html lang="{text.lang}"><head>{head}</head><body class="rules-page">'
-        '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a></header>'
+        '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a>'
+        f"{learn_link(cls.name, lang)}</header>"
         f'<main class="rules">{body}</main></body></html>'
     )
     return HTMLResponse(html)

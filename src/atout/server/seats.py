@@ -47,8 +47,12 @@ class TableSeats(ManagerParts):
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
         key_hashes: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> PlannedTable:
-        """A new table checked and drawn (id, seed, seats, keys), not stored yet."""
+        """A new table checked and drawn (id, seed, seats, keys), not stored yet.
+
+        ``seed``: the deal's seed, for a lesson's scripted deal (server/lessons.py); else drawn.
+        """
         if bot_pace not in BOT_PACES:
             raise TableError("bad_request", reason("server.bot_pace", known=", ".join(BOT_PACES)))
         live = sum(1 for t in self.tables.values() if not t.state.is_terminal)
@@ -99,11 +103,13 @@ class TableSeats(ManagerParts):
                 keys[i] = secrets.token_urlsafe(24)
                 infos.append(SeatInfo(i, name, None, hash_key(keys[i])))
         options_text = {k: v for k, v in (p.split("=", 1) for p in game.options_text().split())}
+        if seed is None:
+            seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
         return PlannedTable(
             secrets.token_hex(8),
             game,
             options_text,
-            self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63),
+            seed,
             infos,
             {"bot_pace": bot_pace},
             keys,

@@ -40,6 +40,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..core.reason import Reason, reason
+from . import lessons
 from .chat import check_plain
 from .languages import LANGUAGES, pick_language
 from .limits import Limits, TokenBucket, client_of
@@ -273,6 +274,7 @@ async def on_act(sockets: Sockets, conn: Connection, data: dict[str, Any]) -> No
     """Play an action (its text) for the seat; ``n``, the move count it was chosen at, refuses it if stale."""
     table = conn.player()
     TableManager.check_holder(table, conn.seat, conn.key_hash)
+    lessons.judge(table, conn.seat, data.get("action"))  # a lesson's learner plays its script
     await sockets.living.play(  # back from away, if they were
         table,
         conn.seat,

@@ -215,9 +215,13 @@ class TableManager(TableSeats, TableSync, BotThinking):
         seats: list[SeatSpec],
         bot_pace: str = DEFAULT_PACE,
         key_hashes: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> tuple[str, dict[int, str]]:
-        """Create a table; returns its id and the secret key of each human seat."""
-        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes)
+        """Create a table; returns its id and the secret key of each human seat.
+
+        ``seed``: the deal's seed, for a lesson's scripted deal (server/lessons.py); else drawn.
+        """
+        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes, seed)
         await self._db(lambda: self.storage.create_table(*planned.row_args()))
         await self.opened(planned.table_id)
         return planned.table_id, planned.keys

@@ -60,6 +60,7 @@ function gameCards() {
           el("span", { class: "badge" }, t("home_players_range", { min: g.min_players, max: g.max_players })))),
       el("div", { class: "game-actions" },
         el("button", { type: "button", class: "primary small", onclick: () => chooseGame(g.name, true) }, t("home_play")),
+        g.lesson ? el("a", { class: "learn-link", href: `/learn/${g.name}` }, t("home_learn")) : null,
         el("a", { class: "rules-link", href: `/rules/${g.name}`, target: "_blank", rel: "noopener", "aria-label": t("home_rules_of", { game: g.title }) }, t("rules"))));
   }));
 }
@@ -312,6 +313,7 @@ async function submit(ev) {
 async function main() {
   await loadStrings();
   await loadStrings("review"); // the hint setting's label
+  await loadStrings("tutorial"); // "Learn to play" (lessons: server/lessons.py)
   translatePage();
   const data = await (await fetch(`/api/games?lang=${i18n.lang}`)).json();
   state.games = data.games;

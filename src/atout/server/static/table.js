@@ -395,6 +395,7 @@ async function show(msg) {
   if (newDeal) animateDeal(board);
   else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
   if (summaryShownAt === msg.n && $("overlay").dataset.kind === "summary") await holdSummary();
+  document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg } })); // a lesson's coach (lesson.js)
 }
 
 /** Let the round's summary be read: the next moves wait until it is closed or SUMMARY_HOLD has
@@ -555,6 +556,7 @@ function connect() {
       if (REFUSALS.includes(msg.code) && phone() && $("prompt")) refusalInPrompt(text);
       else notice(text, true);
       announce(msg.message);
+      document.dispatchEvent(new CustomEvent("atout:refused", { detail: { code: msg.code, message: msg.message } }));
       if (msg.code === "bad_key" || msg.code === "not_found" || msg.code === "private") { left = true; socket.close(); }
     } else if (msg.type === "left") {
       // The seat was handed over to a bot (from another tab or device): this page no longer plays it.
