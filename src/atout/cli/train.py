@@ -15,7 +15,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from ..core.errors import AtoutError
 from ..core.options import parse_option_pairs
 from .args import GameArg, OptionOpt, PlayersOpt, load_game
-from .output import fail, out
+from .output import fail, needs, out
 
 #: Largest matches stepped together and longest run a command line may ask for (memory and sense).
 MAX_MATCHES = 4096
@@ -69,11 +69,9 @@ def train(
     a resumable checkpoint, the learning curve (CSV and plot) into ``--out``.
     """
     g = load_game(game, players, option)
-    try:
+    with needs("train", "train"):
         from ..learn.train import TrainConfig
         from ..learn.train import train as run_training
-    except ImportError as exc:
-        raise fail(f"training needs PyTorch: pip install 'atout[train]' ({exc})") from None
     given = parse_option_pairs(option or [])
     config = TrainConfig(
         game=g.name,
@@ -161,12 +159,10 @@ def distill(
     the teacher's choices and writes it (``--bots batch:500:net=DIR/model.npz``).
     """
     g = load_game(game, players, option)
-    try:
+    with needs("train", "distill"):
         from ..bots.learned import PolicyModel, shipped_model, shipped_path
         from ..learn.distill import Decisions, Fit, collect, fresh_model
         from ..learn.distill import distill as run_distill
-    except ImportError as exc:
-        raise fail(f"distillation needs PyTorch: pip install 'atout[train]' ({exc})") from None
     target = out_dir or Path(f"distill-{g.name}-{g.players}p-seed{seed}")
     target.mkdir(parents=True, exist_ok=True)
     saved = target / "decisions.npz"
