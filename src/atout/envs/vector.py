@@ -114,6 +114,7 @@ __all__ = [
     "AtoutVectorEnv",
     "batch_class",
     "make_vector_env",
+    "set_blas_threads",
 ]
 
 #: The batch's built-in policies an opponent seat may use.
@@ -138,6 +139,22 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset_mode must be one of {names} (or the AutoresetMode), not {value!r}")
 
 
+def set_blas_threads(threads: int) -> None:
+    """Limit numpy's BLAS to ``threads`` threads, for the whole process (threadpoolctl).
+
+    Why: a learned opponent's decision is a few matrix products, and OpenBLAS starts one thread per
+    core for each; with the batch's own numpy work in between, on a machine whose cores are
+    shared (a laptop, a CI runner, several envs at once) the threads wait on each other: at 64
+    envs a step took 30 times longer with OpenBLAS's default than with one thread (issue 49).
+    One thread is the default of the vector env with learned opponents; run several envs in
+    processes to use more cores.  threadpoolctl is the maintained way to set it after numpy is
+    imported (``OPENBLAS_NUM_THREADS`` must be set before).
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads, user_api="blas")
+
+
 class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` matches of one batch, the agent at ``seat`` in each (see the module docstring).
 
@@ -149,6 +166,8 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
     the engine's option) or ``"random"`` (each match at a round drawn from
     ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
+    ``blas_threads``: with learned opponents, numpy's BLAS threads for the process
+    (:func:`set_blas_threads`; None leaves them as they are);
     ``options``: the game's other options (validated by the engine).
     """
 
@@ -169,6 +188,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         start_round: int | str | None = None,
         engine_random: bool = False,
+        blas_threads: int | None = 1,
         **options: Any,
     ) -> None:
         cls = batch_class(batch) if isinstance(batch, str) else batch
@@ -216,6 +236,12 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             check_choice("opponents", name, (*POLICIES, "policy", "net:PATH"))
             if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
                 raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
+        if blas_threads is not None and (
+            isinstance(blas_threads, bool) or not isinstance(blas_threads, int) or blas_threads < 1
+        ):
+            raise ValueError(f"blas_threads must be a positive integer or None, not {blas_threads!r}")
+        if self._models and blas_threads is not None:
+            set_blas_threads(blas_threads)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
         self.tensor = check_choice("tensor", tensor, TENSORS)
@@ -229,6 +255,15 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         others = [s for s in range(players) if s != seat]  # in seat order, as AtoutGymEnv's opponents
         by_seat = dict(zip(others, names, strict=True))
         self._policy = [by_seat.get(s, names[0]) for s in range(players)]
+        #: Each seat's learned model, as its index in ``_models`` (-1: not a learned opponent).
+        order = list(self._models)
+        self._model_code = np.array(
+            [
+                order.index(self._policy[s]) if s != seat and self._policy[s] in self._models else -1
+                for s in range(players)
+            ],
+            dtype=np.intp,
+        )
         size = (
             game.observation_tensor_size()
             if tensor == "observation"
@@ -271,13 +306,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         if "heuristic" in wanted or any(m.prior_weight is not None for m in self._models.values()):
             found["heuristic"] = batch.heuristic_actions()
         if self._models:
-            # Learned opponents: greedy, on the view of the seat to act (finished matches: anything legal).
-            x = batch.information_state_tensor()
-            mask = batch.legal_mask()
-            mask = np.where(mask.any(axis=1, keepdims=True), mask, True)
-            for name, model in self._models.items():
-                prior = np.maximum(found["heuristic"], 0) if model.prior_weight is not None else None
-                found[name] = model.best_actions(x, mask, prior)
+            found.update(self._learned_actions(batch, found.get("heuristic")))
         if len(wanted) == 1:
             return found[next(iter(wanted))]
         if len(found) == 1:
@@ -286,6 +315,36 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         by_seat = np.stack([found[self._policy[s]] for s in range(self.players)], axis=1)
         result: IntArray = by_seat[np.arange(self.num_envs), seat]
         return result
+
+    def _learned_actions(self, batch: Batch, heuristic: IntArray | None) -> dict[str, IntArray]:
+        """Learned opponents' actions: greedy, on the view of the seat to act, for the matches where a
+        learned seat is to act only (elsewhere -1: those matches are held or another policy moves).
+
+        Why this shape: the network is the whole cost of a step with learned opponents, so every
+        row it must answer, in every env, goes through one matrix product per layer (one per
+        model when seats hold different models), and no row that does not need it: at 4 players
+        about half of the matches wait for the agent at each opponent step.
+        """
+        player = batch.current_player
+        code = self._model_code[np.maximum(player, 0)]
+        rows = np.flatnonzero((player >= 0) & (player != self.seat) & ~batch.terminal & (code >= 0))
+        found = {name: np.full(self.num_envs, -1, dtype=np.intp) for name in self._models}
+        if not rows.size:
+            return found
+        x = batch.information_state_tensor()[rows]
+        mask = batch.legal_mask()[rows]
+        code = code[rows]
+        for i, (name, model) in enumerate(self._models.items()):
+            mine = None if len(self._models) == 1 else np.flatnonzero(code == i)
+            prior = None
+            if model.prior_weight is not None:
+                assert heuristic is not None
+                prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
+            if mine is None:
+                found[name][rows] = model.best_actions(x, mask, prior)
+            elif mine.size:
+                found[name][rows[mine]] = model.best_actions(x[mine], mask[mine], prior)
+        return found
 
     def _engine_random_actions(self, batch: Batch) -> IntArray:
         """``random`` opponents as the single-agent env's: each seat's ``RandomBot`` generator, one draw a move.
