@@ -45,7 +45,7 @@ def test_learned_opponents_play_as_the_policy_bot_in_every_env() -> None:
     heuristic seat between them keeps its own choices)."""
     N = 5
     opponents = ["policy", "heuristic", "policy"]
-    env = AtoutVectorEnv("wizard", N, 4, seat=1, opponents=opponents)
+    env = AtoutVectorEnv("wizard", N, 4, seat=1, opponents=opponents, stagger=False)
     obs, _ = env.reset(seed=70)
     game = atout.load("wizard", 4)
     singles = [AtoutGymEnv(game, seat=1, opponents=opponents) for _ in range(N)]

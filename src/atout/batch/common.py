@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from . import pyrandom
 
 if TYPE_CHECKING:
-    from ..core.game import Game
+    from ..core.game import Game, State
 
 #: Seed texts dealt per vectorised pass (bounds the memory: 4 bytes per generator word).
 DEAL_ROWS = 1 << 15
@@ -266,6 +266,15 @@ class Batch(Protocol):
         check: bool = True,
         **options: Any,
     ) -> None: ...
+    @classmethod
+    def from_states(
+        cls,
+        states: Sequence[State],
+        *,
+        seeds: Sequence[int | None] | None = None,
+        check: bool = True,
+        reset_seeds: Iterable[int] | None = None,
+    ) -> Self: ...
     @classmethod
     def check_game(cls, game: Game) -> None: ...
     @property

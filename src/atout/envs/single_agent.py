@@ -57,7 +57,9 @@ from .common import (
     SeedStream,
     check_choice,
     check_illegal_penalty,
+    reset_position,
     split_options,
+    start_state,
     tensor_size,
 )
 
@@ -163,10 +165,14 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
+        """A new match (``seed`` draws its deals), or with ``options={"position": text}`` the state
+        that position describes (the game's notation: ``state.position()``), the deals after it
+        drawn from the seed; a position that does not parse or fit the game is a ValueError."""
+        position = reset_position(options)
         super().reset(seed=seed)
         match_seed = self._seeds.next(seed)
         self.close()
-        self.state = self.game.new_state(match_seed)
+        self.state = start_state(self.game, match_seed, position)
         self._rewards = RoundRewards(self.state, self.reward_mode)
         self._start = self.state.scores()[self.seat]
         self._returned = 0.0

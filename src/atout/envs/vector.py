@@ -51,6 +51,15 @@ engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
   the configuration's last round (exactly the engine's game with that
   ``start_round``; tensors keep the configuration's score scale), so the
   envs do not run in lockstep;
+* staggered starts (``stagger=True``, the default): after a reset, each env's
+  *first* match starts at such a random round and every later one is whole:
+  whole matches of a game like Wizard all last the same number of steps, so
+  envs started together would end together for ever (and a learner's batches
+  would hold only first tricks, then only last ones).  ``stagger=False``
+  starts every env at the configuration's first round, in lockstep: the
+  engine's matches ``s .. s + num_envs - 1`` exactly;
+* ``reset(options={"position": text})`` starts every env at that position
+  (the game's notation); its later matches are the env's usual ones;
 * rewards: ``round`` (the agent's score change of each round, paid in the
   step in which the round ends; what the opponents earn for the agent before
   its first move of a match is paid with that move), ``match`` (the final
@@ -104,7 +113,7 @@ from ..bots.learned import ModelMismatch, PolicyModel, shipped_model
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
 from ..match import derive_seed
-from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
+from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty, reset_position, start_state
 
 __all__ = [
     "AUTORESET_MODES",
@@ -166,6 +175,11 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
     the engine's option) or ``"random"`` (each match at a round drawn from
     ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
+    ``stagger`` (default True): after a reset, each env's first match starts at a round
+    drawn from ``np_random`` (as ``start_round="random"``), every later one whole, so that the
+    envs' matches do not end in lockstep (whole Wizard matches all have the same length);
+    False: every env starts at the configuration's first round, in lockstep (as with a
+    ``start_round`` given: then every match starts there);
     ``blas_threads``: with learned opponents, numpy's BLAS threads for the process
     (:func:`set_blas_threads`; None leaves them as they are);
     ``options``: the game's other options (validated by the engine).
@@ -189,6 +203,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         start_round: int | str | None = None,
         engine_random: bool = False,
         blas_threads: int | None = 1,
+        stagger: bool = True,
         **options: Any,
     ) -> None:
         cls = batch_class(batch) if isinstance(batch, str) else batch
@@ -208,6 +223,10 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         #: Each match at a random start round (``start_round="random"``).
         self.random_start = start_round == "random"
+        if not isinstance(stagger, bool):
+            raise ValueError(f"stagger must be True or False, not {stagger!r}")
+        #: The first match of each env after a reset starts at a random round, the later ones whole.
+        self.stagger = stagger and start_round is None  # a round asked for is every match's
         if isinstance(start_round, str) and not self.random_start:
             raise ValueError(f"start_round must be a round number or 'random', not {start_round!r}")
         if start_round is not None and not self.random_start:
@@ -374,13 +393,16 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             self._bot_rngs[i] = {s: random.Random(derive_seed(seed, "bot", s)) for s in randoms}
 
     # -- the episodes' bookkeeping ------------------------------------------------------------
-    def _restart(self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None) -> None:
-        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round.
+    def _restart(
+        self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None, anywhere: bool = False
+    ) -> None:
+        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round
+        (``anywhere``: a round drawn from ``np_random``, as with ``start_round="random"``).
 
         Their bookkeeping is cleared.
         """
         starts = None
-        if self.random_start:
+        if self.random_start or anywhere:
             rounds = self._start_rounds
             starts = self.np_random.integers(rounds.start, rounds.stop, size=g.size)
         batch.restart(g, seeds, starts)
@@ -485,20 +507,32 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
-        """Start ``num_envs`` new matches: seeds ``seed .. seed + num_envs - 1`` (drawn from ``np_random`` if None)."""
+        """Start ``num_envs`` new matches: seeds ``seed .. seed + num_envs - 1`` (drawn from ``np_random`` if None).
+
+        ``options={"position": text}``: every env starts at the state that position describes
+        (the game's notation, ``state.position()``), its hidden cards and later deals drawn from
+        the env's seed (or all from the position's own ``seed=``); the matches that follow are
+        the env's usual ones.  A position that does not parse or fit the game is a ValueError
+        naming the field at fault.
+        """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
-        if options:
-            raise ValueError(f"reset takes no options (game options go to the constructor), got {options!r}")
+        position = reset_position(options)
         super().reset(seed=seed)
         base = seed if seed is not None else int(self.np_random.integers(1 << 62))
         N = self.num_envs
         # Later matches take the next seeds, counting on, dealt ahead by the batch in chunks.
-        self.batch = batch = self._cls(
-            self.players, range(base, base + N), reset_seeds=itertools.count(base + N), **self._options
-        )
-        if self.random_start:
-            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N))  # at random rounds
+        later = itertools.count(base + N)
+        if position is not None:
+            states = [start_state(self.game, base + i, position) for i in range(N)]
+            self.batch = batch = self._cls.from_states(states, reset_seeds=later)
+        else:
+            self.batch = batch = self._cls(
+                self.players, range(base, base + N), reset_seeds=later, **self._options
+            )
+        if (self.random_start or self.stagger) and position is None:
+            # At random rounds: each match (start_round="random"), or each env's first (stagger).
+            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N), anywhere=True)
         else:
             self._seed_bots(batch, np.arange(N, dtype=np.intp))
             self._first[:] = True
