@@ -164,6 +164,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},
+    "threadpoolctl": {"atout.envs.vector"},  # numpy's BLAS threads with learned opponents (issue 49)
     "stable_baselines3": {"atout.envs.sb3"},  # optional: the SB3 VecEnv adapter, when installed
     "pyspiel": {"envs", "atout.testing.adapters"},
     "open_spiel": {"envs", "atout.testing.adapters"},

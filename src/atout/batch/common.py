@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from . import pyrandom
 
 if TYPE_CHECKING:
-    from ..core.game import Game, State
+    from ..core.game import Game
 
 #: Seed texts dealt per vectorised pass (bounds the memory: 4 bytes per generator word).
 DEAL_ROWS = 1 << 15
@@ -250,6 +250,8 @@ class Batch(Protocol):
     Constructor: ``Cls(players, seeds, *, auto_reset=False, reset_seeds=None,
     check=True, **options)``.  ``step(actions, active)``: only the matches in
     ``active`` (all when None) move; the others keep their state.
+    ``from_states(states, *, seeds=None, check=True, reset_seeds=None)``: a batch of engine states
+    (the vector env's ``reset`` at a position).
     ``restart(games, seeds, start_rounds)``: new matches in some entries only,
     each at its round of ``start_rounds()`` (the vector env resets its matches
     one by one so).  A game with a heuristic policy also has
@@ -267,14 +269,7 @@ class Batch(Protocol):
         **options: Any,
     ) -> None: ...
     @classmethod
-    def from_states(
-        cls,
-        states: Sequence[State],
-        *,
-        seeds: Sequence[int | None] | None = None,
-        check: bool = True,
-        reset_seeds: Iterable[int] | None = None,
-    ) -> Self: ...
+    def from_states(cls, *args: Any, **keywords: Any) -> Self: ...
     @classmethod
     def check_game(cls, game: Game) -> None: ...
     @property
