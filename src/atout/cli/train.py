@@ -27,7 +27,12 @@ def train(
     players: PlayersOpt = None,
     option: OptionOpt = None,
     minutes: Annotated[
-        float, typer.Option(help="Wall-clock budget; the run stops there.", min=0.01, max=MAX_MINUTES)
+        float,
+        typer.Option(
+            help="Wall-clock budget of the whole run, its evaluations included; the run stops there.",
+            min=0.01,
+            max=MAX_MINUTES,
+        ),
     ] = 60.0,
     decisions: Annotated[
         int | None,
@@ -92,19 +97,26 @@ def train(
         TaskProgressColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.fields[info]}"),
+        console=out,
+        disable=not out.is_terminal,
     )
+    label = f"{g.name} {g.players}p"
     try:
         with progress:
-            task = progress.add_task(f"{g.name} {g.players}p", total=1.0, info="")
+            task = progress.add_task(label, total=1.0, info="")
 
             def show(status: object) -> None:
+                """The bar on a terminal; elsewhere (a pipe, a log file) one line a checkpoint."""
                 from ..learn.train import Status
 
                 assert isinstance(status, Status)
                 info = f"{status.stage} · {status.decisions:,} decisions · {status.updates} updates"
                 if status.last_eval is not None:
                     info += f" · vs normal {status.last_eval.margin:+.2f}±{status.last_eval.half_width:.2f}"
-                progress.update(task, completed=status.fraction, info=info)
+                if out.is_terminal:
+                    progress.update(task, completed=status.fraction, info=info)
+                elif status.checkpoint:
+                    print(f"{label} {status.minutes:.1f} min ({status.fraction:.0%}): {info}", flush=True)
 
             run_training(config, target, resume=resume, progress=show, ray=ray, actors=actors)
     except (AtoutError, ValueError, RuntimeError) as exc:
