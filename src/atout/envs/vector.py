@@ -99,7 +99,7 @@ import inspect
 import itertools
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium import spaces
@@ -121,6 +121,7 @@ __all__ = [
     "ILLEGAL_ACTIONS",
     "POLICIES",
     "AtoutVectorEnv",
+    "BatchPolicy",
     "batch_class",
     "make_vector_env",
     "set_blas_threads",
@@ -148,6 +149,20 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset_mode must be one of {names} (or the AutoresetMode), not {value!r}")
 
 
+FloatArray = NDArray[np.float32]
+
+
+class BatchPolicy(Protocol):
+    """An opponent of your own for the vector env: called once a step with the tensors of every
+    env in which its seats are to act, each from that seat's view (``(B, size)`` float32, the
+    env's ``tensor``), and their legal masks (``(B, num_actions)`` bool); answers ``(B,)``
+    legal action ids.  One call for all of them: a network answers them in one forward pass
+    (:class:`atout.envs.sb3.SB3Policy` wraps a Stable-Baselines3 model so, for self-play and
+    leagues)."""
+
+    def __call__(self, observations: FloatArray, masks: BoolArray, /) -> Any: ...
+
+
 def set_blas_threads(threads: int) -> None:
     """Limit numpy's BLAS to ``threads`` threads, for the whole process (threadpoolctl).
 
@@ -170,8 +185,10 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
     ``opponents``: one policy for every other seat or one per other seat,
     in seat order: ``random``, ``heuristic``, ``policy`` (the learned network
-    shipped for the game and player count) or ``net:PATH`` (a network trained
-    with ``atout train``: a frozen snapshot of your learner, say); ``autoreset_mode``: ``NEXT_STEP`` (default) or
+    shipped for the game and player count), ``net:PATH`` (a network trained
+    with ``atout train``: a frozen snapshot of your learner, say) or a callable
+    (:class:`BatchPolicy`: your own network, an SB3 model through
+    :class:`atout.envs.sb3.SB3Policy`), asked once a step for all its rows; ``autoreset_mode``: ``NEXT_STEP`` (default) or
     ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
     the engine's option) or ``"random"`` (each match at a round drawn from
     ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
@@ -194,7 +211,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         players: int = 4,
         *,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | BatchPolicy | Sequence[str | BatchPolicy] = "random",
         tensor: str = "information_state",
         reward: str = "round",
         illegal_action: str = "raise",
@@ -238,12 +255,29 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self._start_rounds = probe.start_rounds()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{players - 1} opponents needed, got {len(names)}")
-        #: Learned opponents by name: ``policy`` (the model shipped for the game) or ``net:PATH``.
-        self._models: dict[str, PolicyModel] = {}
-        for name in names:
+        given = (
+            [opponents] * (players - 1)
+            if isinstance(opponents, str) or callable(opponents)
+            else list(opponents)
+        )
+        if len(given) != players - 1:
+            raise ValueError(f"{players - 1} opponents needed, got {len(given)}")
+        #: Learned opponents by name: ``policy`` (the model shipped for the game), ``net:PATH``, or
+        #: ``callable:K`` for the K-th distinct callable given (an SB3 model, your own network).
+        self._models: dict[str, PolicyModel | BatchPolicy] = {}
+        names: list[str] = []
+        for entry in given:
+            if not isinstance(entry, str):
+                if not callable(entry):
+                    raise ValueError(f"an opponent is a name or a callable policy, not {entry!r}")
+                key = next(
+                    (k for k, m in self._models.items() if m is entry), f"callable:{len(self._models)}"
+                )
+                self._models[key] = entry
+                names.append(key)
+                continue
+            name = entry
+            names.append(name)
             if name == "policy" or name.startswith("net:"):
                 try:
                     model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
@@ -322,7 +356,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 if self.engine_random
                 else batch.random_actions(self.np_random)
             )
-        if "heuristic" in wanted or any(m.prior_weight is not None for m in self._models.values()):
+        if "heuristic" in wanted or any(
+            isinstance(m, PolicyModel) and m.prior_weight is not None for m in self._models.values()
+        ):
             found["heuristic"] = batch.heuristic_actions()
         if self._models:
             found.update(self._learned_actions(batch, found.get("heuristic")))
@@ -350,19 +386,45 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         found = {name: np.full(self.num_envs, -1, dtype=np.intp) for name in self._models}
         if not rows.size:
             return found
-        x = batch.information_state_tensor()[rows]
         mask = batch.legal_mask()[rows]
         code = code[rows]
+        tensors: dict[bool, FloatArray] = {}
+
+        def tensor(information_state: bool) -> FloatArray:
+            """The rows' tensors from the seat to act's view, written once per kind a step."""
+            if information_state not in tensors:
+                tensors[information_state] = batch.observation_tensor(
+                    information_state=information_state, dtype=np.float32
+                )[rows]
+            return tensors[information_state]
+
         for i, (name, model) in enumerate(self._models.items()):
             mine = None if len(self._models) == 1 else np.flatnonzero(code == i)
-            prior = None
-            if model.prior_weight is not None:
-                assert heuristic is not None
-                prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
-            if mine is None:
-                found[name][rows] = model.best_actions(x, mask, prior)
-            elif mine.size:
-                found[name][rows[mine]] = model.best_actions(x[mine], mask[mine], prior)
+            if mine is not None and not mine.size:
+                continue
+            if isinstance(model, PolicyModel):
+                x = tensor(True)
+                prior = None
+                if model.prior_weight is not None:
+                    assert heuristic is not None
+                    prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
+                answer = model.best_actions(
+                    x if mine is None else x[mine], mask if mine is None else mask[mine], prior
+                )
+            else:
+                # A callable sees what the agent sees: the env's tensor (and the legal masks).
+                x = tensor(self.tensor == "information_state")
+                legal = mask if mine is None else mask[mine]
+                answer = np.asarray(model(x if mine is None else x[mine], legal)).astype(np.intp).reshape(-1)
+                ok = (answer.shape == (len(legal),)) and bool(
+                    ((answer >= 0) & (answer < legal.shape[1])).all()
+                )
+                if not ok or not legal[np.arange(len(legal)), answer].all():
+                    raise ValueError(
+                        f"opponent {name} answered {answer.tolist()[:8]}... for {len(legal)} rows: "
+                        "it must answer one legal action id a row (the masks it is given)"
+                    )
+            found[name][rows if mine is None else rows[mine]] = answer
         return found
 
     def _engine_random_actions(self, batch: Batch) -> IntArray:
