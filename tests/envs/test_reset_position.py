@@ -138,3 +138,16 @@ def test_staggered_starts_by_default_and_lockstep_on_request() -> None:
             env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))  # NEXT_STEP: the reset
             assert (env.batch.round[was] == 1).all()
             restarted += int(was.sum())
+
+
+def test_gymnasium_make_keeps_action_masks_and_the_order() -> None:
+    import gymnasium
+
+    from atout.envs.single_agent import gym_id
+
+    env = gymnasium.make(gym_id("wizard"), players=4)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)
+    masks = env.action_masks()  # type: ignore[attr-defined]
+    assert (masks == obs["action_mask"].astype(bool)).all()
