@@ -97,8 +97,9 @@ def test_a_position_that_does_not_parse_or_fit_is_refused(where: str, reset: Any
         reset({"position": re.sub(r"scores=\S+", "scores=0,0,0", position)})
     with pytest.raises(ValueError, match="position"):
         reset({"position": position_after("malin", 10)[0]})  # another game's notation
-    with pytest.raises(ValueError, match="takes the option"):
-        reset({"start": position})
+    if where != "pettingzoo":  # PettingZoo's own API tests reset with other keys: let pass there
+        with pytest.raises(ValueError, match="takes the option"):
+            reset({"start": position})
     with pytest.raises(ValueError, match="is a text"):
         reset({"position": 3})
 

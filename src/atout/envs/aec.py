@@ -111,7 +111,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         notation: ``state.position()``), the deals after it drawn from the seed; a position
         that does not parse or fit the game is a ValueError naming the field at fault.
         """
-        position = reset_position(options)
+        position = reset_position(options, strict=False)  # PettingZoo's tests pass other keys
         self.state = start_state(self.game, self._seeds.next(seed), position)
         self._rewards = RoundRewards(self.state, self.reward_mode)
         self._steps = 0

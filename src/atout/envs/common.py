@@ -141,18 +141,20 @@ def tensor_size(game: Game, tensor: str) -> int:
 RESET_OPTIONS = ("position",)
 
 
-def reset_position(options: Mapping[str, Any] | None) -> str | None:
+def reset_position(options: Mapping[str, Any] | None, strict: bool = True) -> str | None:
     """The ``position`` of ``reset(options={"position": text})``, or None; any other key is refused.
 
     Why refuse: an option a reset does not read would be silently ignored, and the episode
-    would start where the caller did not ask (game options go to the constructor).
+    would start where the caller did not ask (game options go to the constructor).  Not
+    ``strict``: other keys are let pass, as PettingZoo's own API tests expect of an env
+    (its ``seed_test`` resets with ``options={"options": 1}``).
     """
     if not options:
         return None
     if not isinstance(options, Mapping):
         raise ValueError(f"reset's options are a dict, not {type(options).__name__}")
     unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
-    if unknown:
+    if unknown and strict:
         raise ValueError(
             f"reset takes the option(s) {', '.join(RESET_OPTIONS)}, not {', '.join(unknown)} "
             "(game options go to the constructor)"
