@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,12 @@ def test_an_sb3_model_plays_the_other_seats_self_play_and_league(
     assert (answer >= 3).all()
     with pytest.raises(RuntimeError, match="no model yet"):
         SB3Policy()(obs["observation"], vec.action_masks())
+    # The batched evaluation: every deal and rotation in one predict a step, the same measure as
+    # the tournament's; the model's answers are legal (an illegal one would stop the batch).
+    from atout.learn.evaluate import heuristic_policy, measure
+
+    calls.clear()
+    model.predict = counting  # type: ignore[method-assign,assignment]
+    result = measure("wizard", 4, me.on_batch, heuristic_policy, deals=3, options={"rounds": 2})
+    assert result.deals == 3 and math.isfinite(result.margin)
+    assert calls and max(calls) <= 3  # never more rows than deals at once: one call a step
