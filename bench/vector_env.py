@@ -7,7 +7,12 @@ each configuration runs for ``--seconds`` after a short warm-up, ``--runs``
 times interleaved, and the median is printed.  An agent step moves every
 env: steps/s counts env steps (``num_envs`` per call).
 
-Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]``.
+With ``--opponents policy`` the other seats are the shipped network (issue 49): every env's
+decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's default, 1; 0
+leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
+
+Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
+[--opponents policy] [--blas-threads 1] [--wraps bare]``.
 """
 
 from __future__ import annotations
@@ -43,9 +48,9 @@ WRAPS: dict[str, Wrap] = {
 }
 
 
-def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str) -> float:
+def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, **kwargs: Any) -> float:
     """Env steps per second (``num_envs`` per ``step`` call) of one configuration."""
-    env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode))
+    env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode, **kwargs))
     raw = env.unwrapped
     assert isinstance(raw, AtoutVectorEnv)
     env.reset(seed=1)
@@ -72,17 +77,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--mode", default="next_step", choices=["next_step", "same_step"])
+    parser.add_argument("--opponents", default="random", help="random, heuristic, policy or net:PATH")
+    parser.add_argument("--blas-threads", type=int, default=1, help="0: OpenBLAS's own (one per core)")
+    parser.add_argument("--wraps", nargs="+", choices=["bare", "all"], default=["all"])
     args = parser.parse_args()
+    kwargs: dict[str, Any] = {"opponents": args.opponents, "blas_threads": args.blas_threads or None}
+    wraps = WRAPS if "all" in args.wraps else {"bare (Dict obs)": WRAPS["bare (Dict obs)"]}
     results: dict[tuple[int, str], list[float]] = {}
     for _ in range(args.runs):
         for n in args.envs:
-            for name, wrap in WRAPS.items():
+            for name, wrap in wraps.items():
                 if name == "FlattenObservation" and args.mode == "same_step":
                     continue
                 results.setdefault((n, name), []).append(
-                    steps_per_second(args.game, n, wrap, args.seconds, args.mode)
+                    steps_per_second(args.game, n, wrap, args.seconds, args.mode, **kwargs)
                 )
-    print(f"{args.game}, 4 players, random opponents, {args.mode}; env steps/s, median of {args.runs}")
+    threads = args.blas_threads or "OpenBLAS's default"
+    print(
+        f"{args.game}, 4 players, {args.opponents} opponents (BLAS threads: {threads}), {args.mode}; "
+        f"env steps/s, median of {args.runs}"
+    )
     for (n, name), values in results.items():
         print(f"{n:>6} envs  {name:<45} {statistics.median(values):>12,.0f}")
 

@@ -14,8 +14,10 @@ Two routes to the same policy (``--route``):
   ``Box``, for ``MlpPolicy``) and keeps that method.  Engine speed.
 * ``vector``: ``atout.envs.sb3.AtoutSB3VecEnv``, SB3's ``VecEnv`` protocol over
   the batch vector env: every match of the batch in one numpy step, opponents
-  the batch's policies (``random``, ``heuristic``, ``policy``, ``net:PATH``).
-  Tens of times faster; the documented route (docs/research.md).
+  the batch's policies (``random``, ``heuristic``, ``policy``, ``net:PATH``),
+  the learner itself (``self``: self-play) or a saved snapshot of it
+  (``sb3:PATH.zip``: a league), each answered for every env in one forward
+  pass a step.  Tens of times faster; the documented route (docs/research.md).
 
 Either way the agent holds seat ``--seat``, its observation is its seat's
 information-state tensor (written from its view: nothing hidden), its reward
@@ -59,7 +61,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 import atout
 from atout.bots.learned import ModelMismatch, action_fingerprint, layout_of
 from atout.envs import gym_env
-from atout.envs.sb3 import AtoutSB3VecEnv
+from atout.envs.sb3 import AtoutSB3VecEnv, SB3Policy
 
 DEFAULT_OUT = "sb3_maskable"
 #: The first training deal (held out from tournaments' derived seeds and atout's evaluations).
@@ -76,7 +78,11 @@ class Args:
     #: Budget: wall-clock minutes and (reproducible) agent timesteps; the first reached stops.
     minutes: float = 10.0
     timesteps: int | None = None
+    #: A name for every other seat, or a comma list, one per seat; on the vector route also
+    #: ``self`` (the learner itself: self-play) and ``sb3:PATH.zip`` (a saved snapshot: a league).
     opponents: str = "heuristic"
+    #: SB3's own progress lines (1: a table per rollout; 0: silent).
+    verbose: int = 1
     seat: int = 0
     #: Matches stepped together (``single``: engine envs in a DummyVecEnv).
     envs: int = 64
@@ -110,7 +116,7 @@ def make_env(args: Args) -> VecEnv:
     """The route's SB3 ``VecEnv``, seeded for the training deals."""
     if args.route == "vector":
         env: VecEnv = AtoutSB3VecEnv(
-            args.game, args.envs, args.players, seat=args.seat, opponents=args.opponents, **args.options
+            args.game, args.envs, args.players, seat=args.seat, opponents=opponents(args), **args.options
         )
     elif args.route == "single":
 
@@ -123,6 +129,21 @@ def make_env(args: Args) -> VecEnv:
     else:
         raise SystemExit(f"--route is 'single' or 'vector', not {args.route!r}")
     return env
+
+
+#: The learner's own policy at the seats named ``self`` (its model is set once it is built).
+SELF = SB3Policy()
+
+
+def opponents(args: Args) -> str | list[str | SB3Policy]:
+    """``--opponents`` for the vector env: names as given, ``self`` and ``sb3:PATH`` as SB3 policies
+    (every seat one holds answered by one forward pass a step, for every env at once)."""
+    names = [n.strip() for n in args.opponents.split(",")]
+    if not any(n == "self" or n.startswith("sb3:") for n in names):
+        return args.opponents
+    if len(names) == 1:
+        names = names * (args.players - 1)
+    return [SELF if n == "self" else SB3Policy.load(n[4:]) if n.startswith("sb3:") else n for n in names]
 
 
 class Deadline(BaseCallback):
@@ -162,8 +183,9 @@ def train(args: Args) -> MaskablePPO:
         learning_rate=args.learning_rate,
         policy_kwargs={"net_arch": [args.hidden, args.hidden]},
         seed=args.seed,
-        verbose=0,
+        verbose=args.verbose,
     )
+    SELF.model = model  # self-play: the opponents named "self" play the learner's current weights
     env.seed(TRAIN_SEED_BASE + args.seed * (1 << 32))  # after the model's own seeding of the env
     start = time.monotonic()
     model.learn(total_timesteps=args.timesteps or 1 << 62, callback=Deadline(args.minutes))

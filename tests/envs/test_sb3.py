@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -76,3 +79,55 @@ def test_maskable_ppo_learns_a_few_steps() -> None:  # pragma: no cover - where 
     obs = env.reset()
     actions, _ = model.predict(obs, action_masks=env.action_masks())
     assert env.action_masks()[np.arange(8), actions].all()
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("sb3_contrib") is None,
+    reason="sb3-contrib (and stable-baselines3) not installed: optional, never an atout dependency",
+)
+def test_an_sb3_model_plays_the_other_seats_self_play_and_league(
+    tmp_path: Path,
+) -> None:  # pragma: no cover - where sb3-contrib is installed
+    """Self-play (the learner's own model at the other seats, one predict a step for all of them)
+    and a league (a saved snapshot at one seat): legal moves, the same as the model's own answers."""
+    from sb3_contrib import MaskablePPO
+
+    from atout.envs.sb3 import SB3Policy
+
+    me = SB3Policy()
+    env = AtoutSB3VecEnv("wizard", num_envs=6, opponents=me, rounds=2)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=48, n_epochs=1, seed=0)
+    me.model = model
+    calls: list[int] = []
+    predict = model.predict
+
+    def counting(obs: Any, action_masks: Any = None, **kwargs: Any) -> Any:
+        calls.append(len(obs))
+        return predict(obs, action_masks=action_masks, **kwargs)
+
+    model.predict = counting  # type: ignore[method-assign,assignment]
+    model.learn(96)
+    assert calls and max(calls) <= 6  # one call a step for every env's opponent rows, not a row at a time
+    model.predict = predict  # type: ignore[method-assign]
+    model.save(tmp_path / "snapshot.zip")
+    league = SB3Policy.load(tmp_path / "snapshot.zip")
+    vec = AtoutVectorEnv("wizard", 4, 4, opponents=[league, "heuristic", me], rounds=2, stagger=False)
+    obs, _ = vec.reset(seed=3)
+    for _ in range(40):
+        obs, *_ = vec.step(np.array([np.flatnonzero(m)[0] for m in vec.action_masks()]))
+    assert vec.opponent_names == ["callable:0", "heuristic", "callable:1"]
+    masks = np.ones((2, vec.game.num_actions), dtype=bool)
+    masks[:, :3] = False
+    answer = league(obs["observation"][:2], masks)
+    assert (answer >= 3).all()
+    with pytest.raises(RuntimeError, match="no model yet"):
+        SB3Policy()(obs["observation"], vec.action_masks())
+    # The batched evaluation: every deal and rotation in one predict a step, the same measure as
+    # the tournament's; the model's answers are legal (an illegal one would stop the batch).
+    from atout.learn.evaluate import heuristic_policy, measure
+
+    calls.clear()
+    model.predict = counting  # type: ignore[method-assign,assignment]
+    result = measure("wizard", 4, me.on_batch, heuristic_policy, deals=3, options={"rounds": 2})
+    assert result.deals == 3 and math.isfinite(result.margin)
+    assert calls and max(calls) <= 3  # never more rows than deals at once: one call a step

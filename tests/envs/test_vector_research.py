@@ -183,7 +183,7 @@ def test_fixed_start_round_and_refusals() -> None:
 def test_engine_random_plays_the_single_envs_matches(name: str, options: dict[str, Any]) -> None:
     """``engine_random=True``: random opponents draw as RandomBot, so the matches are gym_env's, step by step."""
     N = 3
-    env = AtoutVectorEnv(name, N, 4, seat=1, opponents="random", engine_random=True, **options)
+    env = AtoutVectorEnv(name, N, 4, seat=1, opponents="random", engine_random=True, stagger=False, **options)
     obs, _ = env.reset(seed=60)
     game = atout.load(name, 4, **options)
     singles = [AtoutGymEnv(game, seat=1, opponents="random") for _ in range(N)]

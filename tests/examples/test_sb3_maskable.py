@@ -36,3 +36,13 @@ def test_maskable_ppo_trains_and_its_policy_plays(
     assert play_match(game, bots, 9).state.is_terminal  # an illegal answer would abort (BotError)
     with pytest.raises(BotError, match="at 4 players"):  # another configuration: refused
         play_match(atout.load("wizard", 3, rounds=2), [make_bot(spec, game, seed=0)] * 3, 9)
+
+
+def test_self_play_and_a_league_snapshot_on_the_vector_route(tmp_path: Path) -> None:
+    example = load_example("sb3_maskable")
+    first = example.main([*TINY, "--envs", "4", "--out", str(tmp_path / "first"), "--verbose", "0"])
+    assert first.num_timesteps >= 64
+    snapshot = f"sb3:{tmp_path / 'first.zip'}"
+    args = [*TINY, "--envs", "4", "--out", str(tmp_path / "second"), "--verbose", "0"]
+    model = example.main([*args, "--opponents", f"self,{snapshot},heuristic"])
+    assert model.num_timesteps >= 64 and example.SELF.model is model

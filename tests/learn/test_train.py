@@ -202,6 +202,28 @@ def test_the_command_line_trains_and_writes_its_files(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, [*args, "--threads", "1", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "model:" in result.output
+    # Not a terminal: no progress bar, one line a checkpoint (here the run's end only).
+    (line,) = [row for row in result.output.splitlines() if row.startswith("sticheln 3p ")]
+    assert "(100%): ppo · " in line and "updates · vs normal " in line
     PolicyModel.load(tmp_path / MODEL).check(atout.load("sticheln", players=3))
     bad = CliRunner().invoke(app, ["train", "sticheln", "--matches", "0"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
+
+
+def test_the_minutes_are_the_whole_runs_evaluations_included(tmp_path: Path) -> None:
+    """A budget of 6 s with evaluations of 16 deals that would each take longer: the run plans
+    its updates and evaluations (shrunk to fit, at least 2 deals) and ends near its budget,
+    where it used to start a full final evaluation once the clock had run out."""
+    import time
+
+    config = tiny("wizard", decisions=10**9, imitation=2_000)
+    config = TrainConfig(**{**config.__dict__, "minutes": 0.1, "eval_deals": 16, "eval_every": 2})
+    began = time.monotonic()
+    train(config, tmp_path)
+    took = time.monotonic() - began
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"]
+    # The trainer's own clock (set up and writing files aside) stays within the budget, with a
+    # margin for one update's and one evaluation's variation on a loaded machine.
+    assert float(rows[-1]["minutes"]) * 60 < 6 + 6, rows[-1]
+    assert took < 6 + 20

@@ -237,6 +237,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         *,
         seeds: Sequence[int | None] | None = None,
         check: bool = True,
+        reset_seeds: Iterable[int] | None = None,
     ) -> Self:
         """A batch whose match ``i`` is the engine state ``states[i]``, copied (later changes to it do not reach the batch).
 
@@ -255,7 +256,9 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         world has no seed) has no next deal: it ends with its round
         (:attr:`round_only`; the step that scores the round reports it
         terminal, with the round's rewards), which is all a playout needs.
-        ``seeds[i]`` reads -1 for such a match.  Auto-reset is off.
+        ``seeds[i]`` reads -1 for such a match.  Auto-reset is off; ``reset_seeds``,
+        as at construction, are the seeds :meth:`restart` takes when given none (a vector
+        env started at a position goes on with fresh matches).
         """
         if not states:
             raise ValueError("from_states needs at least one state")
@@ -286,6 +289,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         batch.round_only[:] = [s is None for s in match_seeds]
         batch._reset_round(batch._games)  # what a round opens with: the game's loader sets the rest
         batch._load(states)
+        if reset_seeds is not None:
+            batch._queue = SeedQueue(iter(reset_seeds), batch._deal, max(batch.num_games, 256))
         return batch
 
     @abstractmethod

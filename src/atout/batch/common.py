@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -250,6 +250,8 @@ class Batch(Protocol):
     Constructor: ``Cls(players, seeds, *, auto_reset=False, reset_seeds=None,
     check=True, **options)``.  ``step(actions, active)``: only the matches in
     ``active`` (all when None) move; the others keep their state.
+    ``from_states(states, *, seeds=None, check=True, reset_seeds=None)``: a batch of engine states
+    (the vector env's ``reset`` at a position).
     ``restart(games, seeds, start_rounds)``: new matches in some entries only,
     each at its round of ``start_rounds()`` (the vector env resets its matches
     one by one so).  A game with a heuristic policy also has
@@ -266,6 +268,8 @@ class Batch(Protocol):
         check: bool = True,
         **options: Any,
     ) -> None: ...
+    @classmethod
+    def from_states(cls, *args: Any, **keywords: Any) -> Self: ...
     @classmethod
     def check_game(cls, game: Game) -> None: ...
     @property

@@ -213,7 +213,7 @@ class BatchSearchBot(Bot):
             return None
         rounds = [d for d in drawn if d is not None]
         length = max(len(actions) for _, actions in rounds)
-        batch: Any = cls.from_states([start for start, _ in rounds])  # type: ignore[attr-defined]
+        batch: Any = cls.from_states([start for start, _ in rounds])
         log_weight = np.zeros(len(rounds))
         plays = np.full((len(rounds), length), -1, dtype=np.intp)
         for i, (_, actions) in enumerate(rounds):
@@ -265,7 +265,7 @@ class BatchSearchBot(Bot):
         game = view.game
         sampled = self.sample_worlds(view, worlds)
         states = [w for _ in actions for w in sampled]
-        batch: Any = cls.from_states(states, check=False)  # type: ignore[attr-defined]
+        batch: Any = cls.from_states(states, check=False)
         first = np.repeat(np.asarray(actions, dtype=np.intp), worlds)
         start_round = batch.round.copy()
         n = game.players

@@ -225,25 +225,37 @@ class PolicyModel:
 
         ``prior``: (B,) the heuristic's action per row, required by a model with a prior.
         """
+        h = self._trunk(x)
+        values = (h @ self.value[0] + self.value[1])[:, 0]
+        return self._policy_logits(h, prior), values
+
+    def _trunk(self, x: FloatArray) -> FloatArray:
+        """The hidden layers: one matrix product per layer for all ``B`` rows at once (that is
+        the whole cost of a decision; rows evaluated together share it)."""
         h = x
         for w, b in self.trunk:
             h = h @ w
             h += b
             np.maximum(h, 0.0, out=h)
-        logits = h @ self.policy[0] + self.policy[1]
-        values = (h @ self.value[0] + self.value[1])[:, 0]
+        return h
+
+    def _policy_logits(self, h: FloatArray, prior: NDArray[np.intp] | None) -> FloatArray:
+        logits: FloatArray = h @ self.policy[0] + self.policy[1]
         weight = self.prior_weight
         if weight is not None:
             if prior is None:
                 raise ValueError("this model adds the heuristic's choice to its logits: pass prior=")
             logits[np.arange(len(logits)), prior] += weight
-        return logits, values
+        return logits
 
     def masked_logits(
         self, x: FloatArray, mask: NDArray[np.bool_], prior: NDArray[np.intp] | None = None
     ) -> FloatArray:
-        """The logits with every illegal action at -inf (``mask``: (B, actions) legal)."""
-        logits, _ = self.forward(x, prior)
+        """The logits with every illegal action at -inf (``mask``: (B, actions) legal).
+
+        The value head is not computed: choosing an action never reads it.
+        """
+        logits = self._policy_logits(self._trunk(x), prior)
         return np.where(mask, logits, -np.inf).astype(np.float32)
 
     def best_actions(

@@ -10,16 +10,17 @@ users of the machine may see in the process list).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape as escape_markup
 from rich.table import Table
 
-from ..server import accounts as store
-from ..server.storage import Storage, default_url
-from ..server.tables import TableError
-from .output import fail, out
+from .output import fail, needs, out
+
+if TYPE_CHECKING:
+    from ..server.storage import Storage
+    from ..server.tables import TableError
 
 accounts = typer.Typer(
     help="The web server's optional accounts: list, rename, delete, reset a password.",
@@ -32,7 +33,19 @@ DbOpt = Annotated[
 ]
 
 
+def _server() -> tuple[Any, type[TableError]]:
+    """The server's account store and its refusal, imported when a command runs (they need the
+    ``web`` extra, which ``atout --help`` must not)."""
+    with needs("web", "accounts"):
+        from ..server import accounts as store
+        from ..server.tables import TableError as refused
+    return store, refused
+
+
 def _storage(db: str | None) -> Storage:
+    store, _ = _server()
+    from ..server.storage import Storage, default_url
+
     storage = Storage(db or default_url())
     store.ensure_tables(storage)
     return storage
@@ -41,6 +54,7 @@ def _storage(db: str | None) -> Storage:
 @accounts.command("list")
 def list_accounts(db: DbOpt = None) -> None:
     """Every account: its name, when it was made, its privacy and how many seats it owns."""
+    store, _ = _server()
     storage = _storage(db)
     try:
         rows = store.all_accounts(storage)
@@ -67,10 +81,11 @@ def rename(
     db: DbOpt = None,
 ) -> None:
     """Rename an account (the games it played keep the names they were played under)."""
+    store, refused = _server()
     storage = _storage(db)
     try:
         account = store.rename(storage, name, new_name)
-    except TableError as exc:
+    except refused as exc:
         raise fail(str(exc.message)) from None
     finally:
         storage.close()
@@ -86,10 +101,11 @@ def delete(
     """Delete an account: its seats in the stored games become "former player"; records stay replayable."""
     if not yes:
         typer.confirm(f"Delete the account {name!r}?", abort=True)
+    store, refused = _server()
     storage = _storage(db)
     try:
         seats = store.delete_account(storage, name)
-    except TableError as exc:
+    except refused as exc:
         raise fail(str(exc.message)) from None
     finally:
         storage.close()
@@ -105,10 +121,11 @@ def reset_password(
     db: DbOpt = None,
 ) -> None:
     """Give an account a new password; every session of it ends."""
+    store, refused = _server()
     storage = _storage(db)
     try:
         store.reset_password(storage, name, password)
-    except TableError as exc:
+    except refused as exc:
         raise fail(str(exc.message)) from None
     finally:
         storage.close()

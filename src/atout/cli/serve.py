@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from ..bots.review import REVIEW_PLAYOUTS
-from .output import fail
+from .output import fail, needs
 
 
 def free_port(host: str) -> int:
@@ -136,14 +136,12 @@ def serve(
     Several processes may serve one PostgreSQL database (docs/deploy.md): any of
     them serves any table, and the bots of each table are driven by one of them.
     """
-    try:
+    with needs("web", "serve"):
         import uvicorn
 
         from ..server import create_app
         from ..server.botpool import default_workers
         from ..server.limits import Limits
-    except ImportError as exc:  # pragma: no cover - the web extra is missing
-        raise fail(f"the web table needs the 'web' extra: pip install 'atout[web]' ({exc})") from None
     if db is not None and "://" not in db:
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
         db = str(Path(db).expanduser())

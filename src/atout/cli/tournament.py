@@ -17,10 +17,11 @@ from rich.table import Table
 
 from ..bots.factory import make_bot
 from ..core.errors import AtoutError
+from ..tournament.report import write_results
 from ..tournament.runner import MatchOutcome, lineup, run_local, run_ray, schedule
 from ..tournament.stats import BotSummary, Estimate, summarize
 from .args import GameArg, OptionOpt, escape, load_game
-from .output import err, fail, out, progress_bar
+from .output import err, fail, out, progress_bar, require
 
 
 def _ci(est: Estimate, fmt: str = "{:+.2f}") -> str:
@@ -71,6 +72,10 @@ def tournament(
 ) -> None:
     """Play duplicate deals with seat rotation and report scores, margins, wins, times and ratings."""
     from ..core.registry import game_class
+
+    # The ratings (openskill) and the plot (matplotlib) are the 'tournament' extra's: asked for
+    # before a single match is played, not after hours of them.
+    require("tournament", "tournament", "openskill", *(["matplotlib"] if plot else []))
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
@@ -125,8 +130,6 @@ def tournament(
         "seconds": round(elapsed, 3),
         "command": _command(g.name, names, deals, jobs, seed, g.players, option, ray),
     }
-    from ..tournament.report import write_results
-
     paths = write_results(target, settings, outcomes, summaries, plot=plot)
     _print_table(g.title, g.players, deals, seed, summaries)
     for o in outcomes:

@@ -14,7 +14,7 @@ import typer
 from ..core.errors import AtoutError
 from ..core.options import parse_option_pairs
 from .args import GameArg, OptionOpt, PlayersOpt, load_game
-from .output import fail, out, progress_bar
+from .output import fail, needs, out, progress_bar
 
 #: Largest matches stepped together and longest run a command line may ask for (memory and sense).
 MAX_MATCHES = 4096
@@ -26,7 +26,12 @@ def train(
     players: PlayersOpt = None,
     option: OptionOpt = None,
     minutes: Annotated[
-        float, typer.Option(help="Wall-clock budget; the run stops there.", min=0.01, max=MAX_MINUTES)
+        float,
+        typer.Option(
+            help="Wall-clock budget of the whole run, its evaluations included; the run stops there.",
+            min=0.01,
+            max=MAX_MINUTES,
+        ),
     ] = 60.0,
     decisions: Annotated[
         int | None,
@@ -68,11 +73,9 @@ def train(
     a resumable checkpoint, the learning curve (CSV and plot) into ``--out``.
     """
     g = load_game(game, players, option)
-    try:
+    with needs("train", "train"):
         from ..learn.train import TrainConfig
         from ..learn.train import train as run_training
-    except ImportError as exc:
-        raise fail(f"training needs PyTorch: pip install 'atout[train]' ({exc})") from None
     given = parse_option_pairs(option or [])
     config = TrainConfig(
         game=g.name,
@@ -87,19 +90,24 @@ def train(
         prior=TrainConfig.prior if heuristic_prior else None,
     )
     target = out_dir or Path(f"train-{g.name}-{g.players}p-seed{seed}")
-    progress = progress_bar(note="info")
+    progress = progress_bar(note="info", console=out)
+    label = f"{g.name} {g.players}p"
     try:
         with progress:
-            task = progress.add_task(f"{g.name} {g.players}p", total=1.0, info="")
+            task = progress.add_task(label, total=1.0, info="")
 
             def show(status: object) -> None:
+                """The bar on a terminal; elsewhere (a pipe, a log file) one line a checkpoint."""
                 from ..learn.train import Status
 
                 assert isinstance(status, Status)
                 info = f"{status.stage} · {status.decisions:,} decisions · {status.updates} updates"
                 if status.last_eval is not None:
                     info += f" · vs normal {status.last_eval.margin:+.2f}±{status.last_eval.half_width:.2f}"
-                progress.update(task, completed=status.fraction, info=info)
+                if out.is_terminal:
+                    progress.update(task, completed=status.fraction, info=info)
+                elif status.checkpoint:
+                    print(f"{label} {status.minutes:.1f} min ({status.fraction:.0%}): {info}", flush=True)
 
             run_training(config, target, resume=resume, progress=show, ray=ray, actors=actors)
     except (AtoutError, ValueError, RuntimeError) as exc:
@@ -154,12 +162,10 @@ def distill(
     the teacher's choices and writes it (``--bots batch:500:net=DIR/model.npz``).
     """
     g = load_game(game, players, option)
-    try:
+    with needs("train", "distill"):
         from ..bots.learned import PolicyModel, shipped_model, shipped_path
         from ..learn.distill import Decisions, Fit, collect, fresh_model
         from ..learn.distill import distill as run_distill
-    except ImportError as exc:
-        raise fail(f"distillation needs PyTorch: pip install 'atout[train]' ({exc})") from None
     target = out_dir or Path(f"distill-{g.name}-{g.players}p-seed{seed}")
     target.mkdir(parents=True, exist_ok=True)
     saved = target / "decisions.npz"

@@ -28,7 +28,9 @@ from .common import (
     RoundRewards,
     SeedStream,
     check_choice,
+    reset_position,
     split_options,
+    start_state,
     tensor_size,
 )
 
@@ -103,8 +105,14 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         return f"atout_{self.game.name}"
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new match; ``seed`` draws its deals (``game.new_state(seed)``)."""
-        self.state = self.game.new_state(self._seeds.next(seed))
+        """Start a new match; ``seed`` draws its deals (``game.new_state(seed)``).
+
+        ``options={"position": text}`` starts at the state that position describes (the game's
+        notation: ``state.position()``), the deals after it drawn from the seed; a position
+        that does not parse or fit the game is a ValueError naming the field at fault.
+        """
+        position = reset_position(options, strict=False)  # PettingZoo's tests pass other keys
+        self.state = start_state(self.game, self._seeds.next(seed), position)
         self._rewards = RoundRewards(self.state, self.reward_mode)
         self._steps = 0
         self.agents = self.possible_agents[:]

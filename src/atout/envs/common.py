@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.errors import PositionError
 from ..core.game import Game, State, View
 
 #: Which tensor an environment observes.
@@ -134,3 +135,57 @@ def tensor_size(game: Game, tensor: str) -> int:
     if tensor == "observation":
         return game.observation_tensor_size()
     return game.information_state_tensor_size()
+
+
+#: What an environment's ``reset(options=...)`` reads.
+RESET_OPTIONS = ("position",)
+
+
+def reset_position(options: Mapping[str, Any] | None, strict: bool = True) -> str | None:
+    """The ``position`` of ``reset(options={"position": text})``, or None; any other key is refused.
+
+    Why refuse: an option a reset does not read would be silently ignored, and the episode
+    would start where the caller did not ask (game options go to the constructor).  Not
+    ``strict``: other keys are let pass, as PettingZoo's own API tests expect of an env
+    (its ``seed_test`` resets with ``options={"options": 1}``).
+    """
+    if not options:
+        return None
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset's options are a dict, not {type(options).__name__}")
+    unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
+    if unknown and strict:
+        raise ValueError(
+            f"reset takes the option(s) {', '.join(RESET_OPTIONS)}, not {', '.join(unknown)} "
+            "(game options go to the constructor)"
+        )
+    position = options.get("position")
+    if position is not None and not isinstance(position, str):
+        raise ValueError(f"a position is a text in the game's notation, not {type(position).__name__}")
+    return position
+
+
+def start_state(game: Game, seed: int, position: str | None) -> State:
+    """An episode's first state: the match of ``seed``, or the state ``position`` describes
+    (the game's notation, ``state.position()``; the chance events after it drawn from ``seed``,
+    or from the position's own ``seed=`` field when it has one).
+
+    A position that does not parse or does not fit this game (another player count, a round
+    outside the configuration's...) is refused with a :class:`ValueError` carrying the
+    engine's reason, which names the field at fault; so is a finished match.
+    """
+    if position is None:
+        return game.new_state(seed)
+    where = f"reset(options={{'position': ...}}) for {game!r}"
+    try:
+        try:
+            state = game.new_state(seed, position=position)
+        except PositionError as error:
+            if error.field != "seed":
+                raise
+            state = game.new_state(None, position=position)  # the position's own seed= draws
+    except PositionError as error:
+        raise ValueError(f"{where}: {error}") from None
+    if state.is_terminal:
+        raise ValueError(f"{where}: {position!r} is a finished match, with no move to play")
+    return state

@@ -35,6 +35,7 @@ logic in numpy alone, so it is tested where SB3 is absent too.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -54,7 +55,7 @@ except ImportError:  # the optional library is absent: AtoutSB3VecEnv refuses to
     _SB3VecEnv = object  # type: ignore[assignment,misc]
     HAVE_SB3 = False
 
-__all__ = ["HAVE_SB3", "AtoutSB3VecEnv", "SB3Bridge"]
+__all__ = ["HAVE_SB3", "AtoutSB3VecEnv", "SB3Bridge", "SB3Policy"]
 
 Indices = None | int | Iterable[int]
 
@@ -201,3 +202,56 @@ class AtoutSB3VecEnv(SB3Bridge, _SB3VecEnv):
             raise ValueError("an AtoutVectorEnv given: num_envs, players and settings are its own")
         SB3Bridge.__init__(self, env, dict_observation=dict_observation)
         _SB3VecEnv.__init__(self, env.num_envs, self.observation_space, self.action_space)
+
+
+class SB3Policy:
+    """A Stable-Baselines3 model as the vector env's opponent (:class:`~atout.envs.vector.BatchPolicy`):
+    one ``predict`` a step for every env in which its seats are to act, the legal masks given
+    to ``MaskablePPO`` (a model without masks must answer legal actions itself, or the step is
+    refused).
+
+    Self-play: build the env with ``SB3Policy()`` as the opponents, the model on that env, then
+    ``policy.model = model`` (the opponents play the learner's current weights).  A league:
+    ``SB3Policy.load("snapshot.zip")`` for a frozen snapshot, one per seat if you like.
+    ``deterministic``: the most probable action (default) or one drawn from the policy.
+    """
+
+    def __init__(
+        self, model: Any = None, *, deterministic: bool = True, information_state: bool = True
+    ) -> None:
+        self.model = model
+        self.deterministic = deterministic
+        #: The tensor the model reads in :meth:`on_batch` (the env's ``tensor``: information state by default).
+        self.information_state = information_state
+
+    def on_batch(self, batch: Any, rows: NDArray[np.intp]) -> NDArray[np.intp]:
+        """The policy as an :mod:`atout.batch` policy (``atout.learn.evaluate.Policy``): one
+        ``predict`` for all ``rows`` of a batch, each from the view of its seat to act.
+
+        What makes an evaluation fast: ``measure(game, players, policy.on_batch, heuristic_policy,
+        deals=50)`` (:func:`atout.learn.evaluate.measure`, numpy only) plays every deal and
+        rotation together, one forward pass a step for every row the model is to answer,
+        where an atout bot asks it one decision at a time.
+        """
+        x = batch.observation_tensor(information_state=self.information_state, dtype=np.float32)[rows]
+        return self(x, batch.legal_mask()[rows])
+
+    @classmethod
+    def load(cls, path: str | Any, *, deterministic: bool = True) -> SB3Policy:
+        """A saved ``MaskablePPO`` (``model.save(path)``), on the CPU."""
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as error:
+            raise ImportError("SB3Policy.load needs sb3-contrib: pip install 'atout[sb3]'") from error
+        return cls(MaskablePPO.load(path, device="cpu"), deterministic=deterministic)
+
+    def __call__(self, observations: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.intp]:
+        if self.model is None:
+            raise RuntimeError("SB3Policy has no model yet: set policy.model (self-play: the learner)")
+        if "action_masks" in inspect.signature(self.model.predict).parameters:
+            actions, _ = self.model.predict(
+                observations, action_masks=masks, deterministic=self.deterministic
+            )
+        else:
+            actions, _ = self.model.predict(observations, deterministic=self.deterministic)
+        return np.asarray(actions, dtype=np.intp).reshape(-1)

@@ -57,7 +57,9 @@ from .common import (
     SeedStream,
     check_choice,
     check_illegal_penalty,
+    reset_position,
     split_options,
+    start_state,
     tensor_size,
 )
 
@@ -117,6 +119,8 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self.reward_mode = check_choice("reward", reward, REWARDS)
         self.render_mode = render_mode
         self.state = game.new_state(0)
+        #: ``reset`` has started an episode: the env enforces the order itself (see register_gymnasium).
+        self._started = False
         self._rewards = RoundRewards(self.state, reward)
         self._seeds = SeedStream()
         self._bots: dict[int, Bot] = {}
@@ -163,10 +167,15 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
+        """A new match (``seed`` draws its deals), or with ``options={"position": text}`` the state
+        that position describes (the game's notation: ``state.position()``), the deals after it
+        drawn from the seed; a position that does not parse or fit the game is a ValueError."""
+        position = reset_position(options)
         super().reset(seed=seed)
         match_seed = self._seeds.next(seed)
         self.close()
-        self.state = self.game.new_state(match_seed)
+        self.state = start_state(self.game, match_seed, position)
+        self._started = True
         self._rewards = RoundRewards(self.state, self.reward_mode)
         self._start = self.state.scores()[self.seat]
         self._returned = 0.0
@@ -199,6 +208,8 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         return worst[self.reward_mode] - 1.0 - self._returned
 
     def step(self, action: np.int64 | int) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
         if self._ended or self.state.is_terminal:
             raise RuntimeError("the episode is over: call reset()")
         chosen = operator.index(action)
@@ -300,6 +311,11 @@ def register_gymnasium(name: str) -> str:
             # gymnasium.make_vec: num_envs matches of one batch (atout.envs.vector).
             vector_entry_point="atout.envs.vector:make_vector_env",
             kwargs={"name": game_class(name).name, "illegal_action": "penalty"},
+            # Gymnasium's OrderEnforcing and PassiveEnvChecker wrappers would hide action_masks()
+            # (gymnasium 1.x wrappers forward no attribute): the env checks the order itself and
+            # is checked by tests/envs (gymnasium's check_env), so make() returns it bare.
+            order_enforce=False,
+            disable_env_checker=True,
         )
     GYM_IDS[game_class(name).name] = env_id
     return env_id

@@ -51,6 +51,15 @@ engine's matches ``s, s+1, ..., s+num_envs-1``), batched:
   the configuration's last round (exactly the engine's game with that
   ``start_round``; tensors keep the configuration's score scale), so the
   envs do not run in lockstep;
+* staggered starts (``stagger=True``, the default): after a reset, each env's
+  *first* match starts at such a random round and every later one is whole:
+  whole matches of a game like Wizard all last the same number of steps, so
+  envs started together would end together for ever (and a learner's batches
+  would hold only first tricks, then only last ones).  ``stagger=False``
+  starts every env at the configuration's first round, in lockstep: the
+  engine's matches ``s .. s + num_envs - 1`` exactly;
+* ``reset(options={"position": text})`` starts every env at that position
+  (the game's notation); its later matches are the env's usual ones;
 * rewards: ``round`` (the agent's score change of each round, paid in the
   step in which the round ends; what the opponents earn for the agent before
   its first move of a match is paid with that move), ``match`` (the final
@@ -90,7 +99,7 @@ import inspect
 import itertools
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from gymnasium import spaces
@@ -104,7 +113,7 @@ from ..bots.learned import ModelMismatch, PolicyModel, shipped_model
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
 from ..match import derive_seed
-from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty
+from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty, reset_position, start_state
 
 __all__ = [
     "AUTORESET_MODES",
@@ -112,8 +121,10 @@ __all__ = [
     "ILLEGAL_ACTIONS",
     "POLICIES",
     "AtoutVectorEnv",
+    "BatchPolicy",
     "batch_class",
     "make_vector_env",
+    "set_blas_threads",
 ]
 
 #: The batch's built-in policies an opponent seat may use.
@@ -138,17 +149,56 @@ def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset_mode must be one of {names} (or the AutoresetMode), not {value!r}")
 
 
+FloatArray = NDArray[np.float32]
+
+
+class BatchPolicy(Protocol):
+    """An opponent of your own for the vector env: called once a step with the tensors of every
+    env in which its seats are to act, each from that seat's view (``(B, size)`` float32, the
+    env's ``tensor``), and their legal masks (``(B, num_actions)`` bool); answers ``(B,)``
+    legal action ids.  One call for all of them: a network answers them in one forward pass
+    (:class:`atout.envs.sb3.SB3Policy` wraps a Stable-Baselines3 model so, for self-play and
+    leagues)."""
+
+    def __call__(self, observations: FloatArray, masks: BoolArray, /) -> Any: ...
+
+
+def set_blas_threads(threads: int) -> None:
+    """Limit numpy's BLAS to ``threads`` threads, for the whole process (threadpoolctl).
+
+    Why: a learned opponent's decision is a few matrix products, and OpenBLAS starts one thread per
+    core for each; with the batch's own numpy work in between, on a machine whose cores are
+    shared (a laptop, a CI runner, several envs at once) the threads wait on each other: at 64
+    envs a step took 30 times longer with OpenBLAS's default than with one thread (issue 49).
+    One thread is the default of the vector env with learned opponents; run several envs in
+    processes to use more cores.  threadpoolctl is the maintained way to set it after numpy is
+    imported (``OPENBLAS_NUM_THREADS`` must be set before).
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads, user_api="blas")
+
+
 class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` matches of one batch, the agent at ``seat`` in each (see the module docstring).
 
     ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
     ``opponents``: one policy for every other seat or one per other seat,
     in seat order: ``random``, ``heuristic``, ``policy`` (the learned network
-    shipped for the game and player count) or ``net:PATH`` (a network trained
-    with ``atout train``: a frozen snapshot of your learner, say); ``autoreset_mode``: ``NEXT_STEP`` (default) or
+    shipped for the game and player count), ``net:PATH`` (a network trained
+    with ``atout train``: a frozen snapshot of your learner, say) or a callable
+    (:class:`BatchPolicy`: your own network, an SB3 model through
+    :class:`atout.envs.sb3.SB3Policy`), asked once a step for all its rows; ``autoreset_mode``: ``NEXT_STEP`` (default) or
     ``SAME_STEP``; ``start_round``: the round every match starts at (an int,
     the engine's option) or ``"random"`` (each match at a round drawn from
     ``np_random`` among the batch's :meth:`~atout.batch.base.BatchBase.start_rounds`);
+    ``stagger`` (default True): after a reset, each env's first match starts at a round
+    drawn from ``np_random`` (as ``start_round="random"``), every later one whole, so that the
+    envs' matches do not end in lockstep (whole Wizard matches all have the same length);
+    False: every env starts at the configuration's first round, in lockstep (as with a
+    ``start_round`` given: then every match starts there);
+    ``blas_threads``: with learned opponents, numpy's BLAS threads for the process
+    (:func:`set_blas_threads`; None leaves them as they are);
     ``options``: the game's other options (validated by the engine).
     """
 
@@ -161,7 +211,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         players: int = 4,
         *,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | BatchPolicy | Sequence[str | BatchPolicy] = "random",
         tensor: str = "information_state",
         reward: str = "round",
         illegal_action: str = "raise",
@@ -169,6 +219,8 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         start_round: int | str | None = None,
         engine_random: bool = False,
+        blas_threads: int | None = 1,
+        stagger: bool = True,
         **options: Any,
     ) -> None:
         cls = batch_class(batch) if isinstance(batch, str) else batch
@@ -188,6 +240,10 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         #: Each match at a random start round (``start_round="random"``).
         self.random_start = start_round == "random"
+        if not isinstance(stagger, bool):
+            raise ValueError(f"stagger must be True or False, not {stagger!r}")
+        #: The first match of each env after a reset starts at a random round, the later ones whole.
+        self.stagger = stagger and start_round is None  # a round asked for is every match's
         if isinstance(start_round, str) and not self.random_start:
             raise ValueError(f"start_round must be a round number or 'random', not {start_round!r}")
         if start_round is not None and not self.random_start:
@@ -199,12 +255,29 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         self._start_rounds = probe.start_rounds()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{players - 1} opponents needed, got {len(names)}")
-        #: Learned opponents by name: ``policy`` (the model shipped for the game) or ``net:PATH``.
-        self._models: dict[str, PolicyModel] = {}
-        for name in names:
+        given = (
+            [opponents] * (players - 1)
+            if isinstance(opponents, str) or callable(opponents)
+            else list(opponents)
+        )
+        if len(given) != players - 1:
+            raise ValueError(f"{players - 1} opponents needed, got {len(given)}")
+        #: Learned opponents by name: ``policy`` (the model shipped for the game), ``net:PATH``, or
+        #: ``callable:K`` for the K-th distinct callable given (an SB3 model, your own network).
+        self._models: dict[str, PolicyModel | BatchPolicy] = {}
+        names: list[str] = []
+        for entry in given:
+            if not isinstance(entry, str):
+                if not callable(entry):
+                    raise ValueError(f"an opponent is a name or a callable policy, not {entry!r}")
+                key = next(
+                    (k for k, m in self._models.items() if m is entry), f"callable:{len(self._models)}"
+                )
+                self._models[key] = entry
+                names.append(key)
+                continue
+            name = entry
+            names.append(name)
             if name == "policy" or name.startswith("net:"):
                 try:
                     model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
@@ -216,6 +289,12 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             check_choice("opponents", name, (*POLICIES, "policy", "net:PATH"))
             if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
                 raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
+        if blas_threads is not None and (
+            isinstance(blas_threads, bool) or not isinstance(blas_threads, int) or blas_threads < 1
+        ):
+            raise ValueError(f"blas_threads must be a positive integer or None, not {blas_threads!r}")
+        if self._models and blas_threads is not None:
+            set_blas_threads(blas_threads)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.illegal_penalty = check_illegal_penalty(illegal_penalty, self.illegal_action, game)
         self.tensor = check_choice("tensor", tensor, TENSORS)
@@ -229,6 +308,15 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         others = [s for s in range(players) if s != seat]  # in seat order, as AtoutGymEnv's opponents
         by_seat = dict(zip(others, names, strict=True))
         self._policy = [by_seat.get(s, names[0]) for s in range(players)]
+        #: Each seat's learned model, as its index in ``_models`` (-1: not a learned opponent).
+        order = list(self._models)
+        self._model_code = np.array(
+            [
+                order.index(self._policy[s]) if s != seat and self._policy[s] in self._models else -1
+                for s in range(players)
+            ],
+            dtype=np.intp,
+        )
         size = (
             game.observation_tensor_size()
             if tensor == "observation"
@@ -268,16 +356,12 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 if self.engine_random
                 else batch.random_actions(self.np_random)
             )
-        if "heuristic" in wanted or any(m.prior_weight is not None for m in self._models.values()):
+        if "heuristic" in wanted or any(
+            isinstance(m, PolicyModel) and m.prior_weight is not None for m in self._models.values()
+        ):
             found["heuristic"] = batch.heuristic_actions()
         if self._models:
-            # Learned opponents: greedy, on the view of the seat to act (finished matches: anything legal).
-            x = batch.information_state_tensor()
-            mask = batch.legal_mask()
-            mask = np.where(mask.any(axis=1, keepdims=True), mask, True)
-            for name, model in self._models.items():
-                prior = np.maximum(found["heuristic"], 0) if model.prior_weight is not None else None
-                found[name] = model.best_actions(x, mask, prior)
+            found.update(self._learned_actions(batch, found.get("heuristic")))
         if len(wanted) == 1:
             return found[next(iter(wanted))]
         if len(found) == 1:
@@ -286,6 +370,62 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         by_seat = np.stack([found[self._policy[s]] for s in range(self.players)], axis=1)
         result: IntArray = by_seat[np.arange(self.num_envs), seat]
         return result
+
+    def _learned_actions(self, batch: Batch, heuristic: IntArray | None) -> dict[str, IntArray]:
+        """Learned opponents' actions: greedy, on the view of the seat to act, for the matches where a
+        learned seat is to act only (elsewhere -1: those matches are held or another policy moves).
+
+        Why this shape: the network is the whole cost of a step with learned opponents, so every
+        row it must answer, in every env, goes through one matrix product per layer (one per
+        model when seats hold different models), and no row that does not need it: at 4 players
+        about half of the matches wait for the agent at each opponent step.
+        """
+        player = batch.current_player
+        code = self._model_code[np.maximum(player, 0)]
+        rows = np.flatnonzero((player >= 0) & (player != self.seat) & ~batch.terminal & (code >= 0))
+        found = {name: np.full(self.num_envs, -1, dtype=np.intp) for name in self._models}
+        if not rows.size:
+            return found
+        mask = batch.legal_mask()[rows]
+        code = code[rows]
+        tensors: dict[bool, FloatArray] = {}
+
+        def tensor(information_state: bool) -> FloatArray:
+            """The rows' tensors from the seat to act's view, written once per kind a step."""
+            if information_state not in tensors:
+                tensors[information_state] = batch.observation_tensor(
+                    information_state=information_state, dtype=np.float32
+                )[rows]
+            return tensors[information_state]
+
+        for i, (name, model) in enumerate(self._models.items()):
+            mine = None if len(self._models) == 1 else np.flatnonzero(code == i)
+            if mine is not None and not mine.size:
+                continue
+            if isinstance(model, PolicyModel):
+                x = tensor(True)
+                prior = None
+                if model.prior_weight is not None:
+                    assert heuristic is not None
+                    prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
+                answer = model.best_actions(
+                    x if mine is None else x[mine], mask if mine is None else mask[mine], prior
+                )
+            else:
+                # A callable sees what the agent sees: the env's tensor (and the legal masks).
+                x = tensor(self.tensor == "information_state")
+                legal = mask if mine is None else mask[mine]
+                answer = np.asarray(model(x if mine is None else x[mine], legal)).astype(np.intp).reshape(-1)
+                ok = (answer.shape == (len(legal),)) and bool(
+                    ((answer >= 0) & (answer < legal.shape[1])).all()
+                )
+                if not ok or not legal[np.arange(len(legal)), answer].all():
+                    raise ValueError(
+                        f"opponent {name} answered {answer.tolist()[:8]}... for {len(legal)} rows: "
+                        "it must answer one legal action id a row (the masks it is given)"
+                    )
+            found[name][rows if mine is None else rows[mine]] = answer
+        return found
 
     def _engine_random_actions(self, batch: Batch) -> IntArray:
         """``random`` opponents as the single-agent env's: each seat's ``RandomBot`` generator, one draw a move.
@@ -315,13 +455,16 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             self._bot_rngs[i] = {s: random.Random(derive_seed(seed, "bot", s)) for s in randoms}
 
     # -- the episodes' bookkeeping ------------------------------------------------------------
-    def _restart(self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None) -> None:
-        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round.
+    def _restart(
+        self, batch: Batch, g: IntArray, seeds: Sequence[int] | None = None, anywhere: bool = False
+    ) -> None:
+        """New matches in the envs ``g``: ``seeds``, or the batch's next (dealt ahead), each at its start round
+        (``anywhere``: a round drawn from ``np_random``, as with ``start_round="random"``).
 
         Their bookkeeping is cleared.
         """
         starts = None
-        if self.random_start:
+        if self.random_start or anywhere:
             rounds = self._start_rounds
             starts = self.np_random.integers(rounds.start, rounds.stop, size=g.size)
         batch.restart(g, seeds, starts)
@@ -426,20 +569,32 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
-        """Start ``num_envs`` new matches: seeds ``seed .. seed + num_envs - 1`` (drawn from ``np_random`` if None)."""
+        """Start ``num_envs`` new matches: seeds ``seed .. seed + num_envs - 1`` (drawn from ``np_random`` if None).
+
+        ``options={"position": text}``: every env starts at the state that position describes
+        (the game's notation, ``state.position()``), its hidden cards and later deals drawn from
+        the env's seed (or all from the position's own ``seed=``); the matches that follow are
+        the env's usual ones.  A position that does not parse or fit the game is a ValueError
+        naming the field at fault.
+        """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
-        if options:
-            raise ValueError(f"reset takes no options (game options go to the constructor), got {options!r}")
+        position = reset_position(options)
         super().reset(seed=seed)
         base = seed if seed is not None else int(self.np_random.integers(1 << 62))
         N = self.num_envs
         # Later matches take the next seeds, counting on, dealt ahead by the batch in chunks.
-        self.batch = batch = self._cls(
-            self.players, range(base, base + N), reset_seeds=itertools.count(base + N), **self._options
-        )
-        if self.random_start:
-            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N))  # at random rounds
+        later = itertools.count(base + N)
+        if position is not None:
+            states = [start_state(self.game, base + i, position) for i in range(N)]
+            self.batch = batch = self._cls.from_states(states, reset_seeds=later)
+        else:
+            self.batch = batch = self._cls(
+                self.players, range(base, base + N), reset_seeds=later, **self._options
+            )
+        if (self.random_start or self.stagger) and position is None:
+            # At random rounds: each match (start_round="random"), or each env's first (stagger).
+            self._restart(batch, np.arange(N, dtype=np.intp), range(base, base + N), anywhere=True)
         else:
             self._seed_bots(batch, np.arange(N, dtype=np.intp))
             self._first[:] = True

@@ -141,6 +141,15 @@ class Status:
     updates: int
     last_eval: Measure | None
     fraction: float
+    #: This update was evaluated and checkpointed (or it is the run's end): what a log line reports.
+    checkpoint: bool = False
+
+
+#: Fewest deals an evaluation is run on when the time left makes it smaller (the budget is the whole
+#: run's, evaluations included).
+MIN_EVAL_DEALS = 2
+#: Most of the budget kept for the final evaluation (it shrinks to fit; at least MIN_EVAL_DEALS).
+FINAL_EVAL_SHARE = 0.2
 
 
 class Trainer:
@@ -206,12 +215,29 @@ class Trainer:
         collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
 
+        budget = 60.0 * config.minutes
+
         def budget_fraction() -> float:
-            by_time = (time.monotonic() - start) / (60.0 * config.minutes)
+            by_time = (time.monotonic() - start) / budget
             by_count = self.decisions / config.decisions if config.decisions else 0.0
             return max(by_time, by_count)
 
-        while budget_fraction() < 1.0:
+        # ``minutes`` is the whole run's, evaluations included: an evaluation's cost per deal is
+        # timed once (one deal), the final evaluation keeps a share of the budget, and an
+        # update starts only if it and that share still fit (the last update's time says).
+        per_deal = self._time_evaluation()
+
+        def left() -> float:
+            return budget - (time.monotonic() - start)
+
+        def fitting(seconds: float) -> int:
+            """The deals an evaluation may measure in ``seconds`` (at most ``eval_deals``)."""
+            return min(config.eval_deals, int(seconds / per_deal)) if per_deal > 0 else config.eval_deals
+
+        final_reserve = per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
+        update_seconds = 0.0
+        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve:
+            began = time.monotonic()
             imitating = self.imitating
             rate = config.imitation_learning_rate if imitating else config.learning_rate
             for group in self.optimizer.param_groups:
@@ -219,6 +245,7 @@ class Trainer:
             data = collect(imitating)
             stats = self._update(data, imitating)
             self.updates += 1
+            update_seconds = time.monotonic() - began
             self.elapsed = time.monotonic() - start
             row: dict[str, Any] = {
                 "minutes": round(self.elapsed / 60, 3),
@@ -229,13 +256,16 @@ class Trainer:
             }
             if not imitating and self.updates % config.snapshot_every == 0:
                 self._snapshot()
-            if self.updates % config.eval_every == 0:
-                last_eval = self.evaluate()
-                row["eval_margin"] = round(last_eval.margin, 4)
-                row["eval_half_width"] = round(last_eval.half_width, 4)
-                if not imitating and (self.best is None or last_eval.margin > self.best):
-                    self.best = last_eval.margin
-                    self.export(self.out / BEST)
+            due = self.updates % config.eval_every == 0
+            if due:
+                deals = fitting(left() - final_reserve)
+                if deals >= MIN_EVAL_DEALS:  # else no time is left for one: the checkpoint alone
+                    last_eval = self.evaluate(deals)
+                    row["eval_margin"] = round(last_eval.margin, 4)
+                    row["eval_half_width"] = round(last_eval.half_width, 4)
+                    if not imitating and (self.best is None or last_eval.margin > self.best):
+                        self.best = last_eval.margin
+                        self.export(self.out / BEST)
                 self.curve.append(row)
                 self.checkpoint()
             else:
@@ -243,9 +273,11 @@ class Trainer:
             if progress is not None:
                 stage = "imitation" if imitating else "ppo"
                 fraction = min(1.0, budget_fraction())
-                progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, fraction))
+                progress(
+                    Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, fraction, due)
+                )
         self.elapsed = time.monotonic() - start
-        final = self.evaluate()
+        final = self.evaluate(max(MIN_EVAL_DEALS, fitting(left())))
         self.curve.append(
             {
                 "minutes": round(self.elapsed / 60, 3),
@@ -263,6 +295,10 @@ class Trainer:
         if not (self.out / BEST).exists():
             self.export(self.out / BEST)
         self.checkpoint()
+        self.elapsed = time.monotonic() - start
+        if progress is not None:
+            stage = "imitation" if self.imitating else "ppo"
+            progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, final, 1.0, True))
         return model
 
     # -- self-play -----------------------------------------------------------------------------------
@@ -401,14 +437,21 @@ class Trainer:
         model.save(path)
         return model
 
-    def evaluate(self) -> Measure:
-        """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out seeds."""
+    def _time_evaluation(self) -> float:
+        """Seconds an evaluation spends per deal, timed on one deal (what the budget plans with)."""
+        began = time.monotonic()
+        self.evaluate(1)
+        return time.monotonic() - began
+
+    def evaluate(self, deals: int | None = None) -> Measure:
+        """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out
+        seeds: ``deals`` of them (default ``eval_deals``; fewer when the budget's time is short)."""
         return measure(
             self.config.game,
             self.config.players,
             ModelPolicy(self.net.export(self.meta())),
             heuristic_policy,
-            deals=self.config.eval_deals,
+            deals=self.config.eval_deals if deals is None else deals,
             options=self.config.options,
             ray=self.ray,
         )

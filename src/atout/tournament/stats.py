@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from openskill.models import PlackettLuce
 
 from .runner import MatchOutcome
 
@@ -218,7 +217,13 @@ def _missed_shares(counts: list[int] | None, by_round: list[list[int]], played: 
 
 
 def rate(outcomes: Sequence[MatchOutcome]) -> dict[str, tuple[float, float]]:
-    """OpenSkill (Plackett–Luce) ``{bot: (mu, sigma)}`` after every match, in the order given."""
+    """OpenSkill (Plackett–Luce) ``{bot: (mu, sigma)}`` after every match, in the order given.
+
+    openskill is imported here, not with the module: the 'tournament' extra's, it must not keep
+    ``atout --help`` (which imports this package) from starting where it is not installed.
+    """
+    from openskill.models import PlackettLuce
+
     model = PlackettLuce()
     ratings: dict[str, Any] = {}
     for o in outcomes:
