@@ -24,7 +24,7 @@ from .engine_compare import sample_seeds
 jax = pytest.importorskip("jax", reason="jax is an optional extra: pip install 'atout[jax]'")
 jnp = pytest.importorskip("jax.numpy")
 
-from atout.batch.jax import JaxWizard, WizardJaxState, hand_counts  # noqa: E402
+from atout.batch.jax import JaxWizard, WizardJaxState, hand_counts, slot_words  # noqa: E402
 
 #: The fields both batches hold under the same name and meaning (hands are compared as counts).
 SAME_FIELDS = ("phase", "round", "dealer", "current_player", "leader", "trump", "turned")
@@ -141,11 +141,26 @@ def test_rollout_ends_whole_matches() -> None:
     assert (np.asarray(state.scores) % 10 == 0).all()
 
 
+def test_step_one_is_the_batched_step_of_one_match() -> None:
+    # The batched step deals the next round only in the steps where some match opens one: the same games.
+    env = JaxWizard(3, rounds=2)
+    state = env.new_matches(sample_seeds(4, 11))
+    one = jax.jit(jax.vmap(env.step_one))
+    while not bool(np.asarray(state.terminal).all()):
+        actions = jnp.asarray(rule_actions(np.asarray(state.legal_action_mask), 3), dtype=jnp.int32)
+        batched, single = env.step(state, actions), one(state, actions)
+        for name, mine, theirs in zip(WizardJaxState._fields, batched, single, strict=True):
+            assert np.array_equal(np.asarray(mine), np.asarray(theirs)), name
+        state = batched
+
+
 def test_hand_counts_count_wizards_and_jesters() -> None:
     mask = np.array([C.mask_of([0, 13, C.WIZARD, C.WIZARD, C.JESTER])], dtype=np.uint64)
     counts = hand_counts(mask)[0]
     assert counts.shape == (C.NUM_KINDS,)
     assert {int(k): int(counts[k]) for k in np.flatnonzero(counts)} == {0: 1, 13: 1, C.WIZARD: 2, C.JESTER: 1}
+    words = slot_words(mask)[0]
+    assert (int(words[1]) << 32) | int(words[0]) == int(mask[0])
 
 
 def test_new_matches_needs_a_seed() -> None:

@@ -20,6 +20,6 @@ try:
 except ImportError as missing:  # pragma: no cover - depends on what is installed
     raise ImportError("atout.batch.jax needs JAX: pip install 'atout[jax]' (or pip install jax)") from missing
 
-from .wizard import DealArrays, JaxWizard, WizardJaxState, hand_counts
+from .wizard import DealArrays, JaxWizard, WizardJaxState, hand_counts, slot_words
 
-__all__ = ["DealArrays", "JaxWizard", "WizardJaxState", "hand_counts"]
+__all__ = ["DealArrays", "JaxWizard", "WizardJaxState", "hand_counts", "slot_words"]

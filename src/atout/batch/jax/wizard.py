@@ -51,7 +51,7 @@ from ...games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame
 from ..common import IllegalActions
 from ..wizard import deal
 
-__all__ = ["DealArrays", "JaxWizard", "WizardJaxState", "hand_counts"]
+__all__ = ["DealArrays", "JaxWizard", "WizardJaxState", "hand_counts", "slot_words"]
 
 Array = jax.Array
 WIZ, JES = C.WIZARD, C.JESTER
@@ -71,8 +71,12 @@ class WizardJaxState(NamedTuple):
     ``scores``.  Then what a step reports: ``rewards`` (the round's score
     deltas when this step scored one, else 0), ``terminal``,
     ``legal_action_mask``.  Last, the match's deals: every round's hands
-    (``deal_hands``, rounds before the configuration's start empty) and
-    turned-up kind (``deal_turned``).
+    (``deal_hands``: (rounds, players, 2) uint32, the engine's 60-slot masks
+    split in two words, rounds before the configuration's start empty) and
+    turned-up kind (``deal_turned``).  Why words and not counts there: a
+    match carries all its rounds' deals, and a step that copies its state
+    copies them too (15 rounds of counts were 3 kB a match, 26 MB a step at
+    8,192 matches; as words, 480 bytes).
     """
 
     phase: Array
@@ -114,7 +118,7 @@ class DealArrays(NamedTuple):
     """Matches' deals as :meth:`JaxWizard.init` takes them (numpy, one row per match)."""
 
     first_dealer: NDArray[np.int32]  # (G,)
-    hands: NDArray[np.int8]  # (G, rounds, players, 54) counts per kind
+    hands: NDArray[np.uint32]  # (G, rounds, players, 2) slot masks: slots 0..31, then 32..59
     turned: NDArray[np.int32]  # (G, rounds)
 
 
@@ -126,6 +130,14 @@ def hand_counts(masks: NDArray[np.uint64]) -> NDArray[np.int8]:
     counts[..., WIZ] = slots[..., 52:56].sum(axis=-1)
     counts[..., JES] = slots[..., 56:60].sum(axis=-1)
     return counts
+
+
+def slot_words(masks: NDArray[np.uint64]) -> NDArray[np.uint32]:
+    """Slot bitmasks, any shape, as two 32-bit words each (shape + (2,)): slots 0..31, then 32..59.
+
+    JAX computes in 32 bits unless ``jax_enable_x64`` is set for the whole process.
+    """
+    return np.stack([masks & np.uint64(0xFFFFFFFF), masks >> np.uint64(32)], axis=-1).astype(np.uint32)
 
 
 def _beats_table() -> NDArray[np.bool_]:
@@ -175,7 +187,7 @@ class JaxWizard:
         #: (N,) deals -> batched state, jitted.
         self.init = jax.jit(jax.vmap(self.init_one))
         #: (state, (N,) actions) -> state, jitted and vmapped.
-        self.step = jax.jit(jax.vmap(self.step_one))
+        self.step = jax.jit(self._step_batch)
         #: (state, key) -> (N,) uniformly random legal actions (0 where a match is over), jitted.
         self.random_actions = jax.jit(self._random_actions)
         self.rollout = jax.jit(self._rollout, static_argnames="steps")
@@ -185,7 +197,7 @@ class JaxWizard:
         """The matches ``seeds``' deals, drawn as the numpy batch draws them (:func:`atout.batch.wizard.deal`)."""
         dealt = deal([int(s) for s in seeds], self.game)
         return DealArrays(
-            dealt.first_dealer.astype(np.int32), hand_counts(dealt.hands), dealt.turned.astype(np.int32)
+            dealt.first_dealer.astype(np.int32), slot_words(dealt.hands), dealt.turned.astype(np.int32)
         )
 
     def new_matches(self, seeds: Sequence[int]) -> WizardJaxState:
@@ -216,7 +228,7 @@ class JaxWizard:
             rewards=seats,
             terminal=jnp.zeros((), bool),
             legal_action_mask=jnp.zeros((self.num_actions,), bool),
-            deal_hands=deal_hands.astype(jnp.int8),
+            deal_hands=deal_hands.astype(jnp.uint32),
             deal_turned=deal_turned.astype(i32),
         )._replace(round=jnp.full((), self.start_round, i32), dealer=dealer)
         started = self._start_round(blank)
@@ -234,7 +246,7 @@ class JaxWizard:
         wizard = turned == WIZ
         left = (s.dealer + 1) % n
         dealt = {
-            "hands": s.deal_hands[r],
+            "hands": self._counts(s.deal_hands[r]),
             "turned": turned,
             "trump": jnp.where((turned < 0) | (turned >= WIZ), -1, turned // C.RANKS),
             "phase": jnp.where(wizard, TRUMP, BID).astype(jnp.int32),
@@ -243,6 +255,13 @@ class JaxWizard:
         }
         fresh = {name: jnp.full_like(getattr(s, name), value) for name, value in _ROUND_START.items()}
         return s._replace(**dealt, **fresh)
+
+    def _counts(self, words: Array) -> Array:
+        """(players, 2) slot words as (players, 54) counts per kind (:func:`hand_counts` in JAX)."""
+        slots = ((words[:, :, None] >> _SHIFTS) & 1).reshape(words.shape[0], 64).astype(jnp.int8)
+        wizards = slots[:, 52:56].sum(axis=1, keepdims=True, dtype=jnp.int8)
+        jesters = slots[:, 56:60].sum(axis=1, keepdims=True, dtype=jnp.int8)
+        return jnp.concatenate([slots[:, :WIZ], wizards, jesters], axis=1)
 
     def _legal(self, s: WizardJaxState) -> Array:
         """(num_actions,) the engine's legal actions of ``s`` as a mask (none once over)."""
@@ -264,7 +283,13 @@ class JaxWizard:
         return mask
 
     def step_one(self, s: WizardJaxState, action: Array) -> WizardJaxState:
-        """One match moved by ``action`` (ignored once the match is over): the numpy batch's ``_move`` for one row.
+        """One match moved by ``action`` (ignored once the match is over): the numpy batch's ``_move`` for one row."""
+        moved, going = self._move(s, action)
+        after = self._next_round(moved, going)
+        return after._replace(legal_action_mask=self._legal(after))
+
+    def _move(self, s: WizardJaxState, action: Array) -> tuple[WizardJaxState, Array]:
+        """``s`` moved by ``action``, and whether it then opens its next round (:meth:`_next_round` deals it).
 
         Every phase's update is computed and the match's own kept (``where``):
         a card (the trick's winner by the engine's incremental rule, the trick's
@@ -341,15 +366,34 @@ class JaxWizard:
             terminal=s.terminal | last,
         )
         # -- the next round: the dealer moves left, the round is dealt --------------------------
-        following = self._start_round(moved._replace(round=moved.round + 1, dealer=(moved.dealer + 1) % n))
-        after = WizardJaxState(
+        return moved, going
+
+    def _next_round(self, moved: WizardJaxState, going: Array) -> WizardJaxState:
+        """``moved`` opens its next round if ``going`` (it scored a round that is not its last): the dealer moves left."""
+        following = self._start_round(
+            moved._replace(round=moved.round + 1, dealer=(moved.dealer + 1) % self.players)
+        )
+        return WizardJaxState(
             *(
                 jnp.where(going, new, old)
                 for new, old in zip(following[:_DEALS], moved[:_DEALS], strict=True)
             ),
             *moved[_DEALS:],
         )
-        return after._replace(legal_action_mask=self._legal(after))
+
+    def _step_batch(self, s: WizardJaxState, actions: Array) -> WizardJaxState:
+        """:meth:`step_one` over every match, the next rounds dealt only in the steps where some match opens one.
+
+        Why not ``vmap(step_one)``: under ``vmap`` a branch is a select, so every
+        match would decode a deal every step; a round ends about once in 36
+        steps of a 4-player match, and ``lax.cond`` on the whole batch skips the
+        deal in the other steps.
+        """
+        moved, going = jax.vmap(self._move)(s, actions)
+        after: WizardJaxState = jax.lax.cond(
+            going.any(), jax.vmap(self._next_round), lambda m, _: m, moved, going
+        )
+        return after._replace(legal_action_mask=jax.vmap(self._legal)(after))
 
     # -- policies and loops ------------------------------------------------------------------------
     def _random_actions(self, state: WizardJaxState, key: Array) -> Array:
@@ -384,10 +428,9 @@ class JaxWizard:
 
     def _rollout(self, state: WizardJaxState, key: Array, steps: int) -> WizardJaxState:
         """``steps`` steps of uniformly random legal actions, the whole loop in one jitted ``fori_loop``."""
-        batched = jax.vmap(self.step_one)
 
         def body(i: Array, carry: WizardJaxState) -> WizardJaxState:
-            return batched(carry, self._random_actions(carry, jax.random.fold_in(key, i)))
+            return self._step_batch(carry, self._random_actions(carry, jax.random.fold_in(key, i)))
 
         result: WizardJaxState = jax.lax.fori_loop(0, steps, body, state)
         return result
