@@ -10,6 +10,8 @@ ends: no reset is timed anywhere):
 * jax loop: :class:`atout.batch.jax.JaxWizard` driven from Python, two jitted
   calls a step (``random_actions``, then ``step``) — how an agent outside JAX
   drives it;
+* jax loop, donated: the same with ``JaxWizard(donate=True)`` (a step reuses its
+  input's buffers instead of writing a fresh state);
 * jax rollout: ``JaxWizard.rollout``, the whole loop in one jitted
   ``fori_loop`` — how an agent written in JAX would keep it.
 
@@ -119,13 +121,16 @@ def main() -> None:
     args = parser.parse_args()
     print(f"jax {jax.__version__} on {jax.devices()}; {os.cpu_count()} CPUs (shared)")
     env = JaxWizard(args.players)
+    donating = JaxWizard(args.players, donate=True)
     for size in args.sizes:
         print(f"\n{size} matches, {args.players} players, {args.steps} steps a run, median of {args.runs}:")
+        ready(donating.step(donating.new_matches(range(size)), jnp.zeros(size, jnp.int32)))  # compiled
         for name, seconds in compile_seconds(env, size, args.steps).items():
             print(f"  compile {name}: {seconds:.2f} s")
         runners = {
             "numpy batch": numpy_runner(args.players, size, args.steps),
             "jax loop": jax_loop_runner(env, size, args.steps),
+            "jax donated": jax_loop_runner(donating, size, args.steps),
             "jax rollout": jax_rollout_runner(env, size, args.steps),
         }
         times: dict[str, list[float]] = {name: [] for name in runners}

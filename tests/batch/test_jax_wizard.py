@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from atout.batch import IllegalActions, WizardBatch
+from atout.batch.wizard import _BEATS
 from atout.games.wizard import cards as C
 
 from .engine_compare import sample_seeds
@@ -152,6 +153,26 @@ def test_step_one_is_the_batched_step_of_one_match() -> None:
         for name, mine, theirs in zip(WizardJaxState._fields, batched, single, strict=True):
             assert np.array_equal(np.asarray(mine), np.asarray(theirs)), name
         state = batched
+
+
+def test_a_donating_step_plays_the_same_games() -> None:
+    seeds = sample_seeds(3, 12)
+    plain, donating = JaxWizard(3, rounds=2), JaxWizard(3, rounds=2, donate=True)
+    state, consumed = plain.new_matches(seeds), donating.new_matches(seeds)
+    for step in range(12):
+        actions = jnp.asarray(rule_actions(np.asarray(state.legal_action_mask), step), dtype=jnp.int32)
+        state, consumed = plain.step(state, actions), donating.step(consumed, actions)
+        for name, mine, theirs in zip(WizardJaxState._fields, state, consumed, strict=True):
+            assert np.array_equal(np.asarray(mine), np.asarray(theirs)), name
+
+
+def test_trick_rule_equals_the_numpy_batch_table() -> None:
+    trump, win, kind = np.meshgrid(
+        np.arange(-1, 4), np.arange(-1, C.NUM_KINDS), np.arange(C.NUM_KINDS), indexing="ij"
+    )
+    takes = JaxWizard._takes(jnp.asarray(kind), jnp.asarray(win), jnp.asarray(trump))
+    expected = _BEATS.reshape(5, C.NUM_KINDS + 1, C.NUM_KINDS + 1)[:, :, : C.NUM_KINDS]
+    assert np.array_equal(np.asarray(takes), expected)
 
 
 def test_hand_counts_count_wizards_and_jesters() -> None:

@@ -55,7 +55,6 @@ __all__ = ["DealArrays", "JaxWizard", "WizardJaxState", "hand_counts", "slot_wor
 
 Array = jax.Array
 WIZ, JES = C.WIZARD, C.JESTER
-_KINDS = C.NUM_KINDS + 1  # card kinds plus "no card" (index -1 + 1 = 0 in the winner table)
 _SHIFTS = np.arange(32, dtype=np.uint32)
 
 
@@ -140,18 +139,6 @@ def slot_words(masks: NDArray[np.uint64]) -> NDArray[np.uint32]:
     return np.stack([masks & np.uint64(0xFFFFFFFF), masks >> np.uint64(32)], axis=-1).astype(np.uint32)
 
 
-def _beats_table() -> NDArray[np.bool_]:
-    """``[trump + 1, win + 1, kind]``: whether ``kind`` takes a trick ``win`` is winning (the engine's incremental rule).
-
-    The same table as :func:`atout.batch.wizard._beats_table`, shaped for a
-    three-index lookup (the numpy batch flattens it).
-    """
-    from ..wizard import _BEATS
-
-    table: NDArray[np.bool_] = _BEATS.reshape(5, _KINDS, _KINDS)
-    return table
-
-
 class JaxWizard:
     """Wizard matches of one configuration as pure JAX functions (``JaxWizard(4)``; options as the engine's).
 
@@ -164,8 +151,15 @@ class JaxWizard:
     for an agent that composes its own ``vmap``/``scan``.
     """
 
-    def __init__(self, players: int, **options: Any) -> None:
-        """The engine's game validates the players and options; its constants are baked into the traces."""
+    def __init__(self, players: int, *, donate: bool = False, **options: Any) -> None:
+        """The engine's game validates the players and options; its constants are baked into the traces.
+
+        ``donate``: :attr:`step` consumes the state it is given (XLA reuses its
+        buffers for the result; the old state must not be read again).  Why
+        offered: driven from Python, a step otherwise writes a fresh copy of
+        every match's state (bench/jax_batch.py measures both); off by
+        default, as a pure function's input is expected to survive it.
+        """
         self.game = game = WizardGame(players, **options)
         self.players = n = game.players
         self.num_actions = game.num_actions
@@ -181,13 +175,20 @@ class JaxWizard:
         # Suit of each kind; Wizards and Jesters get -3, which no ``led`` value (-2..3) equals.
         self._suit_of_kind = jnp.array([k // C.RANKS for k in range(WIZ)] + [-3, -3], dtype=jnp.int32)
         self._special = self._kinds >= WIZ
-        #: What a card sets ``led`` to when nothing is led yet (a Wizard: -2, free; a Jester: still -1).
-        self._led_of_kind = jnp.array([k // C.RANKS for k in range(WIZ)] + [-2, -1], dtype=jnp.int32)
-        self._beats = jnp.asarray(_beats_table())
+        self._bid_values = jnp.arange(game.full_rounds + 1, dtype=jnp.int32)
+        # The legal mask is built part by part in the action space's order: check that order.
+        layout = (self.bid_base, self.trump_base, self.num_actions)
+        expected = (
+            C.NUM_KINDS,
+            C.NUM_KINDS + game.full_rounds + 1,
+            self.trump_base + 4 + (self.blind_action >= 0),
+        )
+        if layout != expected:  # pragma: no cover - only if the engine's action space changes
+            raise ValueError(f"Wizard's action space moved: (bid, trump, size) {layout}, expected {expected}")
         #: (N,) deals -> batched state, jitted.
         self.init = jax.jit(jax.vmap(self.init_one))
         #: (state, (N,) actions) -> state, jitted and vmapped.
-        self.step = jax.jit(self._step_batch)
+        self.step = jax.jit(self._step_batch, donate_argnums=0 if donate else ())
         #: (state, key) -> (N,) uniformly random legal actions (0 where a match is over), jitted.
         self.random_actions = jax.jit(self._random_actions)
         self.rollout = jax.jit(self._rollout, static_argnames="steps")
@@ -264,23 +265,54 @@ class JaxWizard:
         return jnp.concatenate([slots[:, :WIZ], wizards, jesters], axis=1)
 
     def _legal(self, s: WizardJaxState) -> Array:
-        """(num_actions,) the engine's legal actions of ``s`` as a mask (none once over)."""
-        seat = jnp.clip(s.current_player, 0, self.players - 1)
-        hand = s.hands[seat] > 0
-        same = hand & (self._suit_of_kind == s.led)
-        playable = jnp.where(same.any(), same | (hand & self._special), hand)
-        ids = self._ids
-        cards = jnp.zeros(self.num_actions, bool).at[: C.NUM_KINDS].set(playable)
-        bids = (ids >= self.bid_base) & (ids <= self.bid_base + s.round)
-        if self.plus_minus_one:
-            rest = s.round - s.bid_sum
-            forbidden = (s.current_player == s.dealer) & (rest >= 0) & (rest <= s.round)
-            bids &= ~(forbidden & (ids == self.bid_base + rest))
-        trumps = (ids >= self.trump_base) & (ids < self.trump_base + 4)
-        mask = jnp.where(s.phase == PLAY, cards, jnp.where(s.phase == BID, bids, (s.phase == TRUMP) & trumps))
+        """(num_actions,) the engine's legal actions of ``s`` as a mask (none once over).
+
+        Built as the action space is laid out (cards, bids, trumps, the blind
+        play), each part from its own phase, and concatenated; the seat's
+        hand is read through a one-hot of the seats.  Why: this was the step's
+        largest cost (three selects over every id, and a gather per match,
+        which XLA's CPU backend runs as a loop).
+        """
+        play = s.phase == PLAY
+        parts = []
         if self.blind_action >= 0:  # clairvoyance: round 1 is played blind, one action
-            mask = jnp.where((s.phase == PLAY) & (s.round == 1), ids == self.blind_action, mask)
-        return mask
+            blind = play & (s.round == 1)
+            play &= ~blind
+        hand = self._held(s, self._seats == s.current_player)
+        same = hand & (self._suit_of_kind == s.led)
+        parts.append(play & jnp.where(same.any(), same | (hand & self._special), hand))
+        bids = (s.phase == BID) & (self._bid_values <= s.round)
+        if self.plus_minus_one:  # the dealer may not make the bids add up to the tricks
+            bids &= ~((s.current_player == s.dealer) & (self._bid_values == s.round - s.bid_sum))
+        parts.append(bids)
+        parts.append(jnp.broadcast_to(s.phase == TRUMP, (4,)))
+        if self.blind_action >= 0:
+            parts.append(blind[None])
+        return jnp.concatenate(parts)
+
+    @staticmethod
+    def _held(s: WizardJaxState, seat_hot: Array) -> Array:
+        """(54,) the kinds the seat ``seat_hot`` (a one-hot of the seats; none: nothing) holds.
+
+        Through the one-hot rather than ``hands[seat]``: a per-match index is a
+        gather, which XLA's CPU backend runs as a loop.
+        """
+        return jnp.any(seat_hot[:, None] & (s.hands > 0), axis=0)
+
+    @staticmethod
+    def _takes(kind: Array, win: Array, trump: Array) -> Array:
+        """Whether ``kind`` takes a trick whose winning card is ``win`` (-1: empty trick): the engine's incremental rule.
+
+        The first Wizard wins; else the highest trump; else the highest card of
+        the led suit; all Jesters: the first.  Written out rather than looked up
+        in the numpy batch's table (tests/batch/test_jax_wizard.py checks the
+        two agree on every case): a lookup per match is a gather, which XLA's
+        CPU backend runs as a loop.
+        """
+        suit, wsuit = kind // C.RANKS, win // C.RANKS
+        ordinary = (suit == wsuit) & (kind > win) | (suit == trump) & (wsuit != suit)
+        beats = (kind == WIZ) | ((kind != JES) & ((win == JES) | ordinary))
+        return (win == -1) | ((win != WIZ) & beats)
 
     def step_one(self, s: WizardJaxState, action: Array) -> WizardJaxState:
         """One match moved by ``action`` (ignored once the match is over): the numpy batch's ``_move`` for one row."""
@@ -307,14 +339,16 @@ class JaxWizard:
         # -- a card -------------------------------------------------------------------------
         kind = a
         if self.blind_action >= 0:  # round 1 of clairvoyance: the blind action plays the one card held
-            kind = jnp.where(s.round == 1, jnp.argmax(s.hands[seat] > 0).astype(i32), kind)
+            kind = jnp.where(s.round == 1, jnp.argmax(self._held(s, seat_hot)).astype(i32), kind)
         kind = jnp.clip(kind, 0, C.NUM_KINDS - 1)
         played = play & seat_hot[:, None] & (self._kinds == kind)[None, :]
         hands = s.hands - played.astype(jnp.int8)
-        take = play & self._beats[s.trump + 1, s.win_kind + 1, kind]
+        take = play & self._takes(kind, s.win_kind, s.trump)
         win_seat = jnp.where(take, seat, s.win_seat)
         win_kind = jnp.where(take, kind, s.win_kind)
-        led = jnp.where(play & (s.led == -1), self._led_of_kind[kind], s.led)
+        # What a card sets ``led`` to when nothing is led yet: its suit; a Wizard -2 (free); a Jester leaves it.
+        first = jnp.where(kind == WIZ, -2, jnp.where(kind == JES, -1, kind // C.RANKS))
+        led = jnp.where(play & (s.led == -1), first, s.led)
         size = s.trick_size + play
         current = jnp.where(play, (seat + 1) % n, s.current_player)
         # The trick's end: its winner takes it and leads the next.
