@@ -29,10 +29,11 @@ cannot raise: :meth:`JaxWizard.check` refuses them on the host, as the numpy
 batch's ``check`` does; an unchecked illegal action leaves an undefined game).
 A finished match ignores its actions, as in the numpy batch.
 
-Hands are counts per card kind, ``(players, 54)`` int8 (two Wizards: a 2 in
-column 52), not the numpy batch's 64-bit slot masks: JAX computes in 32 bits
-unless ``jax_enable_x64`` is set for the whole process, and the rules only
-read which kinds a seat holds and how many.
+Hands are the numpy batch's 60-slot masks split into two 32-bit words
+(``(players, 2)`` uint32; :func:`hand_counts` of the joined words reads them
+as counts per kind): JAX computes in 32 bits unless ``jax_enable_x64`` is set
+for the whole process.  Why not counts per kind: a step rewrites the whole
+state, and 54 counts a seat were most of it (bench/jax_batch.py).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class WizardJaxState(NamedTuple):
     ``leader``, ``trick_size``, ``tricks_done``, ``bid_sum``, ``trump`` (-1
     none), ``turned`` (-1 none), ``led`` (-1 nothing led, -2 a Wizard led),
     ``win_seat``/``win_kind`` (the trick's winner so far, -1 none); per seat
-    ``hands`` (counts per kind), ``bids`` (-1 not yet), ``tricks_won``,
+    ``hands`` (the numpy batch's slot masks, as two 32-bit words: slots 0..31, then 32..59), ``bids`` (-1 not yet), ``tricks_won``,
     ``scores``.  Then what a step reports: ``rewards`` (the round's score
     deltas when this step scored one, else 0), ``terminal``,
     ``legal_action_mask``.  Last, the match's deals: every round's hands
@@ -222,7 +223,7 @@ class JaxWizard:
         # The round's start sets the trick, the trump, the hands and who acts; the match's fields start here.
         blank = WizardJaxState(
             **dict.fromkeys(WizardJaxState._fields[:_HANDS], zero),
-            hands=jnp.zeros((n, C.NUM_KINDS), jnp.int8),
+            hands=jnp.zeros((n, 2), jnp.uint32),
             bids=seats,
             tricks_won=seats,
             scores=seats,
@@ -247,7 +248,7 @@ class JaxWizard:
         wizard = turned == WIZ
         left = (s.dealer + 1) % n
         dealt = {
-            "hands": self._counts(s.deal_hands[r]),
+            "hands": s.deal_hands[r],
             "turned": turned,
             "trump": jnp.where((turned < 0) | (turned >= WIZ), -1, turned // C.RANKS),
             "phase": jnp.where(wizard, TRUMP, BID).astype(jnp.int32),
@@ -256,13 +257,6 @@ class JaxWizard:
         }
         fresh = {name: jnp.full_like(getattr(s, name), value) for name, value in _ROUND_START.items()}
         return s._replace(**dealt, **fresh)
-
-    def _counts(self, words: Array) -> Array:
-        """(players, 2) slot words as (players, 54) counts per kind (:func:`hand_counts` in JAX)."""
-        slots = ((words[:, :, None] >> _SHIFTS) & 1).reshape(words.shape[0], 64).astype(jnp.int8)
-        wizards = slots[:, 52:56].sum(axis=1, keepdims=True, dtype=jnp.int8)
-        jesters = slots[:, 56:60].sum(axis=1, keepdims=True, dtype=jnp.int8)
-        return jnp.concatenate([slots[:, :WIZ], wizards, jesters], axis=1)
 
     def _legal(self, s: WizardJaxState) -> Array:
         """(num_actions,) the engine's legal actions of ``s`` as a mask (none once over).
@@ -297,7 +291,28 @@ class JaxWizard:
         Through the one-hot rather than ``hands[seat]``: a per-match index is a
         gather, which XLA's CPU backend runs as a loop.
         """
-        return jnp.any(seat_hot[:, None] & (s.hands > 0), axis=0)
+        words = jnp.sum(jnp.where(seat_hot[:, None], s.hands, 0), axis=0, dtype=jnp.uint32)
+        slots = ((words[:, None] >> _SHIFTS) & 1).reshape(64) != 0
+        return jnp.concatenate(
+            [slots[:WIZ], slots[52:56].any(keepdims=True), slots[56:60].any(keepdims=True)]
+        )
+
+    @staticmethod
+    def _lowest_slot(hands: Array, kind: Array) -> Array:
+        """(players, 2) words: each seat's lowest slot holding ``kind`` (one card: a Wizard or Jester copy, the card itself).
+
+        The numpy batch's ``lowest_bit(hand & slots_of_kind)``, so both batches
+        keep the same slots: kinds 0..51 are slots 0..51, the Wizards slots
+        52..55 (bits 20..23 of the second word), the Jesters 56..59.
+        """
+        u32 = jnp.uint32
+        ordinary = jnp.uint32(1) << (kind % 32).astype(u32)
+        low = jnp.where(kind < 32, ordinary, u32(0))
+        high = jnp.where(kind == WIZ, u32(0xF << 20), jnp.where(kind == JES, u32(0xF << 24), u32(0)))
+        high = jnp.where((kind >= 32) & (kind < WIZ), ordinary, high)
+        held: Array = hands & jnp.stack([low, high])
+        lowest: Array = held & (~held + u32(1))  # two's complement: x & -x
+        return lowest
 
     @staticmethod
     def _takes(kind: Array, win: Array, trump: Array) -> Array:
@@ -341,8 +356,7 @@ class JaxWizard:
         if self.blind_action >= 0:  # round 1 of clairvoyance: the blind action plays the one card held
             kind = jnp.where(s.round == 1, jnp.argmax(self._held(s, seat_hot)).astype(i32), kind)
         kind = jnp.clip(kind, 0, C.NUM_KINDS - 1)
-        played = play & seat_hot[:, None] & (self._kinds == kind)[None, :]
-        hands = s.hands - played.astype(jnp.int8)
+        hands = s.hands ^ jnp.where(play & seat_hot[:, None], self._lowest_slot(s.hands, kind), 0)
         take = play & self._takes(kind, s.win_kind, s.trump)
         win_seat = jnp.where(take, seat, s.win_seat)
         win_kind = jnp.where(take, kind, s.win_kind)
@@ -421,12 +435,20 @@ class JaxWizard:
         Why not ``vmap(step_one)``: under ``vmap`` a branch is a select, so every
         match would decode a deal every step; a round ends about once in 36
         steps of a 4-player match, and ``lax.cond`` on the whole batch skips the
-        deal in the other steps.
+        deal in the other steps.  The branches return the fields before the
+        deals only: the deals never change, and a branch's output is a buffer
+        XLA may fill by copying.
         """
         moved, going = jax.vmap(self._move)(s, actions)
-        after: WizardJaxState = jax.lax.cond(
-            going.any(), jax.vmap(self._next_round), lambda m, _: m, moved, going
+        opened = jax.vmap(self._next_round)
+        fields: tuple[Array, ...] = jax.lax.cond(
+            going.any(),
+            lambda m, g: tuple(opened(m, g)[:_DEALS]),
+            lambda m, _: tuple(m[:_DEALS]),
+            moved,
+            going,
         )
+        after = WizardJaxState(*fields, *moved[_DEALS:])
         return after._replace(legal_action_mask=jax.vmap(self._legal)(after))
 
     # -- policies and loops ------------------------------------------------------------------------
