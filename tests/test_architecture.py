@@ -161,6 +161,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
         "atout.bots.learned",
         "atout.bots.batched",
     },
+    "jax": {"batch"},  # the JAX batch (atout.batch.jax, the optional 'jax' extra): nothing else needs it
     "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},
