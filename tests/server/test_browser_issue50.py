@@ -1,0 +1,54 @@
+"""The defects a new player met at the web table (issue 50), each checked in real Chromium:
+a signed-in player's rating change in the final ranking of the game just played, and their
+seat named after the account when the name field is left empty.
+
+Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a subprocess).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser
+
+from .conftest import SHORT_OPTIONS, Server
+from .test_browser import ARTIFACTS, FAST_CARDS, play_to_the_end
+from .test_browser import browser as browser  # the fixture, re-exported
+
+
+def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
+    server: Server,
+    browser: Browser,
+) -> None:
+    """Signed in, a player creates a Wizard table from the home page leaving the name
+    field empty, plays it to the end: the seat bears the account's name (the field's default
+    says so), and the final ranking shows the rating change as soon as the game ends (not only
+    when the finished table is opened again)."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    context.add_init_script(FAST_CARDS)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.emulate_media(reduced_motion="reduce")
+        r = page.request.post(
+            f"{server.url}/api/account/signup", data={"name": "Zelda", "password": "a good long password"}
+        )
+        assert r.ok, r.text()
+        page.goto(server.url + "/")
+        page.select_option("#game", "wizard")
+        page.wait_for_function("() => document.querySelector('input[name=name0]').placeholder === 'Zelda'")
+        page.fill("[name=opt_rounds]", str(SHORT_OPTIONS["rounds"]))
+        page.click("#create-button")
+        link = page.locator("a[data-seat='0']")
+        assert "Zelda" in link.inner_text()
+        link.click()
+        page.wait_for_selector("#board[data-n]")
+        assert page.locator("#name-ask").count() == 0
+        assert "Zelda" in page.inner_text("#board .felt .seat[data-seat='0'] .name")
+        play_to_the_end(page, 0)
+        page.wait_for_selector("#overlay[data-kind=final]:not([hidden]) ol.ranking")
+        assert page.inner_text("#overlay ol.ranking li[data-seat='0'] .name") == "Zelda"
+        mine = page.locator("#overlay ol.ranking li[data-seat='0'] .acc-rating-mine")
+        mine.wait_for(timeout=5_000)
+        assert mine.inner_text().startswith("Your rating "), mine.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "issue50-rating-at-end-laptop-en.png"))
+    finally:
+        context.close()
