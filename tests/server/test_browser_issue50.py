@@ -10,7 +10,16 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from .conftest import SHORT_OPTIONS, Server
-from .test_browser import ARTIFACTS, FAST_CARDS, play_to_the_end
+from .test_browser import (
+    ARTIFACTS,
+    FAST_CARDS,
+    MAX_MOVES,
+    board,
+    new_table,
+    play_one,
+    play_to_the_end,
+    wait_my_turn_or_end,
+)
 from .test_browser import browser as browser  # the fixture, re-exported
 
 
@@ -50,5 +59,54 @@ def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
         mine.wait_for(timeout=5_000)
         assert mine.inner_text().startswith("Your rating "), mine.inner_text()
         page.screenshot(path=str(ARTIFACTS / "issue50-rating-at-end-laptop-en.png"))
+    finally:
+        context.close()
+
+
+#: In the page: every moment the table both says it passes for the player (Le Malin's auto-pass)
+#: and offers a button or says "Your turn" (a click then raced the pass and was refused).
+RACE_WATCH = """
+window.__race = [];
+new MutationObserver(() => {
+  const prompt = document.getElementById('prompt');
+  if (!prompt || !prompt.textContent.includes('passing for you')) return;
+  const buttons = [...document.querySelectorAll('#board button.action')].filter((b) => b.offsetParent);
+  const status = document.getElementById('status').textContent;
+  if (buttons.length || status === 'Your turn') window.__race.push(`${status} | ${buttons.map((b) => b.textContent).join(',')} | ${prompt.textContent}`);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_le_malin_never_offers_a_move_it_is_about_to_make_for_the_player(
+    server: Server,
+    browser: Browser,
+) -> None:
+    """Le Malin with the auto-pass on (the default): in a Malheur window where the player holds
+    nothing playable the table passes for them, and while it does it offers no Pass button and
+    does not say "Your turn" (a click there raced the pass and came back refused).  Every button
+    the page shows is clicked at once: none is refused, through a whole short game."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    context.add_init_script(FAST_CARDS)
+    context.add_init_script(RACE_WATCH)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.emulate_media(reduced_motion="reduce")
+        urls = new_table(server, "malin", 1, options={"fun": True})
+        page.goto(urls[0])
+        page.wait_for_selector("#board[data-n]")
+        page.fill("#name-ask-input", "Alice")
+        page.locator("#name-ask button[type=submit]").click()
+        moves = 0
+        while moves < MAX_MOVES:
+            wait_my_turn_or_end(page, 0)
+            if board(page)["over"] == "true":
+                break
+            play_one(page)
+            notice = page.locator("#notice")
+            assert "error" not in (notice.get_attribute("class") or ""), notice.inner_text()
+            moves += 1
+        assert board(page)["over"] == "true"
+        assert page.evaluate("window.__race") == []
     finally:
         context.close()
