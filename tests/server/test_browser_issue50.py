@@ -21,6 +21,7 @@ from .test_browser import (
     wait_my_turn_or_end,
 )
 from .test_browser import browser as browser  # the fixture, re-exported
+from .test_browser_accounts import play_out
 
 
 def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
@@ -110,3 +111,33 @@ def test_le_malin_never_offers_a_move_it_is_about_to_make_for_the_player(
         assert page.evaluate("window.__race") == []
     finally:
         context.close()
+
+
+def test_le_nain_jaune_says_why_the_match_ended_before_its_last_deal(
+    server: Server,
+    browser: Browser,
+) -> None:
+    """Le Nain Jaune stops when a player cannot pay the next deal's stakes: the final ranking
+    says so (it showed "Deal 1 of 3" and no word why), naming who, in the reader's language."""
+    words = {
+        "en": "cannot pay the next deal's stakes",
+        "fr": "pas payer les mises",
+        "de": "die Einsätze der nächsten Runde nicht",
+    }
+    urls = new_table(server, "nain-jaune", 1, options={"start_tokens": 15, "max_deals": 3})
+    key = urls[0].split("#key=")[1]
+    play_out(server, urls[0], [key])
+    for lang, word in words.items():
+        context = browser.new_context(locale=lang, viewport={"width": 1280, "height": 800})
+        try:
+            page = context.new_page()
+            page.goto(urls[0])
+            page.wait_for_selector("#overlay[data-kind=final]:not([hidden]) ol.ranking")
+            note = page.locator("#overlay .final-note")
+            assert page.locator("#board .felt-info").inner_text().count("3"), (
+                "not the early end this test is about"
+            )
+            assert word in note.inner_text(), note.all_inner_texts()
+            page.screenshot(path=str(ARTIFACTS / f"issue50-nain-jaune-early-end-{lang}.png"))
+        finally:
+            context.close()

@@ -433,6 +433,7 @@ function gameOver(msg, mod, ctx, sheet) {
   window.scrollTo({ top: 0 }); // the ranking is drawn from the table's top down to the window's bottom
   overlay("final", t("final_ranking"),
     ranking(msg.result, ctx.names, mod.higherIsBetter !== false),
+    mod.finalNote ? mod.finalNote(msg, ctx) : null, // why the match ended, when a game says (Le Nain Jaune)
     el("p", { class: "final-actions" },
       el("button", { type: "button", onclick: sheetView }, t("score_sheet")),
       el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay")),
