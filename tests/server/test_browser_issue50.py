@@ -7,6 +7,7 @@ Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a subproce
 
 from __future__ import annotations
 
+import httpx
 from playwright.sync_api import Browser
 
 from .conftest import SHORT_OPTIONS, Server
@@ -141,3 +142,55 @@ def test_le_nain_jaune_says_why_the_match_ended_before_its_last_deal(
             page.screenshot(path=str(ARTIFACTS / f"issue50-nain-jaune-early-end-{lang}.png"))
         finally:
             context.close()
+
+
+def test_every_page_has_its_icon_the_rules_a_language_switch_and_spectators_no_keyboard_help(
+    server: Server,
+    browser: Browser,
+) -> None:
+    """Item 9's small things: no page asks for an icon that is not there (the rules page did:
+    /favicon.ico, 404); the rules page switches language as the other pages do; a spectator is
+    not told the keyboard's help (they have no cards to pick)."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    missing: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+        urls = new_table(server, "wizard", 1)
+        r = httpx.post(
+            f"{server.url}/api/tables",
+            json={
+                "game": "wizard",
+                "players": 3,
+                "public": True,
+                "seats": [{"name": "A", "bot": "random"}] * 3,
+            },
+        )
+        assert r.status_code == 200, r.text
+        watch = r.json()["watch_url"]
+        for url in (server.url + "/", urls[0], f"{server.url}/rules/wizard", f"{server.url}/account", watch):
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            # Without a link a browser asks /favicon.ico (headless Chromium does not: checked here).
+            icons = page.evaluate(
+                "() => [...document.querySelectorAll('link[rel~=icon]')].map((l) => l.href)"
+            )
+            assert icons, f"{url}: no icon"
+            for icon in icons:
+                assert icon.startswith("data:") or httpx.get(icon).status_code == 200, (url, icon)
+        assert missing == []
+        # The spectator's page (the last one opened): no keyboard help.
+        page.wait_for_selector("#board[data-n]")
+        assert page.locator("#keys-line").is_hidden()
+        # The rules in English, then in French by their own switch.
+        page.goto(f"{server.url}/rules/wizard")
+        assert page.locator("html").get_attribute("lang") == "en"
+        page.locator(".rules-bar .langs a[lang=fr]").click()
+        page.wait_for_function("() => document.documentElement.lang === 'fr'")
+        assert page.locator(".rules-bar .langs a[aria-current]").get_attribute("lang") == "fr"
+        page.goto(server.url + "/")  # remembered by the other pages
+        assert page.locator("html").get_attribute("lang") == "fr"
+        page.go_back()
+        page.screenshot(path=str(ARTIFACTS / "issue50-rules-fr.png"))
+    finally:
+        context.close()

@@ -68,7 +68,7 @@ from .account_web import account_routes
 from .chat import check_plain
 from .clock import TURN_TIMES
 from .hint import Hints
-from .languages import LANGUAGES, game_texts, language_buttons, pick_language
+from .languages import LANGUAGES, chosen_language, game_texts, language_buttons, language_links, pick_language
 from .limits import TOO_MANY_REQUESTS_WHY, ClientBuckets, Limits, RateLimit, client_of
 from .living import Living
 from .messages import ReasonContext, http_said, localize
@@ -265,7 +265,8 @@ def create_app(
             cls = game_class(name)
         except UnknownGame as exc:
             return error("not_found", localize(said_by(exc), pick_language(request)), 404)
-        lang = pick_language(request)
+        chosen = chosen_language(request)  # its language switch's links
+        lang = chosen or pick_language(request)
         page = rules_text(cls.name, lang)
         if page is None:
             return PlainTextResponse(f"The rules of {cls.title} are not written yet.", status_code=404)
@@ -275,10 +276,14 @@ def create_app(
         head = head.replace("<title>atout</title>", f"<title>{html_escape(cls.title)} · atout</title>")
         html = (
             f'<!doctype html><html lang="{page.lang}"><head>{head}</head><body class="rules-page">'
-            '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a></header>'
+            '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a>'
+            f'<nav class="langs">{language_links(page.lang)}</nav></header>'
             f'<main class="rules">{body}</main></body></html>'
         )
-        return HTMLResponse(html)
+        response = HTMLResponse(html)
+        if chosen:  # remembered as the other pages' buttons do (lib/dom.js setLang)
+            response.set_cookie("lang", chosen, max_age=31_536_000, samesite="lax")
+        return response
 
     # The language folders as the pages read them (lib/dom.js loadStrings): a StaticFiles
     # app gives them the same ETag, Last-Modified and 304 as /static/, and only what

@@ -331,6 +331,7 @@ async function show(msg) {
   const mod = await adapterFor(msg.game);
   $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
   $("keys-line").textContent = t(mod.tricks === false ? "keys_help_no_tricks" : "keys_help"); // no L, no bids there
+  $("keys-line").hidden = !!msg.spectator; // a spectator has no card to pick nor bid to make
   const ctx = context(msg, mod, false);
   const model = mod.model(msg, ctx);
   // A move the player asked never to be asked about (Le Malin's auto-pass): the table makes it,
