@@ -54,7 +54,7 @@ def test_the_review_of_a_record_is_the_bots_review(record: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [("en", ["Review of normal 0 (seat 0)", "Points lost by round", "★ best", "◀ played"]),
-     ("fr", ["Analyse de normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"]),
+     ("fr", ["Analyse de la partie pour normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"]),
      ("de", ["Analyse von normal 0 (Platz 0)", "Verlorene Punkte je Runde", "★ beste", "◀ gespielt"])],
 )  # fmt: skip
 def test_the_text_review_reads_in_both_languages(record: Path, lang: str, words: list[str]) -> None:
