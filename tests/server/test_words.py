@@ -119,3 +119,14 @@ def _strings(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     if isinstance(data, dict):
         return [pair for k, v in data.items() for pair in _strings(v, f"{prefix}.{k}" if prefix else k)]
     return []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_leaderboards_level_names_are_written_alike(lang: str) -> None:
+    """The leaderboard's bot rows ("Computer: Experte" beside "Computer: schwer") name their
+    levels alike: all capitalised or none (issue 50, item 9)."""
+    path = Path(str(STATIC)).parent.parent / "i18n" / lang / "account.json"
+    levels = {
+        k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k.startswith("acc_level_")
+    }
+    assert len({v[0].isupper() for v in levels.values()}) == 1, levels
