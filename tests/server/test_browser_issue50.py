@@ -7,8 +7,10 @@ Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a subproce
 
 from __future__ import annotations
 
+import re
+
 import httpx
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from .conftest import SHORT_OPTIONS, Server
 from .test_browser import (
@@ -22,6 +24,7 @@ from .test_browser import (
     wait_my_turn_or_end,
 )
 from .test_browser import browser as browser  # the fixture, re-exported
+from .test_browser import page as page  # the fixture, re-exported
 from .test_browser_accounts import play_out
 
 
@@ -194,3 +197,48 @@ def test_every_page_has_its_icon_the_rules_a_language_switch_and_spectators_no_k
         page.screenshot(path=str(ARTIFACTS / "issue50-rules-fr.png"))
     finally:
         context.close()
+
+
+def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Page) -> None:
+    """The review beside the replay names a decision by the replay's own number ("Move 63 of 175"
+    in the replay, "Move 64" in the review, was the issue) and says what the move is: a bid is
+    "your bid", a card "your card" (a bid was labelled "to play")."""
+    page.emulate_media(reduced_motion="reduce")
+    urls = new_table(server, "wizard", 1, options={"rounds": 4})
+    page.goto(urls[0])
+    page.wait_for_selector("#board[data-n]")
+    page.fill("#name-ask-input", "Alice")
+    page.locator("#name-ask button[type=submit]").click()
+    play_to_the_end(page, 0)
+    page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
+    page.keyboard.press("Escape")
+    page.locator("#review-start").scroll_into_view_if_needed()
+    page.click("#review-start")
+    page.wait_for_selector("#review .review-summary", timeout=120_000)
+    seen = set()
+    for bar in range(page.locator("#review .review-chart g.review-bar").count()):
+        page.locator("#review .review-chart g.review-bar").nth(bar).click()
+        page.wait_for_selector("#review .review-decision")
+        for _ in range(20):  # the round's decisions, one step on each time
+            replay = int(re.findall(r"\d+", page.inner_text("#step-label"))[0])
+            decision = page.locator("#review .review-verdict strong")
+            if decision.count():
+                head = decision.inner_text()
+                assert int(re.findall(r"\d+", head)[0]) == replay, (head, page.inner_text("#step-label"))
+                played = page.locator("#review .review-options tr.rv-played td").first.inner_text()
+                kind = "bid" if re.fullmatch(r"\d+|Bid \d+", played) else "card"
+                assert ("your bid" if kind == "bid" else "your card") in head, (head, played)
+                seen.add(kind)
+            if page.eval_on_selector("#step", "s => s.value === s.max"):
+                break
+            label = page.inner_text("#step-label")
+            page.click("#next")
+            page.wait_for_function("l => document.getElementById('step-label').textContent !== l", arg=label)
+            page.wait_for_timeout(100)  # the review's panel follows the step
+    chips = page.locator("#review .review-chip")
+    if chips.count():
+        chips.first.click()
+        number = int(re.findall(r"\d+", chips.first.inner_text())[0])
+        assert int(re.findall(r"\d+", page.inner_text("#step-label"))[0]) == number
+    assert seen == {"bid", "card"}, seen
+    page.screenshot(path=str(ARTIFACTS / "issue50-review-numbers-laptop-en.png"))
