@@ -8,8 +8,10 @@ Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a subproce
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page
 
 from .conftest import SHORT_OPTIONS, Server
@@ -242,3 +244,54 @@ def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Pag
         assert int(re.findall(r"\d+", page.inner_text("#step-label"))[0]) == number
     assert seen == {"bid", "card"}, seen
     page.screenshot(path=str(ARTIFACTS / "issue50-review-numbers-laptop-en.png"))
+
+
+#: In the page: the trick cards and the seat plates that lie over one another, collected after
+#: every change of the board once its cards have stopped moving.
+OVERLAP_WATCH = """
+window.__over = [];
+const cover = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const cards = [...document.querySelectorAll('#board .trick .played .card')].map((c) => [c.closest('.played').dataset.seat, c.getBoundingClientRect()]);
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => [p.closest('.seat').dataset.seat, p.getBoundingClientRect()]);
+  const say = (what) => { if (!window.__over.includes(what)) window.__over.push(what); };
+  for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
+    const a = cards[i][1], b = cards[j][1];
+    if (cover(a, b) > 0.02 * a.width * a.height) say(`cards of seats ${cards[i][0]} and ${cards[j][0]}`);
+  }
+  for (let i = 0; i < plates.length; i++) for (let j = i + 1; j < plates.length; j++) {
+    const a = plates[i][1], b = plates[j][1];
+    if (cover(a, b) > 4) say(`plates of seats ${plates[i][0]} and ${plates[j][0]}`);
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+@pytest.mark.parametrize("device", ["laptop", "phone"])
+def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Browser, device: str) -> None:
+    """Sticheln at 8 players (the most seats a game has): no trick card over another (they
+    overlapped in two clusters, the winning one partly covered, on the laptop) and no plate over
+    another (the phone's own plate lay under two others), over a deal's tricks."""
+    size = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 740}}[device]
+    extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if device == "phone" else {}
+    context = browser.new_context(locale="fr-FR", viewport=size, **extra)  # type: ignore[arg-type]
+    context.add_init_script(FAST_CARDS)
+    context.add_init_script(OVERLAP_WATCH)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.emulate_media(reduced_motion="reduce")
+        urls = new_table(server, "sticheln", 1, players=8)
+        page.goto(urls[0])
+        page.wait_for_selector("#board[data-n]")
+        page.fill("#name-ask-input", "Anne-Sophie")
+        page.locator("#name-ask button[type=submit]").click()
+        play_to_the_end(page, 0, stop_after=6)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"issue50-eight-players-{device}-fr.png"))
+        over = page.evaluate("window.__over")
+        assert over == [], "; ".join(over)
+    finally:
+        context.close()

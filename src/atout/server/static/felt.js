@@ -196,7 +196,7 @@ const TRICK_CENTRE = { x: 50, y: 48 };
 /** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
     a little, on its edge, leaves every card's index in view. */
 const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
-const TRICK_COVER = 0.2;
+const TRICK_COVER = 0.01;
 /** Sideways steps (in card widths) a trick card may take when the line from its seat to the
     middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
     the middle meet on that line, and side by side they keep their size. */
@@ -272,6 +272,52 @@ export function fitSeats(felt) {
     const shift = r.left < box.left ? box.left - r.left : r.right > box.right ? box.right - r.right : 0;
     if (shift) seat.style.marginLeft = `${shift}px`;
   }
+  separateSeats(felt, box);
+}
+
+/** Room kept between two plates pushed apart (px). */
+const PLATE_GAP = 3;
+
+/** Plates pushed apart where they lie over one another (issue 50: at 8 seats the phone's own plate
+    lay under its two neighbours, the laptop's side plates overlapped): each overlapping pair
+    parts along the axis where it overlaps least, the viewer's own plate staying put (the other
+    takes the whole step), a few rounds, every plate kept inside the felt's container. */
+function separateSeats(felt, box) {
+  const seats = [...felt.querySelectorAll(".seat")];
+  const offsets = seats.map(() => ({ x: 0, y: 0 }));
+  seats.forEach((s) => { s.style.translate = ""; });
+  const base = seats.map((s) => s.querySelector(".plate").getBoundingClientRect());
+  const fixed = seats.map((s) => s.classList.contains("me"));
+  const at = (i) => ({ left: base[i].left + offsets[i].x, right: base[i].right + offsets[i].x, top: base[i].top + offsets[i].y, bottom: base[i].bottom + offsets[i].y });
+  for (let round = 0; round < 12; round++) {
+    let moved = false;
+    for (let i = 0; i < seats.length; i++) for (let j = i + 1; j < seats.length; j++) {
+      const a = at(i), b = at(j);
+      const ox = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (ox <= 0 || oy <= 0) continue;
+      moved = true;
+      const horizontal = ox < oy;
+      const step = (horizontal ? ox : oy) + PLATE_GAP;
+      // The one more to the left (above) goes left (up), the other right (down).
+      const [first, second] = horizontal ? (a.left <= b.left ? [i, j] : [j, i]) : (a.top <= b.top ? [i, j] : [j, i]);
+      const share = fixed[first] ? [0, 1] : fixed[second] ? [1, 0] : [0.5, 0.5];
+      const axis = horizontal ? "x" : "y";
+      offsets[first][axis] -= step * share[0];
+      offsets[second][axis] += step * share[1];
+    }
+    // Inside the container sideways (a plate pushed out comes back; its neighbour moves next round).
+    offsets.forEach((o, i) => {
+      const r = at(i);
+      if (r.left < box.left) o.x += box.left - r.left;
+      else if (r.right > box.right) o.x -= r.right - box.right;
+    });
+    if (!moved) break;
+  }
+  seats.forEach((s, i) => {
+    const o = offsets[i];
+    if (o.x || o.y) s.style.translate = `${Math.round(o.x)}px ${Math.round(o.y)}px`;
+  });
 }
 
 /** Sizes a game's centre piece (Le Nain Jaune's board and run, a contract board) may shrink to. */
