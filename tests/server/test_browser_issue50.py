@@ -21,6 +21,7 @@ from .test_browser import (
     MAX_MOVES,
     board,
     new_table,
+    open_table,
     play_one,
     play_to_the_end,
     wait_my_turn_or_end,
@@ -28,6 +29,7 @@ from .test_browser import (
 from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser import page as page  # the fixture, re-exported
 from .test_browser_accounts import play_out
+from .test_browser_hint import PHONE, hint_table
 
 
 def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
@@ -295,3 +297,94 @@ def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Br
         assert over == [], "; ".join(over)
     finally:
         context.close()
+
+
+def test_the_phones_hint_answer_is_in_view(server: Server, browser: Browser) -> None:
+    """On a 360×740 phone in French the hint's answer, asked at one's turn, is in the window (it
+    sat under the hand at the fold), and covers no card of the hand."""
+    urls = hint_table(server, hints=True)
+    page = open_table(browser, urls[0], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
+    try:
+        page.fill("#name-ask-input", "Ann")
+        page.locator("#name-ask button[type=submit]").click()
+        wait_my_turn_or_end(page, 0)
+        page.wait_for_selector("#hint-button:enabled")
+        page.evaluate("window.scrollTo(0, 0)")  # as the player sees the table at their turn
+        page.click("#hint-button")
+        page.wait_for_selector("#hint .hint-says")
+        page.wait_for_timeout(400)
+        seen = page.evaluate(
+            """() => { const b = document.querySelector('#hint .hint-says').getBoundingClientRect();
+                 const cards = [...document.querySelectorAll('#board .hand .card')].map((c) => c.getBoundingClientRect())
+                   .filter((r) => r.left < b.right - 1 && b.left < r.right - 1 && r.top < b.bottom - 1 && b.top < r.bottom - 1);
+                 return { top: b.top, bottom: b.bottom, height: innerHeight, covered: cards.length }; }"""
+        )
+        assert seen["top"] >= 0 and seen["bottom"] <= seen["height"] + 0.5, seen
+        assert seen["covered"] == 0, seen
+        page.screenshot(path=str(ARTIFACTS / "issue50-hint-phone-fr.png"))
+    finally:
+        page.context.close()
+
+
+#: In the page: each seat's name as drawn (its text, whether it is cut, its tooltip) and the
+#: status line (its text, whether it is cut).
+NAMES_AND_STATUS = """() => ({
+  names: [...document.querySelectorAll('#board .felt .seat .name')].map((n) => [n.textContent, n.scrollWidth > n.clientWidth + 1, n.title]),
+  status: [document.getElementById('status').textContent, document.getElementById('status').scrollWidth > document.getElementById('status').clientWidth + 1 || document.getElementById('status').scrollHeight > document.getElementById('status').clientHeight + 1],
+})"""
+
+
+def test_a_phone_shows_whole_names_or_says_them_and_a_whole_status_line(
+    server: Server, browser: Browser
+) -> None:
+    """On a 320 px phone in French: a name cut on its plate ("Anne-So…", "Rob…" beside the
+    dealer mark) says itself whole in its tooltip; the status line ("On attend Rob…", "Partie
+    ter…") is never cut."""
+    names = ["Anne-Sophie Mutter", "Robotine Bartholomé", "Gaëlle-Marie"]
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "game": "wizard",
+            "players": 3,
+            "options": {"rounds": 1},
+            "seats": [{"name": names[0]}, {"name": names[1]}, {"name": names[2], "bot": "random"}],
+        },
+    )
+    assert r.status_code == 200, r.text
+    urls = [s["url"] for s in r.json()["seats"]]
+    pages = [
+        open_table(
+            browser, u, locale="fr-FR", viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True
+        )
+        for u in urls[:2]
+    ]
+    try:
+        for seat, page in enumerate(pages):
+            page.emulate_media(reduced_motion="reduce")
+            page.fill("#name-ask-input", names[seat])
+            page.locator("#name-ask button[type=submit]").click()
+        waited = False
+        for _ in range(20):
+            pages[0].wait_for_function(
+                "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || ['0', '1'].includes(b.dataset.toAct); }"
+            )
+            seen = pages[0].evaluate(NAMES_AND_STATUS)
+            for text, cut, title in seen["names"]:
+                assert not cut or title == text, (text, title)
+            assert not seen["status"][1], seen["status"]
+            if board(pages[0])["over"] == "true":
+                break
+            to_act = int(board(pages[0])["toAct"])
+            waited = waited or to_act == 1
+            if to_act == 1:
+                pages[0].screenshot(path=str(ARTIFACTS / "issue50-phone-320-waiting-fr.png"))
+            wait_my_turn_or_end(pages[to_act], to_act)
+            play_one(pages[to_act])
+        assert waited
+        pages[0].wait_for_function("() => document.getElementById('board').dataset.over === 'true'")
+        pages[0].keyboard.press("Escape")
+        seen = pages[0].evaluate(NAMES_AND_STATUS)
+        assert seen["status"][0] == "Partie terminée" and not seen["status"][1], seen["status"]
+    finally:
+        for page in pages:
+            page.context.close()

@@ -92,7 +92,7 @@ function plate(msg, model, seat, names, place) {
   el("div", { class: "plate" },
     el("span", { class: `avatar tone-${seat % 8}`, "aria-hidden": "true" }, initials(names[seat])),
     el("span", { class: "who" },
-      el("span", { class: "name" }, names[seat]),
+      el("span", { class: "name", title: names[seat] }, names[seat]), // a name cut on a narrow plate says itself whole
       info.bot ? el("span", { class: "bot-mark", title: t("bot_level", { level: t(`level_${info.bot}`) }) }, t("bot_short")) : null,
       s.dealer ? el("span", { class: "dealer", title: t("dealer_title") }, t("dealer_mark")) : null),
     s.score !== undefined ? el("span", { class: "score", title: t("score") }, s.score) : null,
@@ -196,7 +196,9 @@ const TRICK_CENTRE = { x: 50, y: 48 };
 /** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
     a little, on its edge, leaves every card's index in view. */
 const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
-const TRICK_COVER = 0.01;
+/** How much of a trick card another may cover (a share of its area): none first (issue 50: at 8
+    seats two clusters hid the winning card), then a corner when nothing else fits at any size. */
+const TRICK_COVERS = [0.01, 0.2];
 /** Sideways steps (in card widths) a trick card may take when the line from its seat to the
     middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
     the middle meet on that line, and side by side they keep their size. */
@@ -222,6 +224,7 @@ export function fitTrick(felt) {
     return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2 - CROWN, bottom: cy + h / 2 };
   };
   let best = null;
+  for (const cover of TRICK_COVERS) {
   for (const scale of TRICK_SCALES) {
     const w = width * scale;
     const placed = [];
@@ -236,7 +239,7 @@ export function fitTrick(felt) {
           const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
           const box = boxAt(x, y, w);
           if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
-          if (placed.some((q) => overlapArea(box, q) > TRICK_COVER * w * w * 1.4)) continue;
+          if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) continue;
           chosen = { box, x, y };
           break;
         }
@@ -248,6 +251,8 @@ export function fitTrick(felt) {
     });
     if (!best || misses < best.misses) best = { scale, misses, spots };
     if (!misses) break;
+  }
+  if (!best.misses) break;
   }
   // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
   played.forEach((p, i) => {
