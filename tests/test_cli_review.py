@@ -62,6 +62,9 @@ def test_the_text_review_reads_in_both_languages(record: Path, lang: str, words:
     assert done.returncode == 0, done.stderr
     for word in words:
         assert word in done.stdout, (word, done.stdout[:2000])
+    # The moves in the reader's words (French left "bid 0": issue 50).
+    bid = {"en": "bid ", "fr": "annonce ", "de": "Ansage "}[lang]
+    assert bid in done.stdout and (lang == "en" or "bid " not in done.stdout), done.stdout[:2000]
 
 
 def test_bad_input_is_refused_with_a_clear_error(record: Path, tmp_path: Path) -> None:
