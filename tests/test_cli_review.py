@@ -54,7 +54,7 @@ def test_the_review_of_a_record_is_the_bots_review(record: Path) -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [("en", ["Review of normal 0 (seat 0)", "Points lost by round", "★ best", "◀ played"]),
-     ("fr", ["Analyse de normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"]),
+     ("fr", ["Analyse de la partie pour normal 0 (place 0)", "Points perdus par manche", "★ meilleur", "◀ joué"]),
      ("de", ["Analyse von normal 0 (Platz 0)", "Verlorene Punkte je Runde", "★ beste", "◀ gespielt"])],
 )  # fmt: skip
 def test_the_text_review_reads_in_both_languages(record: Path, lang: str, words: list[str]) -> None:
@@ -62,6 +62,9 @@ def test_the_text_review_reads_in_both_languages(record: Path, lang: str, words:
     assert done.returncode == 0, done.stderr
     for word in words:
         assert word in done.stdout, (word, done.stdout[:2000])
+    # The moves in the reader's words (French left "bid 0": issue 50).
+    bid = {"en": "bid ", "fr": "annonce ", "de": "Ansage "}[lang]
+    assert bid in done.stdout and (lang == "en" or "bid " not in done.stdout), done.stdout[:2000]
 
 
 def test_bad_input_is_refused_with_a_clear_error(record: Path, tmp_path: Path) -> None:

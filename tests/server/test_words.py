@@ -97,3 +97,36 @@ def test_no_string_says_one_with_a_plural(lang: str) -> None:
     assert not said, said
     # The bid prompts of a one-card round, in full.
     assert "1 trick" not in out["wiz_bid_prompt"] and "tricks" not in out["wiz_bid_prompt"]
+
+
+def test_german_names_a_deal_runde_never_spiel() -> None:
+    """German says "Spielende" for the game's end: a deal numbered "Spiel 1" beside it read as a
+    second game (issue 50, item 9).  A deal is a "Runde" in every German dictionary."""
+    i18n = Path(str(STATIC)).parent.parent / "i18n" / "de"
+    said = {
+        f"{path.name}:{key}": text
+        for path in sorted(i18n.glob("*.json"))
+        for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
+        if re.search(r"\bSpiel \{(deal|n)\}|\bSpiels \{deal\}", text)
+    }
+    assert not said, said
+
+
+def _strings(data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """Every string of a dictionary (nested ones too, as reasons.json's), by dotted key."""
+    if isinstance(data, str):
+        return [(prefix, data)]
+    if isinstance(data, dict):
+        return [pair for k, v in data.items() for pair in _strings(v, f"{prefix}.{k}" if prefix else k)]
+    return []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_leaderboards_level_names_are_written_alike(lang: str) -> None:
+    """The leaderboard's bot rows ("Computer: Experte" beside "Computer: schwer") name their
+    levels alike: all capitalised or none (issue 50, item 9)."""
+    path = Path(str(STATIC)).parent.parent / "i18n" / lang / "account.json"
+    levels = {
+        k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k.startswith("acc_level_")
+    }
+    assert len({v[0].isupper() for v in levels.values()}) == 1, levels

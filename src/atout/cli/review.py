@@ -140,9 +140,21 @@ def _print_seat(result: GameReview, seat: int, names: list[str], say: Words) -> 
     out.print(table)
 
 
+#: The kinds of move the text review words in the reader's language (``review_cli_<word>`` in
+#: review.json, ``{rest}`` the notation after the word): any other is shown in notation.
+WORDED = ("bid", "play", "pass")
+
+
+def move_words(text: str, say: Words) -> str:
+    """A move's notation in the reader's words where review.json has them ("bid 0" is "annonce
+    0" in French: issue 50); the notation's own card names stay (B7, Z), as the records write them."""
+    word, _, rest = text.partition(" ")
+    return say(f"review_cli_{word}", rest=rest).strip() if word in WORDED else text
+
+
 def _print_decision(d: DecisionReview, say: Words) -> None:
     chosen = next(o for o in d.options if o.action == d.chosen)
-    line = Text(f"  {say('review_chip', step=d.step + 1)} · {chosen.text} · ")
+    line = Text(f"  {say('review_chip', step=d.step + 1)} · {move_words(chosen.text, say)} · ")
     if d.level:
         style = "bold red" if d.level == "blunder" else "yellow"
         line.append(say(f"review_{d.level}"), style=style)
@@ -152,9 +164,12 @@ def _print_decision(d: DecisionReview, say: Words) -> None:
     else:
         line.append(say("review_close") + " · " + say("review_cost", cost=say.number(d.cost)))
     out.print(line)
-    width = max(len(o.text) for o in d.options)
+    texts = {o.action: move_words(o.text, say) for o in d.options}
+    width = max(len(t) for t in texts.values())
     for o in sorted(d.options, key=lambda o: (-o.mean, o.action)):
-        row = Text(f"      {o.text:<{width}}  {say.number(o.mean, signed=True):>7} ± {say.number(o.stderr)}")
+        row = Text(
+            f"      {texts[o.action]:<{width}}  {say.number(o.mean, signed=True):>7} ± {say.number(o.stderr)}"
+        )
         marks: list[tuple[str, str]] = []
         if o.action == d.best:
             marks.append(("★ " + say("review_best"), "green"))

@@ -86,4 +86,31 @@ def language_buttons(current: str) -> str:
     )
 
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "TABLE_FILE", "game_texts", "language_buttons", "pick_language"]
+def language_links(current: str) -> str:
+    """The language switch of a page drawn without a script (a rules page): one link per spoken
+    language, ``?lang=<code>``, which the page answers in that language and remembers (the
+    same ``lang`` cookie as the other pages' buttons: :func:`chosen_language`)."""
+    return "".join(
+        f'<a href="?lang={code}" lang="{code}" aria-current="true">{code.upper()}</a>'
+        if code == current
+        else f'<a href="?lang={code}" lang="{code}">{code.upper()}</a>'
+        for code in LANGUAGES
+    )
+
+
+def chosen_language(request: HTTPConnection) -> str | None:
+    """The language a ``?lang=`` link chose, if it names one spoken here (else None)."""
+    lang = request.query_params.get("lang")
+    return lang if lang in LANGUAGES else None
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "TABLE_FILE",
+    "chosen_language",
+    "game_texts",
+    "language_buttons",
+    "language_links",
+    "pick_language",
+]

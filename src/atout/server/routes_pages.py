@@ -29,7 +29,7 @@ from .. import i18n
 from ..core.errors import UnknownGame
 from ..core.registry import game_class
 from ..core.rules_pages import rules_text
-from .languages import LANGUAGES, pick_language
+from .languages import LANGUAGES, chosen_language, language_links, pick_language
 from .lessons import learn_link
 from .messages import localize
 from .messages import said as said_by
@@ -60,7 +60,8 @@ async def rules(request: Request) -> Response:
         cls = game_class(name)
     except UnknownGame as exc:
         return error("not_found", localize(said_by(exc), pick_language(request)), 404)
-    lang = pick_language(request)
+    chosen = chosen_language(request)  # its language switch's links
+    lang = chosen or pick_language(request)
     text = rules_text(cls.name, lang)
     if text is None:
         return PlainTextResponse(f"The rules of {cls.title} are not written yet.", status_code=404)
@@ -71,10 +72,13 @@ async def rules(request: Request) -> Response:
     html = (
         f'<!doctype html><html lang="{text.lang}"><head>{head}</head><body class="rules-page">'
         '<header class="rules-bar"><a class="brand" href="/"><span class="brand-mark" aria-hidden="true">♠</span>atout</a>'
-        f"{learn_link(cls.name, lang)}</header>"
+        f'{learn_link(cls.name, lang)}<nav class="langs">{language_links(text.lang)}</nav></header>'
         f'<main class="rules">{body}</main></body></html>'
     )
-    return HTMLResponse(html)
+    response = HTMLResponse(html)
+    if chosen:  # remembered as the other pages' buttons do (lib/dom.js setLang)
+        response.set_cookie("lang", chosen, max_age=31_536_000, samesite="lax")
+    return response
 
 
 def page_routes() -> list[BaseRoute]:

@@ -259,7 +259,9 @@ function rankingRatings(table) {
   };
   new MutationObserver(look).observe(document.getElementById("overlay"), { childList: true, subtree: true, attributes: true, attributeFilter: ["data-kind"] });
   look(); // the ranking may be drawn already (a finished game opened)
-  return { reload: () => { ratings = null; document.querySelectorAll(".acc-rating").forEach((n) => n.remove()); ask(); } };
+  // Asked only once the ranking is drawn: asked before (a claim during the game), the answer is
+  // empty, and kept it hid the rating at the game's end (issue 50).
+  return { reload: () => { ratings = null; document.querySelectorAll(".acc-rating").forEach((n) => n.remove()); look(); } };
 }
 
 async function main() {

@@ -92,7 +92,7 @@ function plate(msg, model, seat, names, place) {
   el("div", { class: "plate" },
     el("span", { class: `avatar tone-${seat % 8}`, "aria-hidden": "true" }, initials(names[seat])),
     el("span", { class: "who" },
-      el("span", { class: "name" }, names[seat]),
+      el("span", { class: "name", title: names[seat] }, names[seat]), // a name cut on a narrow plate says itself whole
       info.bot ? el("span", { class: "bot-mark", title: t("bot_level", { level: t(`level_${info.bot}`) }) }, t("bot_short")) : null,
       s.dealer ? el("span", { class: "dealer", title: t("dealer_title") }, t("dealer_mark")) : null),
     s.score !== undefined ? el("span", { class: "score", title: t("score") }, s.score) : null,
@@ -196,7 +196,9 @@ const TRICK_CENTRE = { x: 50, y: 48 };
 /** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
     a little, on its edge, leaves every card's index in view. */
 const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
-const TRICK_COVER = 0.2;
+/** How much of a trick card another may cover (a share of its area): none first (issue 50: at 8
+    seats two clusters hid the winning card), then a corner when nothing else fits at any size. */
+const TRICK_COVERS = [0.01, 0.2];
 /** Sideways steps (in card widths) a trick card may take when the line from its seat to the
     middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
     the middle meet on that line, and side by side they keep their size. */
@@ -222,6 +224,7 @@ export function fitTrick(felt) {
     return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2 - CROWN, bottom: cy + h / 2 };
   };
   let best = null;
+  for (const cover of TRICK_COVERS) {
   for (const scale of TRICK_SCALES) {
     const w = width * scale;
     const placed = [];
@@ -236,7 +239,7 @@ export function fitTrick(felt) {
           const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
           const box = boxAt(x, y, w);
           if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
-          if (placed.some((q) => overlapArea(box, q) > TRICK_COVER * w * w * 1.4)) continue;
+          if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) continue;
           chosen = { box, x, y };
           break;
         }
@@ -248,6 +251,8 @@ export function fitTrick(felt) {
     });
     if (!best || misses < best.misses) best = { scale, misses, spots };
     if (!misses) break;
+  }
+  if (!best.misses) break;
   }
   // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
   played.forEach((p, i) => {
@@ -272,6 +277,52 @@ export function fitSeats(felt) {
     const shift = r.left < box.left ? box.left - r.left : r.right > box.right ? box.right - r.right : 0;
     if (shift) seat.style.marginLeft = `${shift}px`;
   }
+  separateSeats(felt, box);
+}
+
+/** Room kept between two plates pushed apart (px). */
+const PLATE_GAP = 3;
+
+/** Plates pushed apart where they lie over one another (issue 50: at 8 seats the phone's own plate
+    lay under its two neighbours, the laptop's side plates overlapped): each overlapping pair
+    parts along the axis where it overlaps least, the viewer's own plate staying put (the other
+    takes the whole step), a few rounds, every plate kept inside the felt's container. */
+function separateSeats(felt, box) {
+  const seats = [...felt.querySelectorAll(".seat")];
+  const offsets = seats.map(() => ({ x: 0, y: 0 }));
+  seats.forEach((s) => { s.style.translate = ""; });
+  const base = seats.map((s) => s.querySelector(".plate").getBoundingClientRect());
+  const fixed = seats.map((s) => s.classList.contains("me"));
+  const at = (i) => ({ left: base[i].left + offsets[i].x, right: base[i].right + offsets[i].x, top: base[i].top + offsets[i].y, bottom: base[i].bottom + offsets[i].y });
+  for (let round = 0; round < 12; round++) {
+    let moved = false;
+    for (let i = 0; i < seats.length; i++) for (let j = i + 1; j < seats.length; j++) {
+      const a = at(i), b = at(j);
+      const ox = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (ox <= 0 || oy <= 0) continue;
+      moved = true;
+      const horizontal = ox < oy;
+      const step = (horizontal ? ox : oy) + PLATE_GAP;
+      // The one more to the left (above) goes left (up), the other right (down).
+      const [first, second] = horizontal ? (a.left <= b.left ? [i, j] : [j, i]) : (a.top <= b.top ? [i, j] : [j, i]);
+      const share = fixed[first] ? [0, 1] : fixed[second] ? [1, 0] : [0.5, 0.5];
+      const axis = horizontal ? "x" : "y";
+      offsets[first][axis] -= step * share[0];
+      offsets[second][axis] += step * share[1];
+    }
+    // Inside the container sideways (a plate pushed out comes back; its neighbour moves next round).
+    offsets.forEach((o, i) => {
+      const r = at(i);
+      if (r.left < box.left) o.x += box.left - r.left;
+      else if (r.right > box.right) o.x -= r.right - box.right;
+    });
+    if (!moved) break;
+  }
+  seats.forEach((s, i) => {
+    const o = offsets[i];
+    if (o.x || o.y) s.style.translate = `${Math.round(o.x)}px ${Math.round(o.y)}px`;
+  });
 }
 
 /** Sizes a game's centre piece (Le Nain Jaune's board and run, a contract board) may shrink to. */

@@ -6,7 +6,7 @@
  * expected points.  One hint a decision: the button is spent until the next move.
  */
 
-import { el, t, i18n, loadStrings } from "./lib/dom.js";
+import { el, t, i18n, loadStrings, reducedMotion } from "./lib/dom.js";
 
 const state = { post: null, enabled: false, msg: null, labelOf: null, n: -1, hint: null, asking: false, error: null };
 
@@ -58,6 +58,10 @@ async function ask() {
   if (r && r.ok) state.hint = data;
   else state.error = t(r && data && data.code === "rate_limited" ? "hint_rate_limited" : "hint_failed");
   draw();
+  // The answer where the player sees it: on a phone the line lies under the hand, at the fold
+  // (issue 50); scrolled the least that shows it (a laptop's line is in view: nothing moves).
+  const said = document.querySelector("#hint .hint-says, #hint .hint-error");
+  if (said) said.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 function points(value) {

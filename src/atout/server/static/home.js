@@ -26,6 +26,8 @@ const state = {
   /** What each seat is, kept when the number of players changes: {name, kind}. */
   seats: [],
   pace: "normal",
+  /** The signed-in account's name (null signed out): the creator's seat's name by default. */
+  account: null,
 };
 
 function number(value) {
@@ -36,9 +38,19 @@ function levelOf(g, name) {
   return g.levels.find((l) => l.name === name);
 }
 
+/** A seat left unnamed: a bot's "Bot n"; the creator's own seat (the first human one) the signed-in
+    account's name (issue 50: it was "Player 1" in the table, the ranking and the profile);
+    any other human seat "Player n". */
 function defaultName(i) {
   const s = state.seats[i];
-  return s && s.kind ? t("home_default_bot", { n: i + 1 }) : t("home_default_player", { n: i + 1 });
+  if (s && s.kind) return t("home_default_bot", { n: i + 1 });
+  if (state.account && i === state.seats.findIndex((x) => !x.kind)) return state.account;
+  return t("home_default_player", { n: i + 1 });
+}
+
+/** Each name field's placeholder says the name the seat gets if left empty. */
+function namePlaceholders() {
+  document.querySelectorAll("#seats input[name^=name]").forEach((input, i) => { input.placeholder = defaultName(i); });
 }
 
 function seatName(i) {
@@ -119,7 +131,7 @@ function seatRows() {
     name.addEventListener("input", () => { s.name = name.value; dealerChoices(); });
     kind.addEventListener("change", () => {
       s.kind = kind.value;
-      name.placeholder = defaultName(i);
+      namePlaceholders();
       help.textContent = seatHelp(g, i);
       row.classList.toggle("is-bot", !!s.kind && s.kind !== "open");
       dealerChoices();
@@ -310,6 +322,17 @@ async function submit(ev) {
   }
 }
 
+/** The signed-in account's name, or null (no account, or the server unreachable). */
+async function accountName() {
+  try {
+    const r = await fetch("/api/account/me");
+    const data = r.ok ? await r.json() : null;
+    return (data && data.account && data.account.name) || null;
+  } catch {
+    return null;
+  }
+}
+
 async function main() {
   await loadStrings();
   await loadStrings("review"); // the hint setting's label
@@ -332,6 +355,7 @@ async function main() {
     $("create").hidden = false;
     $("create").scrollIntoView({ block: "start" });
   });
+  accountName().then((name) => { state.account = name; namePlaceholders(); dealerChoices(); });
   const wanted = new URLSearchParams(location.search).get("game");
   $("game").value = state.games.some((g) => g.name === wanted) ? wanted : state.games[0].name;
   gameChanged();

@@ -154,7 +154,16 @@ function flagged(decisions) {
       type: "button", class: `review-chip ${d.level}${d.step === state.step ? " here" : ""}`,
       title: `${t(`review_${d.level}`)} · ${t("review_cost", { cost: points(d.cost, false) })}`,
       onclick: () => state.hooks.goTo(d.step),
-    }, t("review_chip", { step: d.step + 1 })))));
+    }, t("review_chip", { step: d.step })))));
+}
+
+/** The decision's heading, by the kind of move chosen (its notation's first word): a bid, a card,
+    another move.  Numbered as the replay numbers its steps ("Move 63 of 175": 63 moves made),
+    the decision being the one taken there (issue 50: the review said "Move 64" there). */
+function moveKey(d) {
+  const chosen = d.options.find((o) => o.action === d.chosen);
+  const word = chosen ? chosen.text.split(" ")[0] : "";
+  return word === "bid" ? "review_move_bid" : word === "play" ? "review_move_play" : "review_move";
 }
 
 /** The decision at the replay's step: its options, best first, the played and the best marked. */
@@ -166,7 +175,7 @@ function current(decisions, name) {
   const options = [...d.options].sort((a, b) => b.mean - a.mean || a.action - b.action);
   return el("div", { class: `review-decision ${d.level || "fine"}` },
     el("p", { class: "review-verdict" },
-      el("strong", {}, `${t("review_move", { step: d.step + 1 })} · ${t("review_round", { round: d.round })} · `),
+      el("strong", {}, `${t(moveKey(d), { step: d.step })} · ${t("review_round", { round: d.round })} · `),
       el("span", { class: "verdict" }, verdict),
       d.cost >= 0.05 ? ` · ${t("review_cost", { cost: points(d.cost, false) })}` : null),
     el("table", { class: "review-options" },

@@ -223,7 +223,10 @@ function fitBoard() {
   placeOverlay();
 }
 
-function status(msg) {
+/** Milliseconds before the table makes a move the player asked not to be asked about. */
+const AUTO_PAUSE = 250;
+
+function status(msg, auto = null) {
   const names = seatNames(msg);
   const node = $("status");
   if (msg.spectator && !msg.over) {
@@ -234,6 +237,9 @@ function status(msg) {
     const winners = tn("winners", msg.result.winners.length, { names: msg.result.winners.map((w) => names[w]).join(", ") });
     node.textContent = phone() ? t("game_over") : `${t("game_over")} · ${winners}`;
     node.className = "status";
+  } else if (msg.to_act === msg.seat && auto) {
+    node.textContent = t("passing_for_you");
+    node.className = "status";
   } else if (msg.to_act === msg.seat) {
     node.textContent = t("your_turn");
     node.className = "status mine";
@@ -241,7 +247,7 @@ function status(msg) {
     node.textContent = t("waiting_for", { name: names[msg.to_act] });
     node.className = "status";
   }
-  const mine = !msg.over && msg.to_act === msg.seat;
+  const mine = !msg.over && msg.to_act === msg.seat && !auto;
   document.title = `${mine ? `● ${t("your_turn")} · ` : ""}${msg.title} · atout`;
   favicon(mine);
 }
@@ -325,8 +331,14 @@ async function show(msg) {
   const mod = await adapterFor(msg.game);
   $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
   $("keys-line").textContent = t(mod.tricks === false ? "keys_help_no_tricks" : "keys_help"); // no L, no bids there
+  $("keys-line").hidden = !!msg.spectator; // a spectator has no card to pick nor bid to make
   const ctx = context(msg, mod, false);
   const model = mod.model(msg, ctx);
+  // A move the player asked never to be asked about (Le Malin's auto-pass): the table makes it,
+  // so it offers no button for it and does not say "your turn" (a click there raced the pass
+  // and was refused: issue 50).  Only for the newest position (never one already overtaken).
+  const auto = mod.auto && !msg.over && msg.to_act === msg.seat && msg === latest ? mod.auto(msg) : null;
+  if (auto) model.moves = [];
   const board = $("board");
   const prev = shown;
   const hurry = queue.length > 3;
@@ -362,14 +374,14 @@ async function show(msg) {
   const sheet = mod.sheet ? mod.sheet(msg) : null;
   board.dataset.n = msg.n;
   board.dataset.over = msg.over;
-  board.dataset.toAct = msg.over ? "" : msg.to_act;
+  board.dataset.toAct = msg.over || auto ? "" : msg.to_act; // the player is not asked for an automatic move
   board.dataset.round = model.roundKey;
   board.dataset.module = mod === generic ? "generic" : msg.game;
-  status(msg);
+  status(msg, auto);
   $("btn-rules").href = `/rules/${msg.game}`;
   if (!msg.spectator && !msg.over && !isNamed(tableId, msg.seat)) askName(msg, ctx.names[msg.seat]);
   const wasMine = prev && !prev.msg.over && prev.msg.to_act === prev.msg.seat;
-  const mine = !msg.over && msg.to_act === msg.seat;
+  const mine = !msg.over && msg.to_act === msg.seat && !auto;
   if (mine && !wasMine) { chime(); announce(t("your_turn")); }
   shown = { msg, model, mod, ctx };
   hintTurn(msg, (texts) => optionLabels(mod, msg, ctx, texts));
@@ -387,11 +399,10 @@ async function show(msg) {
   }
   if (sheet) summaryRound = sheet.rounds.length;
   if (msg.over) gameOver(msg, mod, ctx, sheet);
-  // A move the player asked never to be asked about (Le Malin's auto-pass): sent at once,
-  // only for the newest position (never for a message already overtaken).
-  // The pause varies so that a pass for someone holding nothing playable looks like a decision.
-  const auto = mod.auto && !msg.over && msg.to_act === msg.seat && msg === latest ? mod.auto(msg) : null;
-  if (auto) setTimeout(() => { if (msg === latest) act(auto); }, 400 + Math.random() * 500);
+  // The automatic move is sent after a short pause (the window stays readable a moment); a bot
+  // holding nothing playable passes at once (TableManager.bot_wait), so a longer pause hid
+  // nothing and made the Malheur windows half of a game's time (issue 50).
+  if (auto) setTimeout(() => { if (msg === latest) act(auto); }, AUTO_PAUSE);
   if (newDeal) animateDeal(board);
   else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
   if (summaryShownAt === msg.n && $("overlay").dataset.kind === "summary") await holdSummary();
@@ -424,6 +435,7 @@ function gameOver(msg, mod, ctx, sheet) {
   window.scrollTo({ top: 0 }); // the ranking is drawn from the table's top down to the window's bottom
   overlay("final", t("final_ranking"),
     ranking(msg.result, ctx.names, mod.higherIsBetter !== false),
+    mod.finalNote ? mod.finalNote(msg, ctx) : null, // why the match ended, when a game says (Le Nain Jaune)
     el("p", { class: "final-actions" },
       el("button", { type: "button", onclick: sheetView }, t("score_sheet")),
       el("button", { type: "button", onclick: () => { hideOverlay(); $("after").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" }); } }, t("replay")),

@@ -563,6 +563,19 @@ function animate(root, fx, before, msg, handRects) {
 
 /* ---- the sheet ---------------------------------------------------------------------------- */
 
+/** Under the final ranking: why the match ended before its last deal (or, without a deal
+    limit, at all): a player cannot pay the next deal's stakes (the rules' end check). */
+export function finalNote(msg, ctx) {
+  const o = options(msg);
+  const maxDeals = Number(o.max_deals);
+  if (!msg.over || (Number.isFinite(maxDeals) && maxDeals > 0 && msg.view.deal >= maxDeals)) return null;
+  const unit = Number(o.stake_unit);
+  const stake = BOXES.reduce((sum, b) => sum + STAKES[b], 0) * (Number.isFinite(unit) && unit > 0 ? unit : 1);
+  const short = msg.view.tokens.map((n, s) => [n, s]).filter(([n]) => n < stake).map(([, s]) => ctx.names[s]);
+  if (!short.length) return null;
+  return el("p", { class: "final-note" }, tn("nj_end_short", short.length, { names: short.join(", "), deal: msg.view.deal, stake }));
+}
+
 /** Under a deal's summary: why the seats' tokens are below the summary's totals once the next
     deal has begun (its stakes are already on the board), so the two never seem to disagree. */
 export function summaryNote(msg, ctx) {
