@@ -56,7 +56,7 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # a missing or failing compiler: CCompilerError, PlatformError...
             self.extensions = []
             say(
-                f"could not compile the rules engine ({type(error).__name__}: {error}); installing the pure Python engine"
+                f"could not compile the rules engine ({type(error).__name__}: {str(error)[:160]}); installing the pure Python engine"
             )
             return
         # Newer than every source now, even those whose C code did not change (a comment edited,
