@@ -21,6 +21,7 @@ import tracemalloc
 from collections.abc import Callable
 
 import atout
+import atout._build
 from atout.bots import make_bot
 
 
@@ -116,6 +117,7 @@ def main() -> None:
             theirs.append(spiel(args.seconds, rng))
     m_ours = statistics.median(m for m, _ in ours)
     a_ours = statistics.median(a for _, a in ours)
+    print(f"atout engine build: {atout._build.choose()}")
     print(f"atout wizard 4p (whole 15-round matches): {m_ours:8.1f} matches/s {a_ours:10.0f} actions/s")
     if spiel is not None:
         h = statistics.median(m for m, _ in theirs)

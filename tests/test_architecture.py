@@ -120,7 +120,8 @@ def _is_stdlib(name: str) -> bool:
 #: batch, server, cli).
 ALLOWED_INTERNAL: dict[str, set[str]] = {
     "i18n": set(),  # the floor: every language's files, read by the engines' messages and every client
-    "atout": {"core"},
+    "atout": {"core", "_build"},
+    "_build": set(),  # which engine runs, compiled or pure (issue 48): decided before any is imported
     "core": {"i18n"},  # the refusals' templates, the terminal's words, the rules pages
     "games": {"core"},
     "match": {"core"},

@@ -1,0 +1,175 @@
+"""Which build of the rules engine runs: compiled (mypyc) or pure Python (issue 48).
+
+The modules of :data:`COMPILED` are compiled by ``setup.py`` into extension
+modules (``.so``) beside their sources when a C compiler is there; the same
+``.py`` files stay the one source of the rules and the pure fallback.  This
+module decides, once, when :mod:`atout` is imported, which of the two runs:
+
+* ``ATOUT_PURE=1`` in the environment: the pure modules, even where ``.so``
+  files are present (tests run the rules both ways so);
+* a compiled module older than its source (a rules file edited, or changed by
+  ``git checkout``, since the last build): the pure modules, all of them, with a
+  warning.  All or none: compiled modules call each other directly in C, so one
+  fresh ``.py`` beside stale ``.so`` files would still run the stale code.
+  ``./run`` rebuilds in that case (it asks :func:`stale`);
+* otherwise the ``.so`` files when they are all there, else the pure modules.
+
+Pure mode puts a finder first on ``sys.meta_path`` that loads these modules from
+their ``.py`` files.  Standard library only, like the engine; ``setup.py`` reads
+:data:`COMPILED` from this file without importing :mod:`atout`.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+
+#: The modules compiled by mypyc, relative to ``src/`` (one group: they call each other
+#: natively).  Left pure: every module defining a class that is subclassed or compared by
+#: interpreted code (``core/game.py``'s Game, State and View, the games' ``game.py`` and
+#: ``view.py``, ``core/bot.py``, ``core/errors.py``, ``core/tricks.py``): mypyc 2.4 compiles
+#: such a class either as a native class, which the states' dynamic fields (the generated
+#: ``clone``, ``__slots__`` from the field table, the narrowed ``game``) do not fit yet, or
+#: as a non-native one, whose compiled methods refuse an interpreted subclass's instance
+#: and whose ``isinstance`` is miscompiled (docs/engine-notes: issue 48).  Also pure: the
+#: packages' ``__init__.py``, bots, renderers, the registry and the rules pages (no hot code).
+COMPILED: tuple[str, ...] = (
+    "atout/core/actions.py",
+    "atout/core/bits.py",
+    "atout/core/deal.py",
+    "atout/core/fields.py",
+    "atout/core/options.py",
+    "atout/core/position.py",
+    "atout/core/reason.py",
+    "atout/core/tensor.py",
+    "atout/core/viewdict.py",
+    "atout/core/words.py",
+    "atout/games/wizard/cards.py",
+    "atout/games/wizard/position.py",
+    "atout/games/wizard/rules.py",
+    "atout/games/wizard/sampling.py",
+    "atout/games/wizard/tensor.py",
+    "atout/games/malin/cards.py",
+    "atout/games/malin/position.py",
+    "atout/games/malin/rules.py",
+    "atout/games/malin/sampling.py",
+    "atout/games/malin/tensor.py",
+    "atout/games/sticheln/cards.py",
+    "atout/games/sticheln/position.py",
+    "atout/games/sticheln/rules.py",
+    "atout/games/sticheln/sampling.py",
+    "atout/games/sticheln/tensor.py",
+    "atout/games/nain_jaune/cards.py",
+    "atout/games/nain_jaune/position.py",
+    "atout/games/nain_jaune/rules.py",
+    "atout/games/nain_jaune/sampling.py",
+    "atout/games/nain_jaune/tensor.py",
+)
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/ (or site-packages/)
+
+
+def _module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def _extension(path: str) -> str | None:
+    """The compiled file of a module's source, or None when it is not built."""
+    base = os.path.join(_ROOT, path.removesuffix(".py"))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if os.path.exists(base + suffix):
+            return base + suffix
+    return None
+
+
+#: Whether the sources are a checkout one edits (``src/`` beside ``.git``: an editable
+#: install), where a source newer than its build is a stale build.  An installed wheel is
+#: not: its files' times are those of its unpacking, in no useful order.
+_CHECKOUT = os.path.exists(os.path.join(_ROOT, os.pardir, ".git"))
+
+
+def stale(modules: Sequence[str] = COMPILED) -> list[str]:
+    """The compiled modules not built, or built before their source last changed ("rebuild these")."""
+    out = []
+    for path in modules:
+        built = _extension(path)
+        source = os.path.join(_ROOT, path)
+        if built is None or (
+            _CHECKOUT and os.path.exists(source) and os.path.getmtime(source) > os.path.getmtime(built)
+        ):
+            out.append(path)
+    return out
+
+
+class _PureFinder:
+    """Loads the modules of :data:`COMPILED` from their ``.py`` files, never from a ``.so``."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname not in self.names or path is None:
+            return None
+        leaf = fullname.rpartition(".")[2] + ".py"
+        for entry in path:
+            source = os.path.join(entry, leaf)
+            if os.path.isfile(source):
+                return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+def _choose() -> str:
+    """Install the pure finder when the pure build is to run; say which build it is."""
+    if not COMPILED:
+        return "pure"
+    names = frozenset(_module_name(p) for p in COMPILED)
+    if os.environ.get("ATOUT_PURE") == "1":
+        reason = "pure (ATOUT_PURE=1)"
+    else:
+        missing = stale()
+        if not missing:
+            return "compiled"
+        if len(missing) == len(COMPILED):
+            return "pure"  # never built (an install without a compiler, or ATOUT_PURE=1 at build time)
+        warnings.warn(
+            f"atout: the compiled rules engine is older than its source ({', '.join(missing[:3])}"
+            f"{'...' if len(missing) > 3 else ''}): running the pure Python modules; "
+            "rebuild with `./run` or `pip install -e .`",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        reason = "pure (compiled build out of date)"
+    sys.meta_path.insert(0, _PureFinder(names))
+    return reason
+
+
+#: Which build runs in this process: "compiled", or "pure" and why; set by :func:`choose`.
+BUILD = ""
+
+
+def choose() -> str:
+    """Decide which build runs (once: :mod:`atout` calls it before importing the engine)."""
+    global BUILD
+    if not BUILD:
+        BUILD = _choose()
+    return BUILD
+
+
+def compiled() -> bool:
+    """Whether the rules engine runs compiled (mypyc) in this process, rather than as pure Python."""
+    return choose() == "compiled"
+
+
+if __name__ == "__main__":
+    # ``python src/atout/_build.py``: exit 1 when a compiled build is there and out of date
+    # (./run rebuilds then); 0 when it is current, or when there is none (a pure install stays so).
+    old = stale()
+    sys.exit(1 if old and any(_extension(p) for p in COMPILED) else 0)
