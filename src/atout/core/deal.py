@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,11 +47,22 @@ def place_by_room(
     by room keeps the draw close to uniform over the consistent deals, not
     exactly so, a bias every PIMC bot accepts for speed.
     """
+    draw = rng.random
     for _, _, card, seats in cards:
-        open_seats = [s for s in seats if room[s] > 0]
+        # ``rng.choices(open_seats, [room[s] for s in open_seats])[0]``, written out: the same one
+        # ``random()`` draw and the same bisection of the running totals, so the same seat.
+        open_seats: list[Seat] = []
+        totals: list[int] = []
+        total = 0
+        for s in seats:
+            left = room[s]
+            if left > 0:
+                total += left
+                open_seats.append(s)
+                totals.append(total)
         if not open_seats:
             return False
-        seat = rng.choices(open_seats, [room[s] for s in open_seats])[0]
+        seat = open_seats[bisect(totals, draw() * total, 0, len(totals) - 1)]
         room[seat] -= 1
         out[seat].append(card)
     return True
