@@ -179,6 +179,7 @@ def _world(game: StichelnGame, view: StichelnView, **hand: Any) -> StichelnState
         scores_=view.scores,
         sheet=view.sheet,
         prev_round_trick=view.prev_round_trick,
+        tricks_shown=None,
         deal_order=None,
         **hand,
     )

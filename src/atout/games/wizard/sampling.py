@@ -99,6 +99,7 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
         _deck=None,
         prev_round_trick=None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1]),
         prev_round_trick_shown=prev,
+        tricks_shown=None,
         hands=hands,
         dealt=C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, [])),
         deal_count=view.round * n,
