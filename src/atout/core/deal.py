@@ -21,14 +21,44 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .game import Game
 
 Card = TypeVar("Card")
 Seat = TypeVar("Seat", bound=Hashable)
+#: What a sampler works out from a view alone.
+Known = TypeVar("Known")
+#: A sampler's game and view types.
+G = TypeVar("G")
+V = TypeVar("V")
+
+
+class LastView(Generic[G, V, Known]):
+    """What a sampler worked out from the last view it was asked about (no draw in it), kept for the next.
+
+    Why: a search samples hundreds of worlds of one view per decision, and the
+    cards seen, the room left per seat and the constraints play revealed are the
+    same in each; a sampler keeps them here and only draws.  The view is told by
+    identity (the same object: a view is frozen) and kept alive with its result,
+    so no other view can be taken for it; one view only, so nothing grows.
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[G, V, Known] | None = None
+
+    def get(self, game: G, view: V, work: Callable[[G, V], Known]) -> Known:
+        """``work(game, view)``, from the last call when that was about this very view of this game."""
+        last = self._last  # read once: another thread may replace it, never change it
+        if last is not None and last[1] is view and last[0] is game:
+            return last[2]
+        known = work(game, view)
+        self._last = (game, view, known)
+        return known
 
 
 def place_by_room(

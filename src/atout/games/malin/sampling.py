@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ...core.deal import frame
+from ...core.deal import LastView, frame
 from . import cards as C
 from .cards import AVOCAT, MALIN, WISH
 from .game import MalinGame, MalinState
@@ -73,18 +73,12 @@ class _Known(NamedTuple):
     wish_pos: int
 
 
-#: The last (game, view) :func:`sample_world` was asked about, and what it knows from it.
-_last: tuple[MalinGame, MalinView, _Known] | None = None
+#: What :func:`sample_world` knows from the last view it was asked about.
+_KNOWN: LastView[MalinGame, MalinView, _Known] = LastView()
 
 
 def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinState:
-    global _last
-    last = _last
-    if last is not None and last[1] is view and last[0] is game:
-        known = last[2]
-    else:
-        known = _known(game, view)
-        _last = (game, view, known)
+    known = _KNOWN.get(game, view, _known)
     n = game.players
     hands = list(known.hands)
     out = 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ...core.deal import PLAIN_TRIES, frame, place_on_try
+from ...core.deal import PLAIN_TRIES, LastView, frame, place_on_try
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
@@ -61,22 +61,16 @@ class _Known(NamedTuple):
     tricks: list[tuple[int, list[int], int]]
 
 
-#: The last (game, view) :func:`sample_world` was asked about, and what it knows from it.
-_last: tuple[WizardGame, WizardView, _Known] | None = None
+#: What :func:`sample_world` knows from the last view it was asked about.
+_KNOWN: LastView[WizardGame, WizardView, _Known] = LastView()
 
 
 def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> WizardState:
     """A world the viewer cannot tell from the real one, at the view's decision (see the module docstring)."""
-    global _last
-    last = _last
-    if last is not None and last[1] is view and last[0] is game:
-        known = last[2]
-    else:
-        known = _known(game, view)
-        _last = (game, view, known)
+    known = _KNOWN.get(game, view, _known)
     n = game.players
     hands = list(known.hands)
-    dealt = _assign(known, rng)
+    dealt = _deal(known.constrained, known.free, known.need, known.stack, rng)
     for seat, slots in dealt.items():
         if seat < 0:
             continue  # the undealt stack
@@ -161,6 +155,16 @@ def _known(game: WizardGame, view: WizardView) -> _Known:
     if stack < 0:
         raise ValueError("view is inconsistent: more hidden cards than unseen cards")
     voids = revealed_voids(view)
+    constrained, free = _split(pool, need, voids)
+    tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
+    return _Known(phase, hands, trick_slots, need, stack, voids, constrained, free, tricks)
+
+
+def _split(
+    pool: list[int], need: dict[int, int], voids: list[int]
+) -> tuple[list[tuple[int, int, list[int]]], list[int]]:
+    """The ``pool`` slots some seat may not hold (a suit it showed void in), each with the
+    seats (and the stack, -1) that may, in slot order; and the free rest."""
     void_suits = 0
     for v in voids:
         void_suits |= v
@@ -174,28 +178,41 @@ def _known(game: WizardGame, view: WizardView) -> _Known:
             continue
         seats = [s for s in seats_all if s == -1 or not voids[s] >> suit & 1]
         constrained.append((len(seats), slot, seats))
-    tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
-    return _Known(phase, hands, trick_slots, need, stack, voids, constrained, free, tricks)
+    return constrained, free
 
 
-def _assign(known: _Known, rng: random.Random) -> dict[int, list[int]]:
+def _assign(
+    pool: list[int], need: dict[int, int], stack: int, voids: list[int], rng: random.Random
+) -> dict[int, list[int]]:
+    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1): :func:`_deal` of :func:`_split`."""
+    constrained, free = _split(pool, need, voids)
+    return _deal(constrained, free, need, stack, rng)
+
+
+def _deal(
+    constrained_slots: list[tuple[int, int, list[int]]],
+    free_slots: list[int],
+    need: dict[int, int],
+    stack: int,
+    rng: random.Random,
+) -> dict[int, list[int]]:
     """Deal the hidden slots to seats (``need`` each) and the stack (key -1).
 
-    Slots some seat may not hold (a suit it showed void in) are placed first,
-    the most constrained first, each to an open seat drawn in proportion to its
-    room; the unconstrained rest are then shuffled into the room left, which
-    deals them uniformly at a fraction of the cost (most slots, most of the time).
-    A few plain draws, then one that cannot dead-end: only a view no deal
-    explains is refused.
+    Slots some seat may not hold (``constrained_slots``) are placed first, the
+    most constrained first (ties in a random order), each to an open seat drawn
+    in proportion to its room; the unconstrained rest are then shuffled into the
+    room left, which deals them uniformly at a fraction of the cost (most slots,
+    most of the time).  A few plain draws, then one that cannot dead-end: only a
+    view no deal explains is refused.  The lists given are not changed.
     """
-    constrained = [(count, rng.random(), slot, seats) for count, slot, seats in known.constrained]
+    constrained = [(count, rng.random(), slot, seats) for count, slot, seats in constrained_slots]
     constrained.sort()
     for attempt in range(PLAIN_TRIES + 1):
-        room = dict(known.need)
-        room[-1] = known.stack
+        room = dict(need)
+        room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
         if place_on_try(attempt, constrained, room, out, rng):
-            free = list(known.free)
+            free = list(free_slots)
             rng.shuffle(free)
             at = 0
             for seat, left in room.items():
