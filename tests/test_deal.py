@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atout.core.deal import place_by_room, place_surely
+from atout.core.deal import LastView, place_by_room, place_surely
 from atout.games.wizard import cards as wizard_cards
 from atout.games.wizard import sampling as wizard_sampling
 
@@ -119,3 +119,20 @@ def test_wizard_deals_a_world_for_any_voids_the_true_deal_allows(seed: int, othe
         for slot in dealt[s]:
             suit = wizard_cards.suit_of(wizard_cards.kind_of_slot(slot))
             assert suit < 0 or not voids[s] >> suit & 1
+
+
+def test_a_sampler_works_a_view_out_once_and_never_takes_another_view_for_it() -> None:
+    """``LastView``: the work is redone for another view, even an equal one, or another game."""
+    calls: list[tuple[str, tuple[int, ...]]] = []
+
+    def work(game: str, view: tuple[int, ...]) -> int:
+        calls.append((game, view))
+        return len(calls)
+
+    last: LastView[str, tuple[int, ...], int] = LastView()
+    view, equal = (1, 2), tuple([1, 2])
+    assert view == equal and view is not equal
+    assert [last.get("g", view, work) for _ in range(3)] == [1, 1, 1]
+    assert last.get("g", equal, work) == 2  # an equal view is not taken for the same one
+    assert last.get("h", equal, work) == 3  # nor a view of another game
+    assert last.get("h", equal, work) == 3 and len(calls) == 3

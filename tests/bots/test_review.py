@@ -15,6 +15,7 @@ from atout.bots.review import (
     level_of,
     review_decision,
     review_game,
+    review_plan,
 )
 from atout.bots.search import SearchBot
 from atout.core.game import State, View
@@ -122,6 +123,24 @@ def test_a_whole_game_review_covers_every_decision_with_a_choice() -> None:
     rounds = review.rounds()
     assert [r["round"] for r in rounds] == [1, 2, 3]
     assert sum(r["lost"] for r in rounds) == pytest.approx(sum(d.cost for d in review.decisions))
+
+
+def test_the_progress_is_told_once_counted_then_after_each_decision() -> None:
+    """``progress(done, total)``: (0, n) before the first search, then (k, n) after the k-th: a bar's data."""
+    game = atout.load("wizard", 3, rounds="2")
+    state = play_match(game, [make_bot("random", game, seed=s) for s in range(3)], seed=5).state
+    calls: list[tuple[int, int]] = []
+    review = review_game(state, seats=[1], playouts=20, seed=3, progress=lambda d, t: calls.append((d, t)))
+    n = len(review.decisions)
+    assert n > 1 and calls == [(k, n) for k in range(n + 1)]
+    plan = review_plan(state, [1])
+    assert [(action, at) for _, action, at in plan] == [
+        (d.chosen, (d.index, d.step, d.round)) for d in review.decisions
+    ]
+    assert all(view.seat == 1 and view.current_player == 1 for view, _, _ in plan)
+    # Searched alone, a decision of the plan is the review's (the web reviewer's parts rely on it).
+    view, action, at = plan[-1]
+    assert review_decision(view, action, at, playouts=20, seed=3) == review.decisions[-1]
 
 
 def replay_view(state: State, index: int) -> View:

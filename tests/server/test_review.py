@@ -12,8 +12,18 @@ from starlette.testclient import TestClient
 from atout.bots.review import review_game
 from atout.core.registry import load
 from atout.server import create_app
+from atout.server.botpool import game_spec
 from atout.server.limits import ClientBuckets
-from atout.server.review import REVIEW_SEED, Reviewer, load_review
+from atout.server.review import (
+    REVIEW_SEED,
+    Reviewer,
+    ReviewJob,
+    assemble_review,
+    count_decisions,
+    load_review,
+    review_in_worker,
+    review_part_in_worker,
+)
 
 from .conftest import create_table, join, send, short_options
 
@@ -124,3 +134,33 @@ def test_a_failed_review_is_reported_once(client: TestClient, monkeypatch: pytes
     assert "boom" not in r.text  # no internal detail reaches the client
     r = client.post(f"/api/tables/{table}/review", json={"key": keys[0]})
     assert r.json()["status"] == "queued"  # reported once: asking again tries again
+
+
+def test_a_running_review_says_how_far_it_is(client: TestClient) -> None:
+    """While a review runs, the status route gives the decisions done and in all (the page's bar)."""
+    table, keys, _ = finish(client, "wizard")
+    reviewer: Reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+    key = (table, 0, reviewer.playouts)
+    reviewer.jobs[key] = None  # type: ignore[assignment]  # held: the job is "running"
+    try:
+        r = client.post(f"/api/tables/{table}/review", json={"key": keys[0], "as_seat": 0})
+        assert r.json() == {"status": "queued", "ahead": 0}  # not started searching: no figures yet
+        reviewer.progress[key] = (3, 10)
+        r = client.post(f"/api/tables/{table}/review", json={"key": keys[0], "as_seat": 0})
+        assert r.json() == {"status": "queued", "ahead": 0, "done": 3, "total": 10}
+    finally:
+        del reviewer.jobs[key]
+        reviewer.progress.pop(key, None)
+
+
+def test_a_review_searched_in_parts_is_the_whole_review(client: TestClient) -> None:
+    """The pool's reviewer searches a few decisions per task: together they are the one-piece review."""
+    table, _, _ = finish(client, "wizard")
+    live = client.app.state.manager.tables[table]  # type: ignore[attr-defined]
+    job = ReviewJob(game_spec(live.game), live.seed, list(live.actions), 1, 20, REVIEW_SEED)
+    calls: list[tuple[int, int]] = []
+    whole = review_in_worker(job, lambda d, t: calls.append((d, t)))
+    total = count_decisions(job)
+    assert total == len(whole["decisions"]) > 2 and calls[-1] == (total, total)
+    parts = [d for start in range(0, total, 2) for d in review_part_in_worker(job, start, start + 2)]
+    assert assemble_review(job, parts) == whole

@@ -36,6 +36,10 @@ BoolArray = NDArray[np.bool_]
 GameT = TypeVar("GameT", bound=Game)
 DealsT = TypeVar("DealsT", bound=Arrays)
 ScalarT = TypeVar("ScalarT", bound=np.generic)
+#: The engine games the batches built, checked, by (class, players, options): see ``BatchBase._new_game``.
+_GAMES: dict[tuple[Any, ...], Game] = {}
+#: How many configurations :data:`_GAMES` keeps before it starts again (a bound, never a leak).
+_GAMES_KEPT = 64
 
 
 class MatchArray(Generic[ScalarT]):
@@ -324,9 +328,25 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     _fixed_options: ClassVar[dict[str, Any]] = {}
 
     def _new_game(self, players: int, options: dict[str, Any]) -> GameT:
-        """The engine's game of this configuration (it validates the players and the options)."""
+        """The engine's game of this configuration (it validates the players and the options).
+
+        A game is immutable, so one checked game per configuration is kept and shared
+        (:data:`_GAMES`): the search bots build a batch at every decision, and validating
+        the options again each time was a twentieth of a Le Malin review.
+        """
+        try:
+            key = (self._game_class, players, tuple(sorted(options.items())))
+            hash(key)
+        except TypeError:  # an unhashable option value: built and checked each time
+            key = None
+        if key is not None and key in _GAMES:
+            return cast(GameT, _GAMES[key])
         game = self._game_class(players, **options)
         self.check_game(game)
+        if key is not None:
+            if len(_GAMES) >= _GAMES_KEPT:
+                _GAMES.clear()
+            _GAMES[key] = game
         return game
 
     @classmethod

@@ -41,12 +41,14 @@ from .evaluation import SearchEvaluation
 
 __all__ = [
     "REVIEW_PLAYOUTS",
+    "Decision",
     "DecisionReview",
     "GameReview",
     "OptionValue",
     "evaluate_view",
     "review_bot",
     "review_game",
+    "review_plan",
 ]
 
 #: Playouts a reviewed decision (the batch-engine search where the game has a batch simulator).
@@ -209,6 +211,40 @@ def review_decision(
     )
 
 
+#: One decision a review weighs: the seat's view, the action it played, (history index, player step, round).
+Decision = tuple[View, int, tuple[int, int, int]]
+
+
+def review_plan(
+    state: State, seats: Iterable[int] | None = None, finished_rounds_only: bool | None = None
+) -> list[Decision]:
+    """The decisions :func:`review_game` weighs, in order: each seat's view where it had a choice.
+
+    Apart so that a caller can count them first (a progress bar's total) or share
+    them out (the web table's reviewer searches them a part at a time, telling its
+    readers how far it is); the arguments are :func:`review_game`'s.
+    """
+    game = state.game
+    wanted = sorted(set(range(game.players) if seats is None else seats))
+    if any(not 0 <= s < game.players for s in wanted):
+        raise ValueError(f"seats are 0..{game.players - 1}")
+    if finished_rounds_only is None:
+        finished_rounds_only = not state.is_terminal
+    replay = game.new_state(None) if state.start is None else game.new_state(position=state.start)
+    todo: list[Decision] = []
+    step = 0
+    for index, action in enumerate(state.history):
+        actor = replay.current_player
+        if finished_rounds_only and replay.round == state.round:
+            break
+        if actor >= 0:
+            if actor in wanted and len(replay.legal_actions()) > 1:
+                todo.append((replay.view(actor), action, (index, step, replay.round)))
+            step += 1
+        replay.apply(action)
+    return todo
+
+
 def review_game(
     state: State,
     seats: Iterable[int] | None = None,
@@ -224,27 +260,15 @@ def review_game(
     at that moment.  An unfinished game is reviewed up to its last finished
     round (``finished_rounds_only``, default: when the game is not over): a
     round still being played shows hands other seats may still be playing.
-    ``progress(done, total)`` is called after each decision.
+    ``progress(done, total)`` is called once the decisions are counted, with
+    ``done`` 0, then after each decision (a progress bar: ``atout review``).
     """
     game = state.game
     wanted = sorted(set(range(game.players) if seats is None else seats))
-    if any(not 0 <= s < game.players for s in wanted):
-        raise ValueError(f"seats are 0..{game.players - 1}")
-    if finished_rounds_only is None:
-        finished_rounds_only = not state.is_terminal
-    replay = game.new_state(None) if state.start is None else game.new_state(position=state.start)
-    todo: list[tuple[View, int, tuple[int, int, int]]] = []
-    step = 0
-    for index, action in enumerate(state.history):
-        actor = replay.current_player
-        if finished_rounds_only and replay.round == state.round:
-            break
-        if actor >= 0:
-            if actor in wanted and len(replay.legal_actions()) > 1:
-                todo.append((replay.view(actor), action, (index, step, replay.round)))
-            step += 1
-        replay.apply(action)
+    todo = review_plan(state, wanted, finished_rounds_only)
     review = GameReview(game.name, game.players, playouts, seed, wanted, game.review_thresholds)
+    if progress is not None:
+        progress(0, len(todo))
     for done, (view, action, at) in enumerate(todo, 1):
         review.decisions.append(review_decision(view, action, at, playouts, seed))
         if progress is not None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -82,13 +83,26 @@ def review(
         "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in name)
         for name in rec.seats or [f"seat {i}" for i in range(players)]
     ]
+    say = Words(lang)
     started = time.perf_counter()
-    result = review_game(state, seats=None if seat is None else [seat], playouts=playouts, seed=seed)
+    # A bar on a terminal (stderr), nothing when piped: a whole game's review takes seconds.
+    progress = Progress(
+        TextColumn(say("review_cli_progress")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err, transient=True, disable=not err.is_terminal,
+    )  # fmt: skip
+    with progress:
+        task = progress.add_task("review", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = review_game(
+            state, seats=None if seat is None else [seat], playouts=playouts, seed=seed, progress=advance
+        )
     seconds = time.perf_counter() - started
     if as_json:
         print(json.dumps({**result.to_dict(), "names": names, "seconds": round(seconds, 2)}))
         return
-    say = Words(lang)
     for s in result.seats:
         _print_seat(result, s, names, say)
     err.print(f"{len(result.decisions)} decisions in {seconds:.1f} s")

@@ -19,14 +19,31 @@ from collections.abc import Callable, Iterable
 from .errors import Explained
 from .reason import Card, reason
 
+#: ``_BYTE_BITS[k][b]``: the indices of the set bits of byte ``b`` shifted to byte ``k`` of a mask
+#: (bits ``8k .. 8k + 7``), for masks up to :data:`_TABLE_BITS` bits: a hand becomes a list a byte
+#: at a time, in a few table reads instead of a loop step per card (the engines' hottest loop).
+_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(k * 8 + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(16)
+)
+_TABLE_BITS = 8 * len(_BYTE_BITS)
+
 
 def bits_of(mask: int) -> list[int]:
     """The indices of the set bits of ``mask``, ascending."""
-    out = []
+    out: list[int] = []
+    if mask >> _TABLE_BITS:  # wider than the table (no shipped game's deck): a step per bit
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    k = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        byte = mask & 0xFF
+        if byte:
+            out += _BYTE_BITS[k][byte]
+        mask >>= 8
+        k += 1
     return out
 
 

@@ -20,14 +20,45 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from bisect import bisect
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .game import Game
 
 Card = TypeVar("Card")
 Seat = TypeVar("Seat", bound=Hashable)
+#: What a sampler works out from a view alone.
+Known = TypeVar("Known")
+#: A sampler's game and view types.
+G = TypeVar("G")
+V = TypeVar("V")
+
+
+class LastView(Generic[G, V, Known]):
+    """What a sampler worked out from the last view it was asked about (no draw in it), kept for the next.
+
+    Why: a search samples hundreds of worlds of one view per decision, and the
+    cards seen, the room left per seat and the constraints play revealed are the
+    same in each; a sampler keeps them here and only draws.  The view is told by
+    identity (the same object: a view is frozen) and kept alive with its result,
+    so no other view can be taken for it; one view only, so nothing grows.
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[G, V, Known] | None = None
+
+    def get(self, game: G, view: V, work: Callable[[G, V], Known]) -> Known:
+        """``work(game, view)``, from the last call when that was about this very view of this game."""
+        last = self._last  # read once: another thread may replace it, never change it
+        if last is not None and last[1] is view and last[0] is game:
+            return last[2]
+        known = work(game, view)
+        self._last = (game, view, known)
+        return known
 
 
 def place_by_room(
@@ -46,11 +77,22 @@ def place_by_room(
     by room keeps the draw close to uniform over the consistent deals, not
     exactly so, a bias every PIMC bot accepts for speed.
     """
+    draw = rng.random
     for _, _, card, seats in cards:
-        open_seats = [s for s in seats if room[s] > 0]
+        # ``rng.choices(open_seats, [room[s] for s in open_seats])[0]``, written out: the same one
+        # ``random()`` draw and the same bisection of the running totals, so the same seat.
+        open_seats: list[Seat] = []
+        totals: list[int] = []
+        total = 0
+        for s in seats:
+            left = room[s]
+            if left > 0:
+                total += left
+                open_seats.append(s)
+                totals.append(total)
         if not open_seats:
             return False
-        seat = rng.choices(open_seats, [room[s] for s in open_seats])[0]
+        seat = open_seats[bisect(totals, draw() * total, 0, len(totals) - 1)]
         room[seat] -= 1
         out[seat].append(card)
     return True

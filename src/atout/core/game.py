@@ -538,10 +538,12 @@ def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
     legal actions are only for the seat to act, and never in a public
     (spectator's) view, which holds no seat's choices.
     """
-    check_seat(state.game, seat)
+    game = state.game
+    if type(seat) is not int or not 0 <= seat < game.players:  # a seat passes on its type alone
+        check_seat(game, seat)
     to_act = state.current_player
     return {
-        "game": state.game,
+        "game": game,
         "seat": seat,
         "current_player": to_act,
         "legal_actions": tuple(state.legal_actions()) if to_act == seat and not public else (),

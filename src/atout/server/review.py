@@ -13,6 +13,9 @@ stranger could ask for again and again.  So:
 * each client address may *start* :data:`STARTS_PER_MINUTE` reviews a minute
   (a burst of :data:`STARTS_BURST`); asking how a review is going, or reading
   one already made, costs no start;
+* the pool searches a review :data:`REVIEW_PART` decisions a task, one review at a
+  time, so that asking how it is going answers the decisions done and in all
+  (the page's progress bar: a whole 4-player game is some seconds of search);
 * a finished review is stored in ``atout_reviews`` with the table (one row per
   seat and budget): the second reader, and any reader after a restart, pays
   nothing.
@@ -29,13 +32,24 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from anyio import to_thread
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..bots.review import REVIEW_PLAYOUTS, review_game
+from ..bots.review import (
+    REVIEW_PLAYOUTS,
+    Decision,
+    DecisionReview,
+    GameReview,
+    review_decision,
+    review_game,
+    review_plan,
+)
+from ..core.game import State
 from ..core.reason import reason
 from .botpool import BotPool, GameSpec, game_spec, worker_game
 from .limits import ClientBuckets
@@ -55,6 +69,8 @@ STARTS_BURST = 6
 FAILED_KEPT = 100
 #: The seed every web review is searched from (a table's review is the same for every reader).
 REVIEW_SEED = 0
+#: Decisions a worker searches per task: the reviewer tells how far it is between two.
+REVIEW_PART = 4
 
 
 class ReviewRow(Base):
@@ -93,14 +109,58 @@ def save_review(storage: Storage, table_id: str, seat: int, playouts: int, data:
         )
 
 
-def review_in_worker(
-    spec: GameSpec, seed: int, actions: list[int], seat: int, playouts: int, review_seed: int
-) -> dict[str, Any]:
-    """In a worker: the table rebuilt from its seed and player actions, seat ``seat`` reviewed."""
-    state = worker_game(spec).new_state(seed)
-    for action in actions:
-        state.apply(action)
-    return review_game(state, seats=[seat], playouts=playouts, seed=review_seed).to_dict()
+@dataclass(frozen=True)
+class ReviewJob:
+    """A review as it crosses to a worker: the finished table's game, seed and player actions
+    (the worker rebuilds the table from them), the seat, the budget and the search's seed."""
+
+    spec: GameSpec
+    seed: int
+    actions: list[int]
+    seat: int
+    playouts: int
+    review_seed: int
+
+    def plan(self) -> list[Decision]:
+        """The seat's decisions to weigh (:func:`~atout.bots.review.review_plan`) in the rebuilt table."""
+        return review_plan(self.table(), [self.seat])
+
+    def table(self) -> State:
+        state = worker_game(self.spec).new_state(self.seed)
+        for action in self.actions:
+            state.apply(action)
+        return state
+
+
+def review_in_worker(job: ReviewJob, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The review of the job's seat in one piece (``progress`` as :func:`~atout.bots.review.review_game` calls it)."""
+    return review_game(
+        job.table(), seats=[job.seat], playouts=job.playouts, seed=job.review_seed, progress=progress
+    ).to_dict()
+
+
+def count_decisions(job: ReviewJob) -> int:
+    """How many decisions the review weighs (a replay, no search): the progress's total."""
+    return len(job.plan())
+
+
+def review_part_in_worker(job: ReviewJob, start: int, stop: int) -> list[DecisionReview]:
+    """In a worker: the review's decisions ``start`` to ``stop``, each searched from its own seed,
+    so that the parts together are :func:`review_in_worker`'s review."""
+    return [
+        review_decision(view, action, at, job.playouts, job.review_seed)
+        for view, action, at in job.plan()[start:stop]
+    ]
+
+
+def assemble_review(job: ReviewJob, decisions: list[DecisionReview]) -> dict[str, Any]:
+    """The parts' decisions as :func:`review_in_worker` would have answered them."""
+    game = worker_game(job.spec)
+    review = GameReview(
+        game.name, game.players, job.playouts, job.review_seed, [job.seat], game.review_thresholds
+    )
+    review.decisions.extend(decisions)
+    return review.to_dict()
 
 
 Key = tuple[str, int, int]
@@ -127,6 +187,10 @@ class Reviewer:
         self.jobs: dict[Key, asyncio.Task[None]] = {}
         #: Reviews that failed, reported once to the next reader who asks.
         self.failed: dict[Key, str] = {}
+        #: The running reviews' progress: (decisions done, decisions in all).
+        self.progress: dict[Key, tuple[int, int]] = {}
+        #: Held by the review searching in the pool (one at a time, in the order asked).
+        self._turn: asyncio.Lock | None = None
         ensure_tables(storage)
 
     async def request(self, table: LiveTable, seat: int, client: str) -> dict[str, Any]:
@@ -150,17 +214,27 @@ class Reviewer:
                 raise TableError("busy", reason("server.reviewer_busy"))
             if not self.starts.allow(client):
                 raise TableError("rate_limited", reason("server.too_many_reviews"))
-            work = (game_spec(table.game), table.seed, list(table.actions), seat, self.playouts, REVIEW_SEED)
+            work = ReviewJob(
+                game_spec(table.game), table.seed, list(table.actions), seat, self.playouts, REVIEW_SEED
+            )
             self.jobs[key] = asyncio.get_running_loop().create_task(self._run(key, work))
-        return {"status": "queued", "ahead": list(self.jobs).index(key)}
+        status: dict[str, Any] = {"status": "queued", "ahead": list(self.jobs).index(key)}
+        done = self.progress.get(key)
+        if done is not None:  # running: how far (the page's progress bar)
+            status["done"], status["total"] = done
+        return status
 
-    async def _run(self, key: Key, work: tuple[Any, ...]) -> None:
+    async def _run(self, key: Key, work: ReviewJob) -> None:
         table_id, seat, playouts = key
         try:
             if self.pool is None:
-                data = await to_thread.run_sync(lambda: review_in_worker(*work))
+
+                def progress(done: int, total: int) -> None:
+                    self.progress[key] = (done, total)
+
+                data = await to_thread.run_sync(lambda: review_in_worker(work, progress))
             else:
-                data = await self.pool.run(review_in_worker, *work)
+                data = await self._run_in_parts(key, work)
             await to_thread.run_sync(save_review, self.storage, table_id, seat, playouts, data)
         except Exception:
             log.exception("the review of table %s seat %d failed", table_id, seat)
@@ -169,6 +243,27 @@ class Reviewer:
                 del self.failed[next(iter(self.failed))]
         finally:
             del self.jobs[key]
+            self.progress.pop(key, None)
+
+    async def _run_in_parts(self, key: Key, work: ReviewJob) -> dict[str, Any]:
+        """The review searched :data:`REVIEW_PART` decisions at a time in the pool, its progress kept.
+
+        One review at a time holds the pool (the queue stays first come, first
+        served: ``ahead`` counts the reviews before it), and between two parts
+        :attr:`progress` says how many decisions are done.
+        """
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            assert self.pool is not None
+            total = await to_thread.run_sync(count_decisions, work)
+            self.progress[key] = (0, total)
+            decisions: list[DecisionReview] = []
+            for start in range(0, total, REVIEW_PART):
+                stop = min(start + REVIEW_PART, total)
+                decisions += await self.pool.run(review_part_in_worker, work, start, stop)
+                self.progress[key] = (len(decisions), total)
+        return assemble_review(work, decisions)
 
     async def wait(self) -> None:
         """Until every queued review is done (tests)."""

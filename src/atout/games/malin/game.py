@@ -93,6 +93,24 @@ from .rules import (
 from .view import MalinView, make_view, parse_in_context, redact_history
 
 # The names the batch engine and older callers import from here.
+
+
+def _wish_actions(base: int, forbidden: set[Value], out: list[int]) -> list[int]:
+    """``out`` extended by ``base + v`` for each Wish value ``v`` not in ``forbidden``, ascending.
+
+    The Wish takes any of 201 values and the forbidden ones are the few of a trick
+    (or a hand): the allowed ones are added as the ranges between those, not tested
+    one by one, at every legal-move list of a seat holding the Wish.
+    """
+    start = WISH_MIN
+    for v in sorted(int(x) for x in forbidden if WISH_MIN <= x <= WISH_MAX and x == int(x)):
+        if v >= start:
+            out.extend(range(base + start, base + v))
+            start = v + 1
+    out.extend(range(base + start, base + WISH_MAX + 1))
+    return out
+
+
 __all__ = [
     "BID",
     "BID_BASE",
@@ -581,7 +599,7 @@ class MalinState(State):
             return [PASS, *self._legal_avocats()]
         if phase == REDECLARE:
             forbidden = self._wish_forbidden(exclude=self.wish_pos)
-            return [REDECLARE_BASE + v for v in range(WISH_MIN, WISH_MAX + 1) if v not in forbidden]
+            return _wish_actions(REDECLARE_BASE, forbidden, [])
         if phase == OVER:
             return []
         return [a for a, _ in self.chance_outcomes()]
@@ -644,7 +662,7 @@ class MalinState(State):
             out.extend(TWIN_LOW if v == 0 else TWIN_HIGH for v in self._twin_values())
         if hand & C.WISH_MASK:
             forbidden = self._wish_forbidden()
-            out.extend(WISH_BASE + v for v in range(WISH_MIN, WISH_MAX + 1) if v not in forbidden)
+            _wish_actions(WISH_BASE, forbidden, out)
         return out
 
     def _play_refusal(self, action: int) -> Reason | None:

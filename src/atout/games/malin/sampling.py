@@ -18,9 +18,9 @@ for what the view does not record and how it is rebuilt).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-from ...core.deal import frame
+from ...core.deal import LastView, frame
 from . import cards as C
 from .cards import AVOCAT, MALIN, WISH
 from .game import MalinGame, MalinState
@@ -41,24 +41,130 @@ from .rules import (
     WINDOW_NAMES,
     Pending,
     Played,
+    Trick,
     malheur_target,
     malheur_type,
     malin_targets,
     play_action,
 )
-from .view import as_trick
+from .view import MalinView, as_trick
 
-if TYPE_CHECKING:
-    from .view import MalinView
+
+class _Known(NamedTuple):
+    """What a view alone says about its worlds (no draw in it): worked out once per view.
+
+    A search samples many worlds of one view; the cards seen, the cards left to
+    deal and the unseen Malheur cards are the same in each, so :func:`sample_world`
+    keeps them for the view it was last asked about and only shuffles.  The
+    refusals of an inconsistent view are kept as flags and raised where the
+    one-piece draw raised them, after the same draws.
+    """
+
+    phase: int
+    hands: list[int]
+    #: The slots not seen, in slot order (shuffled per world): None before the deal.
+    pool: list[int] | None
+    too_many_hidden: bool
+    too_many_malheurs: bool
+    unseen: list[int]
+    tricks: list[Trick]
+    prev_round_trick: Trick | None
+    trick: list[Played]
+    wish_pos: int
+
+
+#: What :func:`sample_world` knows from the last view it was asked about.
+_KNOWN: LastView[MalinGame, MalinView, _Known] = LastView()
 
 
 def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinState:
+    known = _KNOWN.get(game, view, _known)
+    n = game.players
+    hands = list(known.hands)
+    out = 0
+    if known.pool is not None:
+        pool = list(known.pool)
+        rng.shuffle(pool)
+        i = 0
+        for seat in range(n):
+            if seat == view.seat:
+                continue
+            need = view.hand_sizes[seat]
+            for slot in pool[i : i + need]:
+                hands[seat] |= 1 << slot
+            i += need
+        if known.too_many_hidden:
+            raise ValueError("view is inconsistent: more hidden cards than unseen cards")
+        undealt = 0
+        for slot in pool[i:]:
+            undealt |= 1 << slot
+        out = game.deck & ~undealt
+
+    # Malheur cards: the unseen copies go to the other seats and the draw pile.
+    if known.too_many_malheurs:
+        raise ValueError("view is inconsistent: more Malheur cards seen than exist")
+    unseen = list(known.unseen)
+    rng.shuffle(unseen)
+    mal = [[0] * C.NUM_MALHEURS for _ in range(n)]
+    mal[view.seat] = list(view.malheur)
+    i = 0
+    for seat in range(n):
+        if seat == view.seat:
+            continue
+        for t in unseen[i : i + view.malheur_counts[seat]]:
+            mal[seat][t] += 1
+        i += view.malheur_counts[seat]
+    pile = [0] * C.NUM_MALHEURS
+    for t in unseen[i:]:
+        pile[t] += 1
+    if len(unseen) - i != view.malheur_pile:
+        raise ValueError("view is inconsistent: the Malheur cards do not add up")
+
+    dealt = view.removed is not None
+    return MalinState.fields.build(
+        MalinState,
+        **frame(game, view.round, view.dealer),
+        phase=known.phase,
+        to_act=view.current_player,
+        hands=hands,
+        out=out,
+        removed=-1 if view.removed is None else view.removed,
+        deal_count=game.hand_size * n if dealt else 0,
+        bids=[-1 if b is None else b for b in view.bids],
+        tricks_won=list(view.tricks_won),
+        leader=view.leader,
+        trick=list(known.trick),
+        wish_pos=known.wish_pos,
+        wish_mod=view.wish_modified,
+        last_actor=view.last_actor,
+        tricks=list(known.tricks),
+        prev_round_trick=known.prev_round_trick,
+        scores_=list(view.scores),
+        sheet=list(view.sheet),
+        mal=mal,
+        pile=pile,
+        discard=list(view.malheur_discard),
+        draws=0,
+        steals=0,
+        mlog=list(view.malheur_log),
+        win_kind=WINDOW_NAMES.index(view.window) if view.window else NO_WINDOW,
+        passed=sum(1 << s for s in view.passed),
+        pending=None if view.pending is None else Pending(*view.pending),
+        steal_groups=list(view.steal_groups),
+        gain_queue=list(view.gain_queue),
+        _deck=None,
+    )
+
+
+def _known(game: MalinGame, view: MalinView) -> _Known:
+    """What ``view`` says of every world of it (see :class:`_Known`); ValueError for a card seen too often."""
     phase = PHASE_NAMES.index(view.phase)
     if phase in (FIRST_DEALER, REMOVE, DEAL):
         raise ValueError(f"nothing to sample during the {view.phase}: sample at a decision")
     n = game.players
     hands = [0] * n
-    out = 0
+    pool: list[int] | None = None
+    too_many_hidden = False
     if view.removed is not None:
         taken = 0
 
@@ -80,80 +186,28 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
         for _, k, _, _ in view.trick:
             alloc(k)
         pool = [s for s in range(C.NUM_SLOTS) if game.deck >> s & 1 and not taken >> s & 1]
-        rng.shuffle(pool)
-        i = 0
-        for seat in range(n):
-            if seat == view.seat:
-                continue
-            need = view.hand_sizes[seat]
-            for slot in pool[i : i + need]:
-                hands[seat] |= 1 << slot
-            i += need
-        if i > len(pool):
-            raise ValueError("view is inconsistent: more hidden cards than unseen cards")
-        undealt = 0
-        for slot in pool[i:]:
-            undealt |= 1 << slot
-        out = game.deck & ~undealt
-
-    # Malheur cards: the unseen copies go to the other seats and the draw pile.
+        too_many_hidden = sum(view.hand_sizes[s] for s in range(n) if s != view.seat) > len(pool)
     unseen: list[int] = []
+    too_many_malheurs = False
     for t in range(C.NUM_MALHEURS):
         count = game.copies[t] - view.malheur_discard[t] - view.malheur[t]
         if count < 0:
-            raise ValueError("view is inconsistent: more Malheur cards seen than exist")
+            too_many_malheurs = True
+            break
         unseen.extend([t] * count)
-    rng.shuffle(unseen)
-    mal = [[0] * C.NUM_MALHEURS for _ in range(n)]
-    mal[view.seat] = list(view.malheur)
-    i = 0
-    for seat in range(n):
-        if seat == view.seat:
-            continue
-        for t in unseen[i : i + view.malheur_counts[seat]]:
-            mal[seat][t] += 1
-        i += view.malheur_counts[seat]
-    pile = [0] * C.NUM_MALHEURS
-    for t in unseen[i:]:
-        pile[t] += 1
-    if len(unseen) - i != view.malheur_pile:
-        raise ValueError("view is inconsistent: the Malheur cards do not add up")
-
     trick = [Played(*c) for c in view.trick]
     kinds = [p.kind for p in trick]
-    dealt = view.removed is not None
-    return MalinState.fields.build(
-        MalinState,
-        **frame(game, view.round, view.dealer),
-        phase=phase,
-        to_act=view.current_player,
-        hands=hands,
-        out=out,
-        removed=-1 if view.removed is None else view.removed,
-        deal_count=game.hand_size * n if dealt else 0,
-        bids=[-1 if b is None else b for b in view.bids],
-        tricks_won=list(view.tricks_won),
-        leader=view.leader,
-        trick=trick,
-        wish_pos=kinds.index(WISH) if WISH in kinds else -1,
-        wish_mod=view.wish_modified,
-        last_actor=view.last_actor,
-        tricks=[as_trick(t) for t in view.tricks],
-        prev_round_trick=None if view.prev_round_trick is None else as_trick(view.prev_round_trick),
-        scores_=list(view.scores),
-        sheet=list(view.sheet),
-        mal=mal,
-        pile=pile,
-        discard=list(view.malheur_discard),
-        draws=0,
-        steals=0,
-        mlog=list(view.malheur_log),
-        win_kind=WINDOW_NAMES.index(view.window) if view.window else NO_WINDOW,
-        passed=sum(1 << s for s in view.passed),
-        pending=None if view.pending is None else Pending(*view.pending),
-        steal_groups=list(view.steal_groups),
-        gain_queue=list(view.gain_queue),
-        _deck=None,
+    return _Known(
+        phase,
+        hands,
+        pool,
+        too_many_hidden,
+        too_many_malheurs,
+        unseen,
+        [as_trick(t) for t in view.tricks],
+        None if view.prev_round_trick is None else as_trick(view.prev_round_trick),
+        trick,
+        kinds.index(WISH) if WISH in kinds else -1,
     )
 
 

@@ -21,7 +21,7 @@ Heuristics (also described in src/atout/i18n/en/rules/sticheln.md):
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from .rules import trick_winner_index
+from .rules import led_index, trick_winner_index
 from .view import StichelnView
 
 
@@ -76,22 +76,45 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
                     total += 1
             return total
 
+        # Who takes the trick with each card, without going over the trick again for every card:
+        # once the trick fixes the colour led, a card only meets the best card so far (the last
+        # step of trick_winner_index's loop, written out); before that, the card itself leads.
+        led = led_index(value_of, trick, zero_sets_lead)
+        if led >= 0:
+            lead = colour_of[trick[led]]
+            best = trick_winner_index(colour_of, value_of, trick, zero_sets_lead)
+            best_value = value_of[trick[best]] if best >= 0 else 0
+            best_trump = best >= 0 and colour_of[trick[best]] != lead
+        trick_points = points_for_me(trick)
         best_action = -1
         best_score = float("-inf")
         for kind in view.legal_actions:
-            cards = [*trick, kind]
-            i = trick_winner_index(colour_of, value_of, cards, zero_sets_lead)
+            value = value_of[kind]
+            if led < 0:
+                i = trick_winner_index(colour_of, value_of, [*trick, kind], zero_sets_lead)
+            else:
+                i = best
+                if value:
+                    if colour_of[kind] != lead:
+                        if not best_trump or value > best_value:
+                            i = len(trick)
+                    elif not best_trump and value > best_value:
+                        i = len(trick)
             if i < 0 and leader_takes:
                 i = 0
             winning = False if i < 0 else i == len(trick)
-            value = value_of[kind]
             if winning:
                 # The chance that the n-1-len(trick) later players leave my card on top.
                 strength = value / top if top else 1.0
                 is_trump = bool(trick) and colour_of[kind] != colour_of[trick[0]]
                 keep = strength if is_trump or not trick else strength * 0.5
                 keep = keep**after if after else 1.0
-                worth = points_for_me(cards) + 0.3 * after
+                points = trick_points  # points_for_me([*trick, kind]), the trick's part counted once
+                if my_pain >> colour_of[kind] & 1:
+                    points -= 1 if game.options["gentle"] else value
+                else:
+                    points += 1
+                worth = points + 0.3 * after
                 score = keep * worth
                 if my_pain >> colour_of[kind] & 1:
                     score -= 0.5 * (value if not game.options["gentle"] else 1)

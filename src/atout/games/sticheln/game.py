@@ -241,7 +241,7 @@ class StichelnState(State):
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "to_act", "dealt", "deal_count", "pain_turns", "revealed", "leader", "prev_round_trick",
-            "deal_order", "scores_", "sheet",
+            "tricks_shown", "deal_order", "scores_", "sheet",
         ),
         copied=("hands", "trick", "trick_seats", "captured", "tricks"),
         nested=("pains",),
@@ -268,6 +268,8 @@ class StichelnState(State):
         #: ``last_trick`` until the new hand finishes a trick.  Built once per
         #: hand, in the view's shape, so that views only pass it on.
         self.prev_round_trick: tuple[tuple[tuple[int, int], ...], int] | None = None
+        #: ``tricks`` in the view's form, cached by the views (:func:`atout.core.tricks.shown_tricks`).
+        self.tricks_shown: tuple[object, tuple[tuple[tuple[tuple[int, int], ...], int], ...]] | None = None
         self.new_hand()
 
     def new_hand(self) -> None:

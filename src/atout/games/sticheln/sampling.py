@@ -15,14 +15,37 @@ so it can be asked about every replayed decision).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
-from ...core.deal import frame
+from ...core.deal import LastView, frame
 from .game import StichelnGame, StichelnState
 from .rules import PAIN, PHASE_NAMES, PLAY
 from .view import StichelnView
 
 _ATTEMPTS = 100
+
+
+class _Known(NamedTuple):
+    """What a view alone says about its worlds (no draw in it): worked out once per view.
+
+    A search samples many worlds of one view; the cards not seen, the room for
+    them and the tricks played are the same in each, so :func:`sample_world`
+    keeps them for the view it was last asked about and only shuffles.  Lists
+    here are copied before a world takes them.
+    """
+
+    phase: int
+    #: The cards not seen, ascending (shuffled per world).
+    unknown: list[int]
+    others: list[int]
+    need_hidden_pain: dict[int, int]
+    own: int
+    captured: list[int]
+    tricks: list[tuple[tuple[int, ...], tuple[int, ...], int]]
+
+
+#: What :func:`sample_world` knows from the last view it was asked about.
+_KNOWN: LastView[StichelnGame, StichelnView, _Known] = LastView()
 
 
 def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> StichelnState:
@@ -31,6 +54,59 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
     Built field by field from the view (:attr:`StichelnState.fields`): the view
     holds every public field, the draw gives the hidden hands and handicap cards.
     """
+    known = _KNOWN.get(game, view, _known)
+    deck = game.deck
+    n = game.players
+    unknown = list(known.unknown)
+    need_hidden_pain = known.need_hidden_pain
+    for _ in range(_ATTEMPTS):
+        rng.shuffle(unknown)
+        hands = [0] * n
+        pains = [list(p) if p is not None else [] for p in view.pains]
+        pos = 0
+        ok = True
+        for s in known.others:
+            size = view.hand_sizes[s]
+            for k in unknown[pos : pos + size]:
+                hands[s] |= 1 << k
+            pos += size
+            hidden = unknown[pos : pos + need_hidden_pain[s]]
+            pos += len(hidden)
+            if len(hidden) == 2 and deck.colour_of[hidden[0]] == deck.colour_of[hidden[1]]:
+                ok = False  # méchant: two handicap cards of one colour happen only in a one-colour hand
+                break
+            if view.pains[s] is None:
+                pains[s] = hidden
+        if ok:
+            break
+    else:
+        raise ValueError("no deal is consistent with this view")
+    hands[view.seat] |= known.own
+
+    dealt = deck.full
+    for k in unknown[pos:]:
+        dealt &= ~(1 << k)  # left out of the deal (7-8 players)
+    return _world(
+        game,
+        view,
+        phase=known.phase,
+        to_act=view.current_player,
+        hands=hands,
+        dealt=dealt,
+        deal_count=deck.hand_size * n,
+        pains=pains,
+        pain_turns=sum(view.pain_laid),
+        revealed=view.revealed,
+        trick=[k for _, k in view.trick],
+        trick_seats=[s for s, _ in view.trick],
+        leader=view.leader,
+        captured=list(known.captured),
+        tricks=list(known.tricks),
+    )
+
+
+def _known(game: StichelnGame, view: StichelnView) -> _Known:
+    """What ``view`` says of every world of it (see :class:`_Known`); ValueError if no world fits."""
     phase = PHASE_NAMES.index(view.phase)
     if phase not in (PAIN, PLAY):
         raise ValueError(f"nothing to sample at a {view.phase} node: sample at a decision")
@@ -54,35 +130,9 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
     need = sum(view.hand_sizes[s] + need_hidden_pain[s] for s in others)
     if need > len(unknown):
         raise ValueError("view is inconsistent: more hidden cards than unseen cards")
-
-    for _ in range(_ATTEMPTS):
-        rng.shuffle(unknown)
-        hands = [0] * n
-        pains = [list(p) if p is not None else [] for p in view.pains]
-        pos = 0
-        ok = True
-        for s in others:
-            size = view.hand_sizes[s]
-            for k in unknown[pos : pos + size]:
-                hands[s] |= 1 << k
-            pos += size
-            hidden = unknown[pos : pos + need_hidden_pain[s]]
-            pos += len(hidden)
-            if len(hidden) == 2 and deck.colour_of[hidden[0]] == deck.colour_of[hidden[1]]:
-                ok = False  # méchant: two handicap cards of one colour happen only in a one-colour hand
-                break
-            if view.pains[s] is None:
-                pains[s] = hidden
-        if ok:
-            break
-    else:
-        raise ValueError("no deal is consistent with this view")
+    own = 0
     for k in view.hand:
-        hands[me] |= 1 << k
-
-    dealt = deck.full
-    for k in unknown[pos:]:
-        dealt &= ~(1 << k)  # left out of the deal (7-8 players)
+        own |= 1 << k
     captured = [0] * n
     tricks = []
     for trick, winner in view.tricks:
@@ -92,23 +142,7 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
             for k in kinds:
                 captured[winner] |= 1 << k
         tricks.append((seats, kinds, winner))
-    return _world(
-        game,
-        view,
-        phase=phase,
-        to_act=view.current_player,
-        hands=hands,
-        dealt=dealt,
-        deal_count=deck.hand_size * n,
-        pains=pains,
-        pain_turns=sum(view.pain_laid),
-        revealed=view.revealed,
-        trick=[k for _, k in view.trick],
-        trick_seats=[s for s, _ in view.trick],
-        leader=view.leader,
-        captured=captured,
-        tricks=tricks,
-    )
+    return _Known(phase, unknown, others, need_hidden_pain, own, captured, tricks)
 
 
 def sample_round(
@@ -179,6 +213,7 @@ def _world(game: StichelnGame, view: StichelnView, **hand: Any) -> StichelnState
         scores_=view.scores,
         sheet=view.sheet,
         prev_round_trick=view.prev_round_trick,
+        tricks_shown=None,
         deal_order=None,
         **hand,
     )

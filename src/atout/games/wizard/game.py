@@ -178,7 +178,7 @@ class WizardState(State):
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "to_act", "dealt", "deal_count", "turned", "trump", "leader", "led", "win_seat",
-            "win_kind", "prev_round_trick", "prev_round_trick_shown", "_deck",
+            "win_kind", "prev_round_trick", "prev_round_trick_shown", "tricks_shown", "_deck",
         ),
         copied=("hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
@@ -209,6 +209,8 @@ class WizardState(State):
         #: clones (views are built at every decision of a search's playouts); None
         #: again whenever ``prev_round_trick`` is replaced.
         self.prev_round_trick_shown: tuple[tuple[tuple[int, int], ...], int] | None = None
+        #: ``tricks`` in the view's form, cached by the views (:func:`atout.core.tricks.shown_tricks`).
+        self.tricks_shown: tuple[object, tuple[tuple[tuple[tuple[int, int], ...], int], ...]] | None = None
         self.reset_round()
 
     def reset_round(self) -> None:

@@ -14,8 +14,9 @@ speed (see docs/bots.md).
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-from ...core.deal import PLAIN_TRIES, frame, place_on_try
+from ...core.deal import PLAIN_TRIES, LastView, frame, place_on_try
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
@@ -38,8 +39,81 @@ def revealed_voids(view: WizardView) -> list[int]:
     return voids
 
 
+class _Known(NamedTuple):
+    """What a view alone says about its worlds (no draw in it): worked out once per view.
+
+    A search samples many worlds of the same view (hundreds per decision); the
+    cards seen, the seats' room and voids and which hidden cards are constrained
+    do not change between them, so :func:`sample_world` keeps them for the view
+    it was last asked about and only draws.  Lists here are copied before a world
+    takes them.
+    """
+
+    phase: int
+    hands: list[int]
+    trick_slots: list[tuple[int, int, int]]
+    need: dict[int, int]
+    stack: int
+    voids: list[int]
+    #: The hidden slots some seat may not hold, in slot order: (seats allowed, slot, those seats).
+    constrained: list[tuple[int, int, list[int]]]
+    free: list[int]
+    tricks: list[tuple[int, list[int], int]]
+
+
+#: What :func:`sample_world` knows from the last view it was asked about.
+_KNOWN: LastView[WizardGame, WizardView, _Known] = LastView()
+
+
 def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> WizardState:
     """A world the viewer cannot tell from the real one, at the view's decision (see the module docstring)."""
+    known = _KNOWN.get(game, view, _known)
+    n = game.players
+    hands = list(known.hands)
+    dealt = _deal(known.constrained, known.free, known.need, known.stack, rng)
+    for seat, slots in dealt.items():
+        if seat < 0:
+            continue  # the undealt stack
+        for slot in slots:
+            hands[seat] |= 1 << slot
+
+    prev = view.prev_round_trick  # public: the same in every world (the view's form, and the state's own)
+    state = WizardState.fields.build(
+        WizardState,
+        **frame(game, view.round, view.dealer),
+        phase=known.phase,
+        to_act=view.current_player,
+        scores_=list(view.scores),
+        sheet=list(view.sheet),
+        _deck=None,
+        prev_round_trick=None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1]),
+        prev_round_trick_shown=prev,
+        tricks_shown=None,
+        hands=hands,
+        dealt=C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, [])),
+        deal_count=view.round * n,
+        turned=-1 if view.turned is None else view.turned,
+        trump=-1 if view.trump is None else view.trump,
+        bids=[
+            (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
+            for s, b in enumerate(view.bids)
+        ],
+        tricks_won=list(view.tricks_won),
+        trick=[],
+        leader=view.leader,
+        led=LED_NONE,
+        win_seat=-1,
+        win_kind=-1,
+        tricks=list(known.tricks),
+        voids=list(known.voids),
+    )
+    state.restore_trick(known.trick_slots)
+    state.to_act = view.current_player
+    return state
+
+
+def _known(game: WizardGame, view: WizardView) -> _Known:
+    """What ``view`` says of every world of it (see :class:`_Known`); ValueError if no world fits."""
     phase = PHASE_NAMES.index(view.phase)
     if phase not in (TRUMP, BID, PLAY):
         raise ValueError(f"nothing to sample at a {view.phase} node: sample at a decision")
@@ -81,63 +155,20 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
     if stack < 0:
         raise ValueError("view is inconsistent: more hidden cards than unseen cards")
     voids = revealed_voids(view)
-    dealt = _assign(pool, need, stack, voids, rng)
-    for seat, slots in dealt.items():
-        if seat < 0:
-            continue  # the undealt stack
-        for slot in slots:
-            hands[seat] |= 1 << slot
-
-    prev = view.prev_round_trick  # public: the same in every world (the view's form, and the state's own)
-    state = WizardState.fields.build(
-        WizardState,
-        **frame(game, view.round, view.dealer),
-        phase=phase,
-        to_act=view.current_player,
-        scores_=list(view.scores),
-        sheet=list(view.sheet),
-        _deck=None,
-        prev_round_trick=None if prev is None else (prev[0][0][0], [k for _, k in prev[0]], prev[1]),
-        prev_round_trick_shown=prev,
-        hands=hands,
-        dealt=C.FULL_MASK & ~sum(1 << s for s in dealt.get(-1, [])),
-        deal_count=view.round * n,
-        turned=-1 if view.turned is None else view.turned,
-        trump=-1 if view.trump is None else view.trump,
-        bids=[
-            (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
-            for s, b in enumerate(view.bids)
-        ],
-        tricks_won=list(view.tricks_won),
-        trick=[],
-        leader=view.leader,
-        led=LED_NONE,
-        win_seat=-1,
-        win_kind=-1,
-        tricks=[(t[0][0], [k for _, k in t], w) for t, w in view.tricks],
-        voids=voids,
-    )
-    state.restore_trick(trick_slots)
-    state.to_act = view.current_player
-    return state
+    constrained, free = _split(pool, need, voids)
+    tricks = [(t[0][0], [k for _, k in t], w) for t, w in view.tricks]
+    return _Known(phase, hands, trick_slots, need, stack, voids, constrained, free, tricks)
 
 
-def _assign(
-    pool: list[int], need: dict[int, int], stack: int, voids: list[int], rng: random.Random
-) -> dict[int, list[int]]:
-    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1).
-
-    Slots some seat may not hold (a suit it showed void in) are placed first,
-    the most constrained first, each to an open seat drawn in proportion to its
-    room; the unconstrained rest are then shuffled into the room left, which
-    deals them uniformly at a fraction of the cost (most slots, most of the time).
-    A few plain draws, then one that cannot dead-end: only a view no deal
-    explains is refused.
-    """
+def _split(
+    pool: list[int], need: dict[int, int], voids: list[int]
+) -> tuple[list[tuple[int, int, list[int]]], list[int]]:
+    """The ``pool`` slots some seat may not hold (a suit it showed void in), each with the
+    seats (and the stack, -1) that may, in slot order; and the free rest."""
     void_suits = 0
     for v in voids:
         void_suits |= v
-    constrained: list[tuple[int, float, int, list[int]]] = []
+    constrained: list[tuple[int, int, list[int]]] = []
     free: list[int] = []
     seats_all = [*need, -1]
     for slot in pool:
@@ -146,13 +177,42 @@ def _assign(
             free.append(slot)
             continue
         seats = [s for s in seats_all if s == -1 or not voids[s] >> suit & 1]
-        constrained.append((len(seats), rng.random(), slot, seats))
+        constrained.append((len(seats), slot, seats))
+    return constrained, free
+
+
+def _assign(
+    pool: list[int], need: dict[int, int], stack: int, voids: list[int], rng: random.Random
+) -> dict[int, list[int]]:
+    """Deal ``pool`` slots to seats (``need`` each) and the stack (key -1): :func:`_deal` of :func:`_split`."""
+    constrained, free = _split(pool, need, voids)
+    return _deal(constrained, free, need, stack, rng)
+
+
+def _deal(
+    constrained_slots: list[tuple[int, int, list[int]]],
+    free_slots: list[int],
+    need: dict[int, int],
+    stack: int,
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """Deal the hidden slots to seats (``need`` each) and the stack (key -1).
+
+    Slots some seat may not hold (``constrained_slots``) are placed first, the
+    most constrained first (ties in a random order), each to an open seat drawn
+    in proportion to its room; the unconstrained rest are then shuffled into the
+    room left, which deals them uniformly at a fraction of the cost (most slots,
+    most of the time).  A few plain draws, then one that cannot dead-end: only a
+    view no deal explains is refused.  The lists given are not changed.
+    """
+    constrained = [(count, rng.random(), slot, seats) for count, slot, seats in constrained_slots]
     constrained.sort()
     for attempt in range(PLAIN_TRIES + 1):
         room = dict(need)
         room[-1] = stack
         out: dict[int, list[int]] = {s: [] for s in room}
         if place_on_try(attempt, constrained, room, out, rng):
+            free = list(free_slots)
             rng.shuffle(free)
             at = 0
             for seat, left in room.items():

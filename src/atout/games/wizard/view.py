@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
-from ...core.tricks import LastTrick, winning
+from ...core.tricks import LastTrick, shown_tricks, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, opt_ints, read_head
 from . import cards as C
 from .rules import BID, DEAL, PHASE_NAMES, SEATS_FROM, trick_lead
@@ -139,15 +139,18 @@ def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView
         seen = tuple(None if s == seat else tuple(C.cards_in(state.hands[s])) for s in range(n))
         own = ()
     public_bids = bids_visible(state, False)
-    bids = tuple(
-        (b if (public_bids or (s == seat and not public)) and b >= 0 else None)
-        for s, b in enumerate(state.bids)
-    )
+    if public_bids:
+        bids = tuple([None if b < 0 else b for b in state.bids])
+    else:
+        bids = tuple([b if s == seat and not public and b >= 0 else None for s, b in enumerate(state.bids)])
     seats = SEATS_FROM[n]
     prev = state.prev_round_trick_shown
     if prev is None and state.prev_round_trick is not None:
         lead, kinds, w = state.prev_round_trick
         prev = state.prev_round_trick_shown = (tuple(zip(seats[lead], kinds, strict=True)), w)
+    shown = state.tricks_shown = shown_tricks(
+        state.tricks_shown, state.tricks, lambda t: (tuple(zip(seats[t[0]], t[1], strict=True)), t[2])
+    )
     return WizardView(
         **head,
         round=state.round,
@@ -155,15 +158,15 @@ def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView
         dealer=state.dealer,
         hand=own,
         seen_hands=seen,
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        hand_sizes=tuple(map(int.bit_count, state.hands)),
         turned=None if state.turned < 0 else state.turned,
         trump=None if state.trump < 0 else state.trump,
         bids=bids,
-        has_bid=tuple(b >= 0 for b in state.bids),
+        has_bid=tuple([b >= 0 for b in state.bids]),
         tricks_won=tuple(state.tricks_won),
         leader=state.leader,
         trick=tuple(zip(seats[state.leader], state.trick, strict=False)),
-        tricks=tuple((tuple(zip(seats[lead], kinds, strict=True)), w) for lead, kinds, w in state.tricks),
+        tricks=() if shown is None else shown[1],
         prev_round_trick=prev,
         scores=tuple(state.scores_),
         sheet=tuple(state.sheet),

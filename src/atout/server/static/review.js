@@ -14,7 +14,7 @@ import { el, svg, t, i18n, loadStrings } from "./lib/dom.js";
 /** Seconds between two questions while a review is queued or running. */
 const POLL = 1.2;
 
-const state = { hooks: null, reviews: new Map(), pending: new Map(), step: 0, seat: 0, labelOf: null };
+const state = { hooks: null, reviews: new Map(), pending: new Map(), progress: new Map(), step: 0, seat: 0, labelOf: null };
 
 /** Signed points with one decimal, the reader's way (a decimal comma in French). */
 function points(value, signed = true) {
@@ -60,22 +60,30 @@ async function ask(seat) {
       // busy, rate_limited, unavailable: a sentence of our own, in the reader's language
       const known = { busy: "review_busy", rate_limited: "review_rate_limited", unavailable: "review_failed" }[data.code];
       state.pending.delete(seat);
+      state.progress.delete(seat);
       state.error = { seat, text: known ? t(known) : data.message };
       draw();
       return;
     }
     if (data.status === "done") {
       state.pending.delete(seat);
+      state.progress.delete(seat);
       state.reviews.set(seat, data.review);
       if (state.error && state.error.seat === seat) state.error = null;
       draw();
       return;
     }
-    state.pending.set(seat, data.ahead > 0 ? t("review_queued", { ahead: data.ahead }) : t("review_running"));
+    // Running: how many of the seat's decisions the search has weighed (a bar and its words).
+    const running = data.ahead === 0 && Number.isInteger(data.done) && Number.isInteger(data.total) && data.total > 0;
+    if (running) state.progress.set(seat, { done: data.done, total: data.total });
+    else state.progress.delete(seat);
+    state.pending.set(seat, data.ahead > 0 ? t("review_queued", { ahead: data.ahead })
+      : running ? t("review_progress", { done: data.done, total: data.total }) : t("review_running"));
     draw();
     await new Promise((done) => setTimeout(done, POLL * 1000));
   }
   state.pending.delete(seat);
+  state.progress.delete(seat);
   draw();
 }
 
@@ -91,7 +99,11 @@ function draw() {
   panel.hidden = false;
   if (!review) {
     const text = waiting || state.error.text;
-    panel.replaceChildren(el("p", { class: waiting ? "review-wait" : "review-error", role: "status" }, text));
+    const bar = waiting && state.progress.get(seat);
+    panel.replaceChildren(...[
+      el("p", { class: waiting ? "review-wait" : "review-error", role: "status" }, text),
+      bar && el("progress", { class: "review-progress", max: String(bar.total), value: String(bar.done), "aria-label": text }),
+    ].filter(Boolean));
     return;
   }
   const name = state.hooks.names[seat];
