@@ -450,3 +450,18 @@ def test_a_record_from_a_round_start_position_with_a_seed() -> None:
     assert record.position == "round=2 dealer=1 scores=3,-2,0 hands=-/-/-" and record.seed == 4
     replayed = Record.parse(record.to_text()).replay()
     assert all(replayed.view(s) == state.view(s) for s in range(3))
+
+
+@pytest.mark.parametrize(("name", "seed", "steps"), [("wizard", 0, 9), ("sticheln", 3, 60)])
+def test_a_match_started_without_its_sheet_reads_back_when_over(name: str, seed: int, steps: int) -> None:
+    """A position without its sheet (the sheet is optional) played to the end writes a partial
+    sheet of as many lines as a whole sheet before the last round: the final position reads
+    back (it was refused, "the sheet adds up to scores ..."; found by the fuzz test above)."""
+    state = decision(name, 4, seed=seed, steps=steps)
+    f = fields(state.position())
+    del f["sheet"]
+    copy = state.game.new_state(position=joined(f))
+    walk(copy, random.Random(seed), 5_000)
+    assert copy.is_terminal
+    final = state.game.new_state(position=copy.position())
+    assert all(final.view(s) == copy.view(s) for s in range(4))

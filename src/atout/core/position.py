@@ -320,6 +320,21 @@ def check_sheet(lines: int, round_: int, unit: str, over: bool = False) -> None:
         raise PositionError(f"{lines} finished {unit}s before {unit} {round_}", "sheet")
 
 
+def sheet_rounds(fields: dict[str, str], round_: int, first: int, last: int, tricks: int) -> int:
+    """How many lines a whole sheet holds at ``round_``: the rounds from the match's ``first``
+    before it, and ``round_`` itself when it is the ``last`` and its ``tricks`` are all written
+    (the match is over: its final position carries the last round's line too).
+
+    Why from the text, before the round is replayed: the sheet is checked before a position
+    whose round is not dealt returns early, and the partial sheet of an over match (a position
+    that started later without its sheet, played to the end) has exactly as many lines as a
+    whole sheet of the rounds before the last: counted as whole, it was refused wrongly.
+    """
+    text = fields.get("tricks", NONE)
+    written = 0 if text in ("", NONE) else len(text.split(";"))
+    return round_ - first + (1 if round_ == last and written == tricks else 0)
+
+
 def check_sheet_scores(
     scores: Sequence[int],
     start: Sequence[int],

@@ -83,7 +83,8 @@ def read(game: StichelnGame, fields: dict[str, str], seeded: bool) -> StichelnSt
     sheet = _sheet(game, fields.get("sheet", P.NONE))
     state.sheet = tuple(sheet)
     # Before any early return (a hand not dealt yet): a whole sheet must give the scores.
-    P.check_sheet_scores(scores, [0] * game.players, [d for _, d in sheet], rnd - game.start_round, "hand")
+    whole = P.sheet_rounds(fields, rnd, game.start_round, game.num_hands, game.tricks_per_hand)
+    P.check_sheet_scores(scores, [0] * game.players, [d for _, d in sheet], whole, "hand")
     last = P.last_trick(
         fields,
         rnd,

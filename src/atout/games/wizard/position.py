@@ -86,7 +86,8 @@ def read(game: WizardGame, fields: dict[str, str], seeded: bool) -> WizardState:
     sheet = _sheet(fields.get("sheet", P.NONE), n)
     state.sheet = list(sheet)
     # Before any early return (a round not dealt yet): a whole sheet must give the scores.
-    P.check_sheet_scores(scores, [0] * n, [d for _, _, d in sheet], rnd - game.start_round, "round")
+    whole = P.sheet_rounds(fields, rnd, game.start_round, game.num_rounds, rnd)
+    P.check_sheet_scores(scores, [0] * n, [d for _, _, d in sheet], whole, "round")
     state.prev_round_trick = P.last_trick(
         fields, rnd, "round", n, "2:B7,G3,Z:0", lambda text: _cards(text, "last")
     )
