@@ -38,6 +38,7 @@ ROOMS: dict[str, str] = {
     "match": "the match loop bots play through",
     "records": "record text and JSON, replay",
     "atout": "the package's public face",
+    "_build": "which build runs: compiled or pure",
     "batch": "many games as numpy arrays",
     "bots": "random, heuristic, search, learned",
     "learn": "training the learned bots (torch)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -53,3 +54,72 @@ def test_the_compiled_modules_exist() -> None:
     """The list setup.py compiles names real modules (a module renamed would silently stay pure)."""
     for path in _build.COMPILED:
         assert (SRC / path).is_file(), path
+
+
+def _compiled_classes() -> dict[str, set[str]]:
+    """The classes each compiled module defines, by module name (``atout.core.reason``)."""
+    out: dict[str, set[str]] = {}
+    for path in _build.COMPILED:
+        tree = ast.parse((SRC / path).read_text(encoding="utf-8"))
+        out[_build._module_name(path)] = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    return out
+
+
+def _absolute(module: str, node: ast.ImportFrom) -> str:
+    """The module an ``import from`` names, its dots resolved against ``module``."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")[: -node.level]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def test_no_interpreted_class_inherits_from_a_compiled_one() -> None:
+    """mypyc's classes refuse interpreted subclasses ("interpreted classes cannot inherit from
+    compiled", at import or first use): a class of a compiled module that code elsewhere
+    subclasses must stay pure.  Read from every module of atout and the tests, imports
+    followed by name (``from ..core.words import Words as TableWords``) and by module
+    (``words.Words``)."""
+    compiled = _compiled_classes()
+    roots = [(SRC / "atout", "atout"), (SRC.parent / "tests", "tests")]
+    found = []
+    for root, package in roots:
+        for file in root.rglob("*.py"):
+            rel = file.relative_to(root).with_suffix("")
+            module = ".".join([package, *rel.parts]).removesuffix(".__init__")
+            if f"{module.replace('.', '/')}.py" in _build.COMPILED:
+                continue
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+            classes: dict[str, str] = {}  # a local name: the compiled class it is
+            modules: dict[str, str] = {}  # a local name: the compiled module it is
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    source = _absolute(module, node)
+                    for alias in node.names:
+                        local = alias.asname or alias.name
+                        if alias.name in compiled.get(source, ()):
+                            classes[local] = f"{source}.{alias.name}"
+                        elif f"{source}.{alias.name}" in compiled:
+                            modules[local] = f"{source}.{alias.name}"
+                elif isinstance(node, ast.Import):
+                    for alias in node.names:
+                        if alias.name in compiled and alias.asname:
+                            modules[alias.asname] = alias.name
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ClassDef):
+                    continue
+                for base in node.bases:
+                    if isinstance(base, ast.Subscript):
+                        base = base.value
+                    name = None
+                    if isinstance(base, ast.Name) and base.id in classes:
+                        name = classes[base.id]
+                    elif (
+                        isinstance(base, ast.Attribute)
+                        and isinstance(base.value, ast.Name)
+                        and base.value.id in modules
+                        and base.attr in compiled[modules[base.value.id]]
+                    ):
+                        name = f"{modules[base.value.id]}.{base.attr}"
+                    if name:
+                        found.append(f"{module}.{node.name} inherits from {name}")
+    assert not found, found

@@ -38,7 +38,8 @@ from types import ModuleType
 #: ``clone``, ``__slots__`` from the field table, the narrowed ``game``) do not fit yet, or
 #: as a non-native one, whose compiled methods refuse an interpreted subclass's instance
 #: and whose ``isinstance`` is miscompiled (docs/engine-notes: issue 48).  Also pure: the
-#: packages' ``__init__.py``, bots, renderers, the registry and the rules pages (no hot code).
+#: packages' ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's
+#: words (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
 COMPILED: tuple[str, ...] = (
     "atout/core/actions.py",
     "atout/core/bits.py",
@@ -49,7 +50,6 @@ COMPILED: tuple[str, ...] = (
     "atout/core/reason.py",
     "atout/core/tensor.py",
     "atout/core/viewdict.py",
-    "atout/core/words.py",
     "atout/games/wizard/cards.py",
     "atout/games/wizard/position.py",
     "atout/games/wizard/rules.py",

@@ -25,6 +25,7 @@ from atout.bots.factory import LEVELS
 from atout.core.options import OptionSpec
 from atout.core.registry import game_class, names
 from atout.server.languages import LANGUAGES
+from atout.server.lessons import LESSONS
 from atout.server.tables import game_catalogue
 
 from .conftest import Server, game_names
@@ -245,6 +246,7 @@ def test_the_english_catalogue_keeps_the_program_s_values_and_adds_the_form_s_te
     games = client.get("/api/games", params=params, headers=headers).json()["games"]
     for g in games:
         g.pop("renderer")
+        assert g.pop("lesson") is (g["name"] in LESSONS)  # the page's own field: a first game that teaches
         texts = ENGLISH["games"][g["name"]]["options"]
         levels = g.pop("levels")
         assert levels == [
