@@ -213,7 +213,7 @@ class TableManager(TableSeats, TableSync, BotThinking):
         Planned first, stored here: a rematch (server/living.py) stores its plan in a room's
         transaction instead, then :meth:`opened` it as this does.
         """
-        await self._db(lambda: self.storage.create_table(*planned.row_args()))
+        await self._db(lambda: self.storage.create_table(planned.row()))
         await self.opened(planned.table_id)
         return planned.table_id, planned.keys
 
