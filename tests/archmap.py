@@ -38,7 +38,6 @@ ROOMS: dict[str, str] = {
     "match": "the match loop bots play through",
     "records": "record text and JSON, replay",
     "atout": "the package's public face",
-    "_build": "which build runs: compiled or pure",
     "batch": "many games as numpy arrays",
     "bots": "random, heuristic, search, learned",
     "learn": "training the learned bots (torch)",
@@ -48,12 +47,14 @@ ROOMS: dict[str, str] = {
     "testing": "the conformance suite",
     "cli": "the atout command",
     "__main__": "python -m atout",
+    "_build": "compiled or pure engine",
 }
 
 #: Fill colours by kind of room: the floor everything stands on, the rules engine,
 #: what plays over it, and the clients a person or a program meets.
 COLOURS = {
     "i18n": "#e8e8e8",
+    "_build": "#e8e8e8",
     "core": "#f6d7a7",
     "games": "#f6d7a7",
     "match": "#d8e8c8",

@@ -30,7 +30,7 @@ from atout.server import accounts, create_app
 from atout.server.attempts import StoredBuckets
 from atout.server.profiles import BOT_SIGMA, anchor_sigma, anchors, ratings_of, settle
 from atout.server.skeleton import name_key
-from atout.server.storage import SeatInfo, Storage
+from atout.server.storage import SeatInfo, Storage, table_row
 from atout.server.tables import TableError, hash_key
 
 from .conftest import create_table, join, send
@@ -330,7 +330,7 @@ def test_a_seat_claimed_after_its_table_was_counted_gets_its_figures_not_a_ratin
         accounts.ensure_tables(storage)
         seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
         storage.create_table(
-            "t1", "wizard", 3, {"rounds": "2"}, 11, [*seats, SeatInfo(2, "bot", "normal", None)]
+            table_row("t1", "wizard", 3, {"rounds": "2"}, 11, [*seats, SeatInfo(2, "bot", "normal", None)])
         )
         state = load("wizard", 3, rounds=2).new_state(11)
         rng = random.Random(2)
@@ -599,7 +599,7 @@ def test_a_finished_tables_rating_changes_are_shown_to_whom_the_profiles_allow(d
         accounts.set_privacy(storage, bob, True, False)
         seats = [SeatInfo(0, "Ann", None, hash_key("k0")), SeatInfo(1, "Bob", None, hash_key("k1"))]
         storage.create_table(
-            "t1", "wizard", 3, {"rounds": "2"}, 5, [*seats, SeatInfo(2, "bot", "normal", None)]
+            table_row("t1", "wizard", 3, {"rounds": "2"}, 5, [*seats, SeatInfo(2, "bot", "normal", None)])
         )
         assert c.get("/api/account/ratings/t1").json() == {"ratings": []}  # not over: nothing rated
         state = load("wizard", 3, rounds=2).new_state(5)

@@ -337,12 +337,12 @@ def test_servers_starting_together_on_an_empty_database(db_url: str) -> None:  #
     """Several processes started at once: one creates the schema, the others find it."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from atout.server.storage import Storage
+    from atout.server.storage import Storage, table_row
 
     with ThreadPoolExecutor(4) as pool:
         storages = list(pool.map(lambda _: Storage(db_url), range(4)))
     try:
-        storages[0].create_table("t", "wizard", 3, {}, 1, [])
+        storages[0].create_table(table_row("t", "wizard", 3, {}, 1, []))
         assert all(s.load("t") is not None for s in storages)
     finally:
         for s in storages:

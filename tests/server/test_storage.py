@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from atout.core.registry import load
 from atout.server import create_app, roomstore
 from atout.server.pubsub import CHANNEL, Leases, libpq_url, parse_notice
-from atout.server.storage import ConflictError, SeatInfo, SeatTaken, Storage, Unseen
+from atout.server.storage import ConflictError, SeatInfo, SeatTaken, Storage, Unseen, table_row
 from atout.server.tables import hash_key, rebuild
 
 from .conftest import create_table, join, private_schema, send, short_options
@@ -52,7 +52,7 @@ def seats(n: int) -> list[SeatInfo]:
 def test_tables_round_trip(db_url: str) -> None:
     storage = Storage(db_url)
     try:
-        storage.create_table("t1", "wizard", 3, {"rounds": "2"}, 2**62 + 5, seats(3))
+        storage.create_table(table_row("t1", "wizard", 3, {"rounds": "2"}, 2**62 + 5, seats(3)))
         game = load("wizard", 3, rounds=2)
         state = game.new_state(2**62 + 5)
         rng = random.Random(0)
@@ -77,7 +77,7 @@ def test_tables_round_trip(db_url: str) -> None:
 def test_a_position_is_written_once(db_url: str) -> None:
     storage = Storage(db_url)
     try:
-        storage.create_table("t2", "wizard", 3, {}, 7, seats(3))
+        storage.create_table(table_row("t2", "wizard", 3, {}, 7, seats(3)))
         storage.append_action("t2", 0, 0, 60, finished=False)
         with pytest.raises(ConflictError):
             storage.append_action("t2", 0, 1, 61, finished=True)
@@ -92,7 +92,7 @@ def test_a_position_is_written_once(db_url: str) -> None:
 def test_seat_handover_to_a_bot(db_url: str) -> None:
     storage = Storage(db_url)
     try:
-        storage.create_table("t3", "wizard", 3, {}, 7, seats(3))
+        storage.create_table(table_row("t3", "wizard", 3, {}, 7, seats(3)))
         storage.set_seat("t3", 0, "heuristic", None)
         stored = storage.load("t3")
         assert stored is not None and stored.seats[0] == SeatInfo(0, "Ann", "heuristic", None)
@@ -126,7 +126,7 @@ def test_a_human_move_is_refused_once_its_seat_is_handed_over(db_url: str) -> No
     """The seat's key is checked in the move's own transaction: a stale key stores nothing."""
     storage = Storage(db_url)
     try:
-        storage.create_table("t4", "wizard", 3, {}, 7, seats(3))
+        storage.create_table(table_row("t4", "wizard", 3, {}, 7, seats(3)))
         storage.append_action("t4", 0, 0, 60, finished=False, key_hash=hash_key("k0"))
         with pytest.raises(SeatTaken):
             storage.append_action("t4", 1, 0, 61, finished=False, key_hash=hash_key("not the key"))
@@ -165,7 +165,7 @@ def notices(listener: psycopg.Connection[Any], storage: Storage) -> list[str]:
 def test_a_move_is_one_statement_whose_notice_goes_only_with_it(pg: Storage) -> None:
     """PostgreSQL: stored, the move is announced once; refused (seat handed over, position
     taken), it stores nothing and announces nothing; the last move marks the table finished."""
-    pg.create_table("t5", "wizard", 3, {}, 7, seats(3))
+    pg.create_table(table_row("t5", "wizard", 3, {}, 7, seats(3)))
     with psycopg.connect(libpq_url(pg.url), autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         pg.append_action("t5", 0, 0, 60, finished=False, key_hash=hash_key("k0"))
@@ -189,7 +189,7 @@ def test_a_human_move_of_a_seat_stored_away_is_unseen(pg: Storage) -> None:
     assert pg.move_guards == (roomstore.NOT_AWAY,)
     roomstore.ensure_tables(pg)  # once only
     assert pg.move_guards == (roomstore.NOT_AWAY,)
-    pg.create_table("t6", "wizard", 3, {}, 7, seats(3))
+    pg.create_table(table_row("t6", "wizard", 3, {}, 7, seats(3)))
     pg.append_action("t6", 0, 0, 60, finished=False, key_hash=hash_key("k0"))  # no room row yet
     roomstore.save_room(pg, "t6", False, {})
     assert roomstore.set_away(pg, "t6", 2, True)  # another seat away: no matter

@@ -30,9 +30,8 @@ from numpy.typing import NDArray
 
 from ..batch import batch_class_for
 from ..batch.common import Batch
-from ..core.bot import Bot
 from ..core.game import State, View
-from .evaluation import SearchEvaluation
+from .evaluation import INFERENCE_EPSILON, PimcBot, SearchEvaluation
 from .learned import PolicyModel
 
 __all__ = ["BatchSearchBot", "PlayoutPolicy"]
@@ -42,8 +41,6 @@ PlayoutPolicy = Callable[[Batch], NDArray[np.intp]]
 
 #: Most rows a decision's batch holds at once (memory and latency are bounded whatever the budget).
 MAX_ROWS = 4096
-#: Inference: the share of a seat model's actions taken uniformly at random (its "tremble").
-INFERENCE_EPSILON = 0.3
 
 
 def heuristic_playouts(batch: Batch) -> NDArray[np.intp]:
@@ -77,7 +74,7 @@ def model_playouts(
     return policy
 
 
-class BatchSearchBot(Bot):
+class BatchSearchBot(PimcBot):
     """PIMC whose playouts run together in the batch engine (see the module's docstring).
 
     ``playouts``: the budget of a decision in playouts (a world × an action),
@@ -103,24 +100,15 @@ class BatchSearchBot(Bot):
         strong: bool = False,
         temperature: float = 1.0,
     ) -> None:
-        super().__init__(seed)
         if playouts < 1 or min_worlds < 1 or candidates < 1:
             raise ValueError("playouts, min_worlds and candidates must be at least 1")
         if not temperature > 0 or (temperature != 1.0 and not (sample and model is not None)):
             raise ValueError("a temperature is positive and applies to a network's drawn playout actions")
-        self.playouts = playouts
-        self.min_worlds = min_worlds
+        # inference: the learned network's probabilities, the model of strong play's with ``strong``,
+        # else the heuristic trembling; ``candidates`` worlds drawn per world kept.
+        super().__init__(seed, playouts, min_worlds, time_limit, inference, epsilon)
         self.model = model
-        #: Weigh the worlds by how likely the other seats were to act as they did this round
-        #: (the learned network's probabilities, the model of strong play's with ``strong``,
-        #: else the heuristic trembling; ``epsilon`` of each uniform),
-        #: drawing ``candidates`` worlds per world kept.
-        self.inference = inference
         self.candidates = candidates
-        self.epsilon = epsilon
-        #: Wall-clock safety cap (seconds) for live tables: checked between the halving rounds, so a
-        #: decision ends with the actions that survived so far.  None (measurements): never.
-        self.time_limit = time_limit
         #: Playouts draw each action from the model's policy instead of taking its most probable one
         #: (a distilled model's probabilities are how often the search chose each action).
         self.sample = sample
@@ -139,21 +127,8 @@ class BatchSearchBot(Bot):
         elif policy is None and draws is not None and strong:
             policy = strong_playouts(draws)
         self.policy: PlayoutPolicy = policy or heuristic_playouts
-        #: Playouts run so far (bench/bots.py reads it for playouts per second).
-        self.simulations = 0
-
-    def choose(self, view: View) -> int:
-        legal = list(view.legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        return self.evaluate(view).choice
 
     def evaluate(self, view: View) -> SearchEvaluation:
-        """Search the decision at ``view`` and return every legal action's margins and the choice.
-
-        :meth:`choose` answers ``evaluate(view).choice``; the game review
-        (:mod:`.review`) shows the same numbers to a player.
-        """
         legal = list(view.legal_actions)
         game = view.game
         if self.model is not None:

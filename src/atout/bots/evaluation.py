@@ -10,7 +10,14 @@ estimate that could disagree with its choice.
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 from dataclasses import dataclass
+
+from ..core.bot import Bot
+from ..core.game import View
+
+#: Inference: the share of a seat model's actions taken uniformly at random (its "tremble").
+INFERENCE_EPSILON = 0.3
 
 
 @dataclass(frozen=True)
@@ -68,3 +75,50 @@ class SearchEvaluation:
             return mean, 0.0
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return mean, math.sqrt(var / n)
+
+
+class PimcBot(Bot):
+    """What the two PIMC bots (:class:`~atout.bots.search.SearchBot`,
+    :class:`~atout.bots.batched.BatchSearchBot`) hold alike: the budget's
+    settings, the count of playouts run, and a choice that is the evaluation's.
+
+    Each checks its own arguments first (their messages name what each takes),
+    then hands the shared ones here.
+    """
+
+    def __init__(
+        self,
+        seed: int | None,
+        playouts: int,
+        min_worlds: int,
+        time_limit: float | None,
+        inference: bool,
+        epsilon: float,
+    ) -> None:
+        super().__init__(seed)
+        #: The budget of a decision in playouts, spent by sequential halving, at least ``min_worlds`` worlds first.
+        self.playouts = playouts
+        self.min_worlds = min_worlds
+        #: Wall-clock safety cap (seconds) for live tables, checked between the halving rounds: a
+        #: decision ends with the actions that survived so far.  None (measurements): never.
+        self.time_limit = time_limit
+        #: Weigh worlds by how likely the other seats were to act as they did (each bot's ``world_source``).
+        self.inference = inference
+        #: The seat model's "tremble": the share of its actions taken uniformly at random.
+        self.epsilon = epsilon
+        #: Playouts run so far (bench/bots.py reads it for playouts per second).
+        self.simulations = 0
+
+    def choose(self, view: View) -> int:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluate(view).choice
+
+    @abstractmethod
+    def evaluate(self, view: View) -> SearchEvaluation:
+        """Search the decision at ``view`` and return every legal action's margins and the choice.
+
+        :meth:`choose` answers ``evaluate(view).choice``; the game review
+        (:mod:`.review`) shows the same numbers to a player.
+        """

@@ -63,12 +63,11 @@ from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
 from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
-from .evaluation import SearchEvaluation
+from .evaluation import INFERENCE_EPSILON, PimcBot, SearchEvaluation
 from .path import bot_from_path
 from .random import RandomBot
 
-#: Inference: the seat model's tremble, candidates weighed per batch, and worlds kept per batch.
-INFERENCE_EPSILON = 0.3
+#: Inference: candidates weighed per batch, and worlds kept per batch (the tremble: ``INFERENCE_EPSILON``).
 INFERENCE_POOL = 24
 INFERENCE_KEEP = 8
 
@@ -80,7 +79,7 @@ def policy_bot(game: Game, seed: int | None, model: bool = False) -> Bot:
     return RandomBot(seed) if path is None else bot_from_path(path, seed)
 
 
-class SearchBot(Bot):
+class SearchBot(PimcBot):
     """PIMC: each legal action evaluated by policy playouts over sampled worlds."""
 
     name = "search"
@@ -95,21 +94,12 @@ class SearchBot(Bot):
         epsilon: float = INFERENCE_EPSILON,
         model: bool = False,
     ) -> None:
-        super().__init__(seed)
         if playouts < 1 or min_worlds < 1:
             raise ValueError("playouts and min_worlds must be at least 1")
-        self.playouts = playouts
-        self.min_worlds = min_worlds
-        self.time_limit = time_limit
-        #: Weigh worlds by how likely the other seats were to act as they did (see :meth:`world_source`).
-        self.inference = inference
-        #: The seat model's "tremble": the share of its actions taken uniformly at random.
-        self.epsilon = epsilon
+        super().__init__(seed, playouts, min_worlds, time_limit, inference, epsilon)
         #: Play the playouts with the game's model of strong play (``game.playout_model``)
         #: when it has one, instead of its heuristic: a better model of strong opponents.
         self.model = model
-        #: Playouts run so far (bench/bots.py reads it for playouts per second).
-        self.simulations = 0
         self._policies: list[Bot] = []
 
     def start(self, game: Game, seat: int) -> None:
@@ -124,18 +114,7 @@ class SearchBot(Bot):
             bot.start(game, s)
             self._policies.append(bot)
 
-    def choose(self, view: View) -> int:
-        legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        return self.evaluate(view).choice
-
     def evaluate(self, view: View) -> SearchEvaluation:
-        """Search the decision at ``view`` and return every legal action's margins and the choice.
-
-        :meth:`choose` answers ``evaluate(view).choice``; the game review
-        (:mod:`.review`) shows the same numbers to a player.
-        """
         if not self._policies or getattr(self, "game", None) != view.game:
             self._setup(view.game)
         margins, survivors = self._halving(view)

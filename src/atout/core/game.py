@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
 
-from .actions import ActionSpace, ChanceEvent, read_chance
+from .actions import ActionSpace, ChanceEvent, integer, read_chance
 from .cardname import CardName
-from .errors import IllegalAction, NotationError, OptionError, PositionError
+from .errors import Explained, IllegalAction, NotationError, OptionError, PositionError
 from .fields import StateFields
 from .options import OptionSpec, validate_options
 from .reason import Act, GameName, Option, Reason, SeatNo, reason
@@ -229,6 +229,15 @@ class Game(ABC):
         return [(a, self.action_to_text(a)) for a in range(self.num_actions)]
 
     # -- states -----------------------------------------------------------------
+    def opening_dealer(self, step: int = 1) -> int | None:
+        """The dealer of the match's first round (:attr:`start_round`) when the ``first_dealer``
+        option names round 1's, the deal moving ``step`` seats a round; None when it is drawn.
+
+        Every game with a first-dealer option starts its match so (no game repeats the sum).
+        """
+        first: int | None = self.options.get("first_dealer")
+        return None if first is None else (first + step * (self.start_round - 1)) % self.players
+
     @abstractmethod
     def new_state(self, seed: int | None = None, position: str | None = None) -> State:
         """The start of a match, or the state a ``position`` text describes.
@@ -737,6 +746,44 @@ class State(ABC):
     def _text_to_chance(self, text: str) -> int:
         """The chance outcome ``text`` names here, read by :meth:`_chance_event`'s reader."""
         return read_chance(text, self.phase_name, self._chance_event())
+
+    # -- the first dealer's draw ------------------------------------------------------------
+    # A game whose first dealer is drawn (no ``first_dealer`` option given) has a phase for it,
+    # with chance outcomes ``_dealer_base() + seat``: the draw's steps are the same in each such
+    # game, only where its outcomes start differs (after the cards').
+    def _dealer_base(self) -> int:
+        """The chance outcome naming seat 0 the first dealer (a game drawing it says which)."""
+        raise NotImplementedError(f"{type(self).__name__} does not draw its first dealer")
+
+    def _dealer_outcomes(self) -> list[tuple[int, float]]:
+        """The first dealer's draw: each seat alike."""
+        base = self._dealer_base()
+        return uniform_outcomes(range(base, base + self.n))
+
+    def _first_dealer_refusal(self, action: int) -> Reason | None:
+        """Why ``action`` is not a first-dealer draw (outcomes :meth:`_dealer_base` + seat)."""
+        base = self._dealer_base()
+        return None if base <= action < base + self.n else reason("first_dealer_first")
+
+    def _drawn_dealer(self, action: int, step: int = 1) -> int:
+        """The dealer of this round when draw ``action`` names round 1's (as ``first_dealer``
+        does: :meth:`Game.opening_dealer`), the deal moving ``step`` seats a round."""
+        return (action - self._dealer_base() + step * (self.round - 1)) % self.n
+
+    def _seeded_dealer(self) -> int:
+        """The seeded state's first-dealer draw."""
+        return self._dealer_base() + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+
+    def _dealer_text(self, outcome: int) -> str:
+        """The draw ``outcome`` in the notation: ``dealer 2``."""
+        return f"dealer {outcome - self._dealer_base()}"
+
+    def _read_dealer(self, words: list[str]) -> int:
+        """The draw a ``dealer <seat>`` names, a seat of the table."""
+        seat = integer(words[0])
+        if not 0 <= seat < self.n:
+            raise Explained(reason("notation.dealer_range", hi=self.n - 1))
+        return self._dealer_base() + seat
 
     def _verb(self, action: int) -> Act:
         """What player action ``action`` would do, for a refusal ("play B7"), even with no notation."""

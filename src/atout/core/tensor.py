@@ -39,6 +39,27 @@ class TensorBuffer(Protocol):
 #: A particular kind of buffer, given and returned (a list stays a list, an array an array).
 Buffer = TypeVar("Buffer", bound=TensorBuffer)
 
+
+def one_hot(tensor: TensorBuffer, at: int, index: int, size: int) -> int:
+    """Set cell ``index`` of the block of ``size`` cells from ``at``; the next block's start.
+
+    The step every game's encoder repeats block after block (the phase, the dealer,
+    the leader, each relative to the viewer): one place that writes it and moves on.
+    """
+    tensor[at + index] = 1.0
+    return at + size
+
+
+def seat_hot(tensor: TensorBuffer, at: int, rel: list[int], seat: int) -> int:
+    """:func:`one_hot` of ``seat`` as the viewer sees it (``rel[seat]``: 0 for the viewer), in a block
+    of a cell per seat, left empty when ``seat`` is none of the table's (the player to act at a
+    chance node or at the end, a trick's winner not known yet); the next block's start."""
+    n = len(rel)
+    if 0 <= seat < n:
+        tensor[at + rel[seat]] = 1.0
+    return at + n
+
+
 #: Length of the generic (hashed) observation and information-state tensors.
 GENERIC_TENSOR_SIZE = 2048
 

@@ -8,9 +8,10 @@ nothing until the CLI uses it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.tricks import last_trick_line
 from ..core.words import Words
 
 
@@ -21,6 +22,30 @@ def last_trick_heading(view: Any, round_key: str, say: Words) -> str:
     if view.last_trick_round == view.round:
         return say("term_last_trick")
     return say("term_last_trick_of", round=say(round_key), n=view.last_trick_round)
+
+
+def trick_renderable(
+    view: Any,
+    names: Sequence[str],
+    round_key: str,
+    say: Words,
+    played: Callable[[Any], str],
+    taker: Callable[[int], str] | None = None,
+) -> Any:
+    """A renderer's ``render_last_trick``: the view's last trick as rich text, None before the first.
+
+    The steps every game takes (heading, :func:`atout.core.tricks.last_trick_line`,
+    markup to text); the game says how its cards read (``played``) and, when a
+    trick may be taken by nobody, how its taker reads (``taker``: else the seat's name).
+    """
+    from rich.markup import escape
+    from rich.text import Text
+
+    def name(seat: int) -> str:
+        return escape(names[seat])
+
+    line = last_trick_line(view, last_trick_heading(view, round_key, say), played, taker or name)
+    return None if line is None else Text.from_markup(line)
 
 
 def sheet_table(

@@ -240,7 +240,9 @@ def lesson_routes(
             for i in range(lesson.players)
         ]
         table_id, keys = await manager.create(
-            lesson.game, lesson.players, lesson.options, seats, bot_pace=lesson.pace, seed=lesson.seed
+            manager.plan(
+                lesson.game, lesson.players, lesson.options, seats, bot_pace=lesson.pace, seed=lesson.seed
+            )
         )
         # Private, hints on, no clock (the learner takes their time), marked as a lesson.
         settings, _ = living.creation_settings(False, 0, False, None)

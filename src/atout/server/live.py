@@ -26,7 +26,7 @@ from ..core.game import Game, State
 from ..core.reason import Reason, reason
 from ..core.registry import game_class, load
 from .room import Room
-from .storage import FORMER_PLAYER, SeatInfo, StoredTable
+from .storage import FORMER_PLAYER, SeatInfo, StoredTable, TableRow, table_row
 
 if TYPE_CHECKING:
     import random
@@ -187,11 +187,17 @@ class PlannedTable:
     settings: dict[str, Any]
     keys: dict[int, str]
 
-    def row_args(self) -> tuple[str, str, int, dict[str, str], int, list[SeatInfo], dict[str, Any]]:
-        """The arguments of :meth:`Storage.create_table` and :func:`.storage.table_row`."""
-        return (
-            self.table_id, self.game.name, self.game.players, self.options, self.seed, self.seats, self.settings
-        )  # fmt: skip
+    def row(self) -> TableRow:
+        """The table's new row with its seats (for :meth:`Storage.create_table`, or a room's transaction)."""
+        return table_row(
+            self.table_id,
+            self.game.name,
+            self.game.players,
+            self.options,
+            self.seed,
+            self.seats,
+            self.settings,
+        )
 
 
 def rebuild(stored: StoredTable) -> tuple[Game, State, list[list[int]]]:

@@ -61,7 +61,7 @@ from . import roomstore
 from .chat import ChatLimiter, check_plain, clean_line
 from .room import DEFAULT_AWAY_LEVEL, Room
 from .roomstore import ChatLine
-from .storage import SeatInfo, StoredTable, Unseen, table_row
+from .storage import SeatInfo, StoredTable, Unseen
 from .tables import (
     MAX_NAME,
     LiveTable,
@@ -727,7 +727,7 @@ class Living:
         storage = self.manager.storage
 
         def make(session: Session) -> tuple[str, PlannedTable]:
-            session.add(table_row(*planned.row_args()))
+            session.add(planned.row())
             session.flush()  # the table's row before its room's (a foreign key)
             session.add(
                 roomstore.RoomRow(

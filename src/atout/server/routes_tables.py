@@ -140,7 +140,7 @@ def table_routes(manager: TableManager, living: Living, creations: ClientBuckets
             settings["hints"] = True  # stored with the room's settings (server/hint.py reads it)
         if not creations.allow(client_of(request.scope)):
             raise TableError("rate_limited", reason("server.too_many_tables"))
-        table_id, keys = await manager.create(game, players, options, specs, bot_pace=pace)
+        table_id, keys = await manager.create(manager.plan(game, players, options, specs, bot_pace=pace))
         await living.created(await manager.get(table_id), public, settings)
         base = str(request.base_url).rstrip("/")
         return JSONResponse(

@@ -358,18 +358,10 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(
-        self,
-        table_id: str,
-        game: str,
-        players: int,
-        options: dict[str, str],
-        seed: int,
-        seats: list[SeatInfo],
-        settings: dict[str, Any] | None = None,
-    ) -> None:
+    def create_table(self, row: TableRow) -> None:
+        """Store a new table: its row with its seats, as :func:`table_row` builds it."""
         with Session(self.engine) as session, session.begin():
-            session.add(table_row(table_id, game, players, options, seed, seats, settings))
+            session.add(row)
 
     def append_action(
         self, table_id: str, idx: int, seat: int, action: int, finished: bool, key_hash: str | None = None

@@ -207,22 +207,13 @@ class TableManager(TableSeats, TableSync, BotThinking):
         """Seconds a bot waits before each move at a table of pace ``pace``."""
         return self.bot_delay * BOT_PACES.get(pace, 1.0)
 
-    async def create(
-        self,
-        game_name: str,
-        players: int,
-        options: dict[str, Any],
-        seats: list[SeatSpec],
-        bot_pace: str = DEFAULT_PACE,
-        key_hashes: dict[int, str] | None = None,
-        seed: int | None = None,
-    ) -> tuple[str, dict[int, str]]:
-        """Create a table; returns its id and the secret key of each human seat.
+    async def create(self, planned: PlannedTable) -> tuple[str, dict[int, str]]:
+        """Store a table :meth:`plan` drew, open it; returns its id and the secret key of each human seat.
 
-        ``seed``: the deal's seed, for a lesson's scripted deal (server/lessons.py); else drawn.
+        Planned first, stored here: a rematch (server/living.py) stores its plan in a room's
+        transaction instead, then :meth:`opened` it as this does.
         """
-        planned = self.plan(game_name, players, options, seats, bot_pace, key_hashes, seed)
-        await self._db(lambda: self.storage.create_table(*planned.row_args()))
+        await self._db(lambda: self.storage.create_table(planned.row()))
         await self.opened(planned.table_id)
         return planned.table_id, planned.keys
 

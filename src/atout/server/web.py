@@ -93,13 +93,19 @@ STATUS = {
 
 
 def page(name: str, request: Request) -> HTMLResponse:
-    """A page of static/, its ``{{head}}`` the pages' shared head (static/head.html), in the reader's language."""
+    """A page of static/, its ``{{head}}`` the pages' shared head (static/head.html), in the reader's language.
+
+    ``{{accounts}}`` (a line of its own): the account link's style and module
+    (static/accounts-head.html), in each page that shows the link, one place to name them.
+    """
     lang = pick_language(request)
     head = (STATIC / "head.html").read_text(encoding="utf-8")
+    accounts = (STATIC / "accounts-head.html").read_text(encoding="utf-8")
     html = (
         (STATIC / name)
         .read_text(encoding="utf-8")
         .replace("{{head}}", head)
+        .replace("{{accounts}}\n", accounts)
         .replace("{{lang}}", lang)
         .replace("{{langs}}", language_buttons(lang))
     )

@@ -32,7 +32,7 @@ from typing import ClassVar
 from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits, deal_reader, integer
 from ...core.errors import Explained
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Num, Quoted, Reason, Seat, Seats, Word, reason
 from . import cards as C
@@ -498,9 +498,8 @@ class MalinState(State):
     def __init__(self, game: MalinGame, seed: int | None) -> None:
         super().__init__(game, seed)
         n = self.n
-        first = game.options["first_dealer"]
-        # first_dealer is hand 1's dealer; the deal moves left each hand.
-        self.dealer = 0 if first is None else (first + game.start_round - 1) % n
+        first = game.opening_dealer()
+        self.dealer = 0 if first is None else first
         self.to_act = CHANCE
         self.scores_ = [game.options["start_score"]] * n
         #: One line per finished hand: (bids, tricks won, penalties).
@@ -774,7 +773,7 @@ class MalinState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            return uniform_outcomes(range(C_DEALER, C_DEALER + self.n))
+            return self._dealer_outcomes()
         if phase in (REMOVE, DEAL):
             remaining = self.game.deck & ~self.out
             if phase == REMOVE:
@@ -851,8 +850,7 @@ class MalinState(State):
             self.trick[self.wish_pos] = self.trick[self.wish_pos]._replace(declared=value, value=value)
             self._after_card()
         elif phase == FIRST_DEALER:
-            # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
-            self.dealer = (action - C_DEALER + self.round - 1) % self.n
+            self.dealer = self._drawn_dealer(action)
             self.leader = (self.dealer + 1) % self.n
             self._start_match()
         elif phase == REMOVE:
@@ -1094,11 +1092,14 @@ class MalinState(State):
             self.phase = REMOVE
 
     # -- seeded chance --------------------------------------------------------------
+    def _dealer_base(self) -> int:
+        return C_DEALER
+
     def _seeded_outcome(self) -> int:
         seed = self.seed or 0
         phase = self.phase
         if phase == FIRST_DEALER:
-            return C_DEALER + seeded_rng(seed, "first-dealer").randrange(self.n)
+            return self._seeded_dealer()
         if phase == GAIN:
             rng = seeded_rng(seed, "malheur", self.draws)
             return rng.choices(
@@ -1128,7 +1129,7 @@ class MalinState(State):
     def _chance_to_text(self, outcome: int) -> str:
         phase = self.phase
         if phase == FIRST_DEALER:
-            return f"dealer {outcome - C_DEALER}"
+            return self._dealer_text(outcome)
         if phase == REMOVE:
             return f"remove {C.card_text(outcome)}"
         if phase == DEAL:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.tricks import last_trick_line
 from ...core.words import Words, words
-from ..terminal import last_trick_heading, sheet_table
+from ..terminal import sheet_table, trick_renderable
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -47,14 +46,7 @@ def render_last_trick(view: MalinView, names: list[str], say: Words | None = Non
 
     None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
-    from rich.markup import escape
-    from rich.text import Text
-
-    heading = last_trick_heading(view, "term_hand_word", say or words())
-    line = last_trick_line(
-        view, heading, lambda cards: _table(cards, names), lambda seat: escape(names[seat])
-    )
-    return None if line is None else Text.from_markup(line)
+    return trick_renderable(view, names, "term_hand_word", say or words(), lambda cards: _table(cards, names))
 
 
 def render_view(view: MalinView, names: list[str], say: Words | None = None) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.tensor import TensorBuffer
+from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
 from .cards import Value
 from .rules import malheur_type
@@ -131,19 +131,11 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
 
-    def one_hot_seat(at: int, seat: int) -> None:
-        if 0 <= seat < n:
-            tensor[at + rel[seat]] = 1.0
-
-    at = 0
-    tensor[at + PHASES.index(view.phase)] = 1.0
-    at += len(PHASES)
+    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
     tensor[at] = min(1.0, view.round / max_hands(game))
     at += 1
-    one_hot_seat(at, view.dealer)
-    at += n
-    one_hot_seat(at, view.current_player)
-    at += n
+    at = seat_hot(tensor, at, rel, view.dealer)
+    at = seat_hot(tensor, at, rel, view.current_player)
     _slots(tensor, at, view.hand)
     at += S
     if view.removed is not None:
@@ -162,10 +154,8 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
     for card in view.trick:
         _table(tensor, at, rel[card[0]], card)
     at += n * TABLE
-    one_hot_seat(at, view.leader)
-    at += n
-    one_hot_seat(at, view.last_actor)
-    at += n
+    at = seat_hot(tensor, at, rel, view.leader)
+    at = seat_hot(tensor, at, rel, view.last_actor)
     tensor[at] = 1.0 if view.wish_modified else 0.0
     at += 1
     for seat, score in enumerate(view.scores):
@@ -197,7 +187,7 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
         pending = view.pending
         if pending is not None:
             caster, mtype, targets, asking, redirected = pending
-            one_hot_seat(at, caster)
+            seat_hot(tensor, at, rel, caster)
             tensor[at + n + mtype] = 1.0
             for seat in targets:
                 tensor[at + n + M + rel[seat]] = 1.0
@@ -212,7 +202,7 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
         for t, (cards, winner) in enumerate(view.tricks[:h]):
             for card in cards:
                 _table(tensor, at + t * width, rel[card[0]], card)
-            one_hot_seat(at + t * width + n * TABLE, winner)
+            seat_hot(tensor, at + t * width + n * TABLE, rel, winner)
         at += h * width
         if game.fun:
             copies = game.copies

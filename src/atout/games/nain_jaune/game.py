@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.actions import ChanceEvent, deal_reader, integer
-from ...core.errors import Explained, OptionError
+from ...core.actions import ChanceEvent, deal_reader
+from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Rank, Reason, reason
 from . import cards as C
@@ -275,10 +275,10 @@ class NainJauneState(State):
         self.boxes = [0] * 5
         #: One line per finished deal.
         self.sheet: list[DealResult] = []
-        first = game.options["first_dealer"]
-        # first_dealer is deal 1's dealer; from start_round the deal has moved on as in a match
+        # From start_round the deal has moved on as in a match, ``step`` seats a deal
         # (with next_dealer=left: a deal winner cannot be known in advance).
-        self.dealer = 0 if first is None else (first + game.step * (game.start_round - 1)) % n
+        first = game.opening_dealer(game.step)
+        self.dealer = 0 if first is None else first
         self._clear_deal()
         if first is None:
             self.phase = FIRST_DEALER
@@ -363,7 +363,7 @@ class NainJauneState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            return uniform_outcomes(range(DEALER_BASE, DEALER_BASE + self.n))
+            return self._dealer_outcomes()
         if phase != DEAL:
             return []
         return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
@@ -419,16 +419,10 @@ class NainJauneState(State):
             return reason("nain_jaune.already_dealt", card=Card(C.card_text(outcome)))
         return None
 
-    def _first_dealer_refusal(self, outcome: int) -> Reason | None:
-        """The draw for the first dealer names a seat."""
-        if DEALER_BASE <= outcome < DEALER_BASE + self.n:
-            return None
-        return reason("first_dealer_first")
-
     refusals: ClassVar[Refusals] = {
         PLAY: _play_refusal,
         DEAL: _deal_refusal,
-        FIRST_DEALER: _first_dealer_refusal,
+        FIRST_DEALER: State._first_dealer_refusal,
     }
 
     # -- applying -----------------------------------------------------------------------
@@ -465,8 +459,7 @@ class NainJauneState(State):
                 self.to_act = self.opener
                 self.deal_order = None
         elif phase == FIRST_DEALER:
-            # The draw names deal 1's dealer, as first_dealer does (start_round > 1).
-            self.dealer = (action - DEALER_BASE + self.game.step * (self.round - 1)) % self.n
+            self.dealer = self._drawn_dealer(action, self.game.step)
             self._start_deal()
 
     def _play(self, c: int) -> None:
@@ -609,9 +602,12 @@ class NainJauneState(State):
         if self.phase != OVER:
             self.round += 1
 
+    def _dealer_base(self) -> int:
+        return DEALER_BASE
+
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
-            return DEALER_BASE + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+            return self._seeded_dealer()
         if self.deal_order is None:  # one shuffle per deal
             self.deal_order = seeded_deal(
                 self.seed or 0, "deal", self.round, NUM_CARDS, self.n, self.game.hand_size
@@ -621,7 +617,7 @@ class NainJauneState(State):
     # -- notation -------------------------------------------------------------------
     def _chance_to_text(self, outcome: int) -> str:
         if self.phase == FIRST_DEALER:
-            return f"dealer {outcome - DEALER_BASE}"
+            return self._dealer_text(outcome)
         return f"deal {self.deal_target()} {C.card_text(outcome)}"
 
     def _chance_event(self) -> ChanceEvent | None:
@@ -634,12 +630,6 @@ class NainJauneState(State):
             read = deal_reader(target, C.parse_card, "deal", self.round, held)
             return ChanceEvent("deal", 2, read, f"deal {target} 7D")
         return None
-
-    def _read_dealer(self, words: list[str]) -> int:
-        seat = integer(words[0])
-        if not 0 <= seat < self.n:
-            raise Explained(reason("notation.dealer_range", hi=self.n - 1))
-        return DEALER_BASE + seat
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:

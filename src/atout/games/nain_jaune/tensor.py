@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.tensor import TensorBuffer
+from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
 from .rules import CLAIM, PASS, PHASE_NAMES
 
@@ -74,21 +74,15 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     #: Relative seat of each seat, in the order of play (0: the viewer).
     rel = [((seat - me) * step) % n for seat in range(n)]
 
-    at = 0
-    tensor[at + PHASES.index(view.phase)] = 1.0
-    at += len(PHASES)
+    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
     tensor[at] = 1.0 - 1.0 / view.deal
     limit = game.options["max_deals"]
     if limit is not None:
         tensor[at + 1] = min(view.deal, limit) / limit
     at += 2
-    tensor[at + rel[view.dealer]] = 1.0
-    at += n
-    tensor[at + rel[view.opener]] = 1.0
-    at += n
-    if 0 <= view.current_player < n:
-        tensor[at + rel[view.current_player]] = 1.0
-    at += n
+    at = one_hot(tensor, at, rel[view.dealer], n)
+    at = one_hot(tensor, at, rel[view.opener], n)
+    at = seat_hot(tensor, at, rel, view.current_player)
     for c in view.hand:
         tensor[at + c] = 1.0
     at += K
@@ -100,8 +94,7 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     elif view.phase == "play":
         tensor[at + R] = 1.0  # the next card starts a new run
     at += R + 1
-    tensor[at + rel[view.last]] = 1.0
-    at += n
+    at = one_hot(tensor, at, rel[view.last], n)
     tensor[at + view.asked] = 1.0
     at += n
     for _seat, c in view.played:

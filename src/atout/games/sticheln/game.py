@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.actions import ChanceEvent, check_digits, deal_reader, integer
-from ...core.errors import Explained, OptionError
+from ...core.actions import ChanceEvent, check_digits, deal_reader
+from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, uniform_outcomes
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from .cards import COLOURS, Deck
@@ -252,10 +252,9 @@ class StichelnState(State):
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
         super().__init__(game, seed)
         n = self.n
-        first = game.options["first_dealer"]
+        first = game.opening_dealer()
         self.phase = FIRST_DEALER if first is None else DEAL
-        # first_dealer is hand 1's dealer; the deal moves left each hand.
-        self.dealer = 0 if first is None else (first + game.start_round - 1) % n
+        self.dealer = 0 if first is None else first
         self.to_act = CHANCE
         #: The match scores and the score sheet change once a hand, so they are
         #: tuples a clone shares rather than lists it copies.
@@ -347,7 +346,7 @@ class StichelnState(State):
         phase = self.phase
         deck = self.game.deck
         if phase == FIRST_DEALER:
-            return uniform_outcomes(range(deck.size, deck.size + self.n))
+            return self._dealer_outcomes()
         if phase != DEAL:
             return []
         return uniform_outcomes(deck.kinds_in(deck.full & ~self.dealt))
@@ -402,16 +401,11 @@ class StichelnState(State):
             return reason("sticheln.already_dealt", card=Card(deck.text(action)))
         return None
 
-    def _first_dealer_refusal(self, action: int) -> Reason | None:
-        """Why ``action`` is not a first-dealer draw (outcomes N + seat)."""
-        size = self.game.deck.size
-        return None if size <= action < size + self.n else reason("first_dealer_first")
-
     refusals: ClassVar[Refusals] = {
         PLAY: _play_refusal,
         PAIN: _pain_refusal,
         DEAL: _deal_refusal,
-        FIRST_DEALER: _first_dealer_refusal,
+        FIRST_DEALER: State._first_dealer_refusal,
     }
 
     # -- applying -----------------------------------------------------------------------
@@ -429,8 +423,7 @@ class StichelnState(State):
                 self.phase = PAIN
                 self.to_act = (self.dealer + 1) % self.n
         elif phase == FIRST_DEALER:
-            # The draw names hand 1's dealer, as first_dealer does (start_round > 1).
-            self.dealer = (action - self.game.deck.size + self.round - 1) % self.n
+            self.dealer = self._drawn_dealer(action)
             self.phase = DEAL
             self.new_hand()
 
@@ -492,10 +485,13 @@ class StichelnState(State):
         self.phase = DEAL
         self.new_hand()
 
+    def _dealer_base(self) -> int:
+        return self.game.deck.size  # "dealer k": the outcome after the deck's cards'
+
     def _seeded_outcome(self) -> int:
         deck = self.game.deck
         if self.phase == FIRST_DEALER:
-            return deck.size + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+            return self._seeded_dealer()
         if self.deal_order is None:  # one shuffle per hand
             self.deal_order = seeded_deal(
                 self.seed or 0, "hand", self.round, deck.size, self.n, deck.hand_size
@@ -511,10 +507,9 @@ class StichelnState(State):
         return self.game.read_action(text, self.phase == PAIN)
 
     def _chance_to_text(self, outcome: int) -> str:
-        deck = self.game.deck
         if self.phase == FIRST_DEALER:
-            return f"dealer {outcome - deck.size}"
-        return f"deal {self.deal_target()} {deck.text(outcome)}"
+            return self._dealer_text(outcome)
+        return f"deal {self.deal_target()} {self.game.deck.text(outcome)}"
 
     def _chance_event(self) -> ChanceEvent | None:
         """The chance event this phase waits for: the first dealer's draw, or the next card dealt."""
@@ -527,12 +522,6 @@ class StichelnState(State):
         held = (self.hands[target].bit_count(), deck.hand_size)
         read = deal_reader(target, deck.parse, "hand", self.round, held)
         return ChanceEvent("deal", 2, read, f"deal {target} B7")
-
-    def _read_dealer(self, words: list[str]) -> int:
-        seat = integer(words[0])
-        if not 0 <= seat < self.n:
-            raise Explained(reason("notation.dealer_range", hi=self.n - 1))
-        return self.game.deck.size + seat
 
     # -- results and information ----------------------------------------------------------
     def scores(self) -> list[int]:

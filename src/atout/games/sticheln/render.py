@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.tricks import last_trick_line
 from ...core.words import Words, words
-from ..terminal import last_trick_heading, sheet_table
+from ..terminal import sheet_table, trick_renderable
 from .cards import COLOURS, Deck
 from .rules import led_index
 
@@ -50,7 +49,6 @@ def render_last_trick(view: StichelnView, names: list[str], say: Words | None = 
     trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
     from rich.markup import escape
-    from rich.text import Text
 
     say = say or words()
 
@@ -58,9 +56,9 @@ def render_last_trick(view: StichelnView, names: list[str], say: Words | None = 
         return escape(names[seat]) if seat >= 0 else say("st_term_nobody")
 
     deck = view.game.deck
-    heading = last_trick_heading(view, "term_hand_word", say)
-    line = last_trick_line(view, heading, lambda cards: played_markup(deck, cards, names), taker)
-    return None if line is None else Text.from_markup(line)
+    return trick_renderable(
+        view, names, "term_hand_word", say, lambda cards: played_markup(deck, cards, names), taker
+    )
 
 
 def render_view(view: StichelnView, names: list[str], say: Words | None = None) -> Any:

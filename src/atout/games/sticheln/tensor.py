@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.tensor import TensorBuffer
+from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from .rules import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -101,18 +101,12 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
 
-    at = 0
-    tensor[at + PHASES.index(view.phase)] = 1.0
-    at += len(PHASES)
+    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
     tensor[at + view.round - 1] = 1.0
     at += game.num_hands
-    tensor[at + rel[view.dealer]] = 1.0
-    at += n
-    if 0 <= view.current_player < n:
-        tensor[at + rel[view.current_player]] = 1.0
-    at += n
-    tensor[at + rel[view.leader]] = 1.0
-    at += n
+    at = one_hot(tensor, at, rel[view.dealer], n)
+    at = seat_hot(tensor, at, rel, view.current_player)
+    at = one_hot(tensor, at, rel[view.leader], n)
     for kind in view.hand:
         tensor[at + kind] = 1.0
     at += d

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from ...core.actions import ChanceEvent, deal_reader, integer
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
@@ -188,10 +188,9 @@ class WizardState(State):
     def __init__(self, game: WizardGame, seed: int | None) -> None:
         super().__init__(game, seed)
         n = self.n
-        first = game.options["first_dealer"]
+        first = game.opening_dealer()
         self.phase = FIRST_DEALER if first is None else DEAL
-        # first_dealer is round 1's dealer; the deal moves left each round.
-        self.dealer = -1 if first is None else (first + game.start_round - 1) % n  # -1: not drawn yet
+        self.dealer = -1 if first is None else first  # -1: not drawn yet
         self.to_act = CHANCE
         self.scores_ = [0] * n
         #: One line per finished round: (bids, tricks won, score deltas).
@@ -312,7 +311,7 @@ class WizardState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase == FIRST_DEALER:
-            return uniform_outcomes(range(NUM_KINDS, NUM_KINDS + self.n))
+            return self._dealer_outcomes()
         if phase != DEAL and phase != TURN_UP:
             return []
         remaining = C.FULL_MASK & ~self.dealt
@@ -354,12 +353,6 @@ class WizardState(State):
             return None
         return reason("wizard.choose_trump", seat=Seat(self.to_act))
 
-    def _first_dealer_refusal(self, action: int) -> Reason | None:
-        """Why ``action`` is not a first-dealer draw (outcomes NUM_KINDS + seat)."""
-        if NUM_KINDS <= action < NUM_KINDS + self.n:
-            return None
-        return reason("first_dealer_first")
-
     def _deal_refusal(self, action: int) -> Reason | None:
         """Why ``action`` is not the next card dealt or turned up: a kind with a copy not dealt yet."""
         if not 0 <= action < NUM_KINDS:
@@ -384,7 +377,7 @@ class WizardState(State):
         PLAY: _play_turn_refusal,
         BID: _bid_refusal,
         TRUMP: _trump_refusal,
-        FIRST_DEALER: _first_dealer_refusal,
+        FIRST_DEALER: State._first_dealer_refusal,
         DEAL: _deal_refusal,
         TURN_UP: _deal_refusal,
     }
@@ -403,8 +396,7 @@ class WizardState(State):
             self.trump = action - self.game.trump_base
             self._start_bidding()
         elif phase == FIRST_DEALER:
-            # The draw names round 1's dealer, as first_dealer does (start_round > 1).
-            self.dealer = (action - NUM_KINDS + self.round - 1) % self.n
+            self.dealer = self._drawn_dealer(action)
             self.leader = (self.dealer + 1) % self.n
             self.phase = DEAL
         elif phase == DEAL:
@@ -566,9 +558,12 @@ class WizardState(State):
         self.phase = DEAL
         self.reset_round()
 
+    def _dealer_base(self) -> int:
+        return NUM_KINDS  # "dealer k": the outcome after the 54 card kinds'
+
     def _seeded_outcome(self) -> int:
         if self.phase == FIRST_DEALER:
-            return NUM_KINDS + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+            return self._seeded_dealer()
         order = self._seeded_order()
         return order[self.deal_count if self.phase == DEAL else self.round * self.n]
 
@@ -594,7 +589,7 @@ class WizardState(State):
     # -- notation -------------------------------------------------------------------
     def _chance_to_text(self, outcome: int) -> str:
         if self.phase == FIRST_DEALER:
-            return f"dealer {outcome - NUM_KINDS}"
+            return self._dealer_text(outcome)
         if self.phase == TURN_UP:
             return f"turn {C.card_text(outcome)}"
         return f"deal {self.deal_target()} {C.card_text(outcome)}"

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.tricks import last_trick_line
 from ...core.words import Words, words
-from ..terminal import last_trick_heading, sheet_table
+from ..terminal import sheet_table, trick_renderable
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -46,14 +45,9 @@ def render_last_trick(view: WizardView, names: list[str], say: Words | None = No
 
     None before the first trick (the line itself: :func:`atout.core.tricks.last_trick_line`).
     """
-    from rich.markup import escape
-    from rich.text import Text
-
-    heading = last_trick_heading(view, "term_round_word", say or words())
-    line = last_trick_line(
-        view, heading, lambda cards: played_markup(cards, names), lambda s: escape(names[s])
+    return trick_renderable(
+        view, names, "term_round_word", say or words(), lambda cards: played_markup(cards, names)
     )
-    return None if line is None else Text.from_markup(line)
 
 
 def render_view(view: WizardView, names: list[str], say: Words | None = None) -> Any:

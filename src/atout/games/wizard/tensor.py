@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.tensor import TensorBuffer
+from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -87,16 +87,11 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     rel = [(seat - me) % n for seat in range(n)]
     weight = WEIGHT
 
-    at = 0
-    tensor[at + PHASES.index(view.phase)] = 1.0
-    at += len(PHASES)
+    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
     tensor[at + view.round - 1] = 1.0
     at += r
-    tensor[at + rel[view.dealer]] = 1.0
-    at += n
-    if 0 <= view.current_player < n:
-        tensor[at + rel[view.current_player]] = 1.0
-    at += n
+    at = one_hot(tensor, at, rel[view.dealer], n)
+    at = seat_hot(tensor, at, rel, view.current_player)
     for kind in view.hand:
         tensor[at + kind] += weight[kind]
     at += K
@@ -127,8 +122,7 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     for seat, kind in view.trick:
         tensor[at + rel[seat] * K + kind] += weight[kind]
     at += n * K
-    tensor[at + rel[view.leader]] = 1.0
-    at += n
+    at = one_hot(tensor, at, rel[view.leader], n)
     for seat, score in enumerate(view.scores):
         tensor[at + rel[seat]] = score / scale
     at += n

@@ -35,6 +35,18 @@ export function lastTrickModel(v, toPlays) {
   return last ? { cards: toPlays(last.cards), winner: last.winner, round: last.round } : null;
 }
 
+/** A trick game's seats in the model: the dealer's mark and the score every such game shows,
+    then what `more(s)` adds for seat `s` (cards, badges, extra). */
+export function seatModels(msg, v, more) {
+  return msg.seats.map((_, s) => ({ dealer: s === v.dealer, score: String(v.scores[s]), ...more(s) }));
+}
+
+/** A trick game's trick in the model: the trick, who is winning it and why, and the last trick;
+    `toPlays` reads a trick's cards as the model's plays, `number` writes a value (see trickWinning). */
+export function trickModel(v, ctx, toPlays = pairPlays, number = String) {
+  return { trick: toPlays(v.trick), ...trickWinning(v, ctx, number), lastTrick: lastTrickModel(v, toPlays) };
+}
+
 /** Where seat `seat` sits, in % of the felt, with the viewer at the bottom and play going clockwise. */
 export function seatPlace(seat, viewer, n) {
   const r = (seat - viewer + n) % n;

@@ -9,7 +9,7 @@
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
 import { el, t, tn, i18n } from "../lib/dom.js";
-import { cardElement, lastTrickModel, trickWinning } from "../felt.js";
+import { cardElement, seatModels, trickModel } from "../felt.js";
 
 export const deck = "malin";
 export const css = true;
@@ -235,15 +235,11 @@ export function model(msg, ctx) {
   return {
     heading: t("round", { round: v.round }),
     info: info(msg, ctx),
-    seats: msg.seats.map((_, s) => ({
-      dealer: s === v.dealer,
-      score: String(v.scores[s]),
+    seats: seatModels(msg, v, (s) => ({
       cards: v.hand_sizes[s],
       badges: badges(v, s, fun, names),
     })),
-    trick: plays(v.trick),
-    ...trickWinning(v, ctx, fmt),
-    lastTrick: lastTrickModel(v, plays),
+    ...trickModel(v, ctx, plays, fmt),
     hand,
     moves,
     prompt: prompt(msg, ctx, o, { bids, twin, high, malheur }),

@@ -11,7 +11,7 @@
    whose colour is led, null: none yet); sheet [{pains, deltas}]. */
 
 import { el, t, tn } from "../lib/dom.js";
-import { cardElement, lastTrickModel, pairPlays, trickWinning } from "../felt.js";
+import { cardElement, seatModels, trickModel } from "../felt.js";
 
 export const deck = "sticheln";
 export const css = true;
@@ -218,16 +218,12 @@ export function model(msg, ctx) {
   return {
     heading: t("st_hand_of", { round: v.round, rounds: v.rounds }),
     info,
-    seats: msg.seats.map((_, s) => ({
-      dealer: s === v.dealer,
-      score: String(v.scores[s]),
+    seats: seatModels(msg, v, (s) => ({
       cards: v.phase === "over" ? undefined : v.hand_sizes[s],
       badges: seatBadges(got[s], msg),
       extra: painsNode(msg, s, ctx, perSeat, got[s], justRevealed && s !== me),
     })),
-    trick: pairPlays(v.trick),
-    ...trickWinning(v, ctx),
-    lastTrick: lastTrickModel(v, pairPlays),
+    ...trickModel(v, ctx),
     hand,
     moves,
     prompt,

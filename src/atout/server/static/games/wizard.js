@@ -3,7 +3,7 @@
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
 import { t, tn, i18n } from "../lib/dom.js";
-import { lastTrickModel, pairPlays, trickWinning } from "../felt.js";
+import { seatModels, trickModel } from "../felt.js";
 
 export const deck = "wizard";
 const LETTERS = "BGRY";
@@ -77,16 +77,12 @@ export function model(msg, ctx) {
   return {
     heading: t("round_of", { round: v.round, rounds: v.rounds }),
     info,
-    seats: msg.seats.map((_, s) => ({
-      dealer: s === v.dealer,
-      score: String(v.scores[s]),
+    seats: seatModels(msg, v, (s) => ({
       cards: v.hand_sizes[s],
       badges: [bidBadge(v, s), { label: t("won"), value: String(v.tricks_won[s]), tone: v.bids[s] !== null && v.tricks_won[s] > v.bids[s] ? "over" : null }],
       extra: seen && seen[s] ? seenHand(seen[s], ctx) : null,
     })),
-    trick: pairPlays(v.trick),
-    ...trickWinning(v, ctx),
-    lastTrick: lastTrickModel(v, pairPlays),
+    ...trickModel(v, ctx),
     hand,
     moves,
     prompt,
