@@ -44,9 +44,10 @@ from . import lessons
 from .chat import check_plain
 from .languages import LANGUAGES, pick_language
 from .limits import Limits, TokenBucket, client_of
-from .living import SPECTATOR, Living
+from .living import Living
 from .messages import ReasonContext, localize
 from .outbox import Outbox, SlowSocket
+from .roomsync import SPECTATOR
 from .tables import LEFT_WHY, LiveTable, TableError, TableManager, hash_key
 
 log = logging.getLogger("atout.server")
