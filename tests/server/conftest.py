@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
@@ -160,6 +161,13 @@ class Server:
         else:
             raise RuntimeError(f"the server did not start: {self.output()}")
         assert f"http://127.0.0.1:{self.port}/" in self.output()
+
+    def create_table(self, **body: Any) -> dict[str, Any]:
+        """``POST /api/tables`` with ``body``'s fields: the new table's answer (a refusal fails the test)."""
+        r = httpx.post(f"{self.url}/api/tables", json=body)
+        assert r.status_code == 200, r.text
+        answer: dict[str, Any] = r.json()
+        return answer
 
     def output(self) -> str:
         return Path(self.log).read_text(errors="replace") if Path(self.log).exists() else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,17 +110,16 @@ def new_table(
         {"name": f"Human {i}" if i < humans else f"Bot {i}", "bot": None if i < humans else "random"}
         for i in range(n)
     ]
-    r = httpx.post(
-        f"{server.url}/api/tables",
-        json={
-            "game": game,
-            "players": n,
-            "options": {**short_options(game), **(options or {})},
-            "seats": seats,
-        },
+    answer = server.create_table(
+        game=game, players=n, options={**short_options(game), **(options or {})}, seats=seats
     )
-    assert r.status_code == 200, r.text
-    return [s["url"] for s in r.json()["seats"]]
+    return [s["url"] for s in answer["seats"]]
+
+
+def give_name(page: Page, name: str) -> None:
+    """Answer the table's question for the player's name (and so take the seat)."""
+    page.fill("#name-ask-input", name)
+    page.locator("#name-ask button[type=submit]").click()
 
 
 def board(page: Page) -> dict[str, str]:
@@ -425,10 +424,21 @@ new MutationObserver(() => {
 """
 
 
-def open_table(browser: Browser, url: str, locale: str = "en-US", fast: bool = True, **kw: Any) -> Page:
+def open_table(
+    browser: Browser,
+    url: str,
+    locale: str = "en-US",
+    fast: bool = True,
+    scripts: Sequence[str] = (),
+    **kw: Any,
+) -> Page:
+    """A seat's page in a context of its own (``kw``: the context's settings), the table drawn.
+
+    ``fast``: cards land at once; ``scripts``: the test's watchers, run in the page before its own.
+    """
     context = browser.new_context(locale=locale, **kw)
-    if fast:
-        context.add_init_script(FAST_CARDS)
+    for script in ([FAST_CARDS] if fast else []) + list(scripts):
+        context.add_init_script(script)
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     errors: list[str] = []

@@ -20,6 +20,7 @@ from .test_browser import (
     FAST_CARDS,
     MAX_MOVES,
     board,
+    give_name,
     new_table,
     open_table,
     play_one,
@@ -94,18 +95,11 @@ def test_le_malin_never_offers_a_move_it_is_about_to_make_for_the_player(
     nothing playable the table passes for them, and while it does it offers no Pass button and
     does not say "Your turn" (a click there raced the pass and came back refused).  Every button
     the page shows is clicked at once: none is refused, through a whole short game."""
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
-    context.add_init_script(FAST_CARDS)
-    context.add_init_script(RACE_WATCH)
+    urls = new_table(server, "malin", 1, options={"fun": True})
+    viewport = {"width": 1280, "height": 800}
+    page = open_table(browser, urls[0], scripts=[RACE_WATCH], viewport=viewport, reduced_motion="reduce")
     try:
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.emulate_media(reduced_motion="reduce")
-        urls = new_table(server, "malin", 1, options={"fun": True})
-        page.goto(urls[0])
-        page.wait_for_selector("#board[data-n]")
-        page.fill("#name-ask-input", "Alice")
-        page.locator("#name-ask button[type=submit]").click()
+        give_name(page, "Alice")
         moves = 0
         while moves < MAX_MOVES:
             wait_my_turn_or_end(page, 0)
@@ -118,7 +112,7 @@ def test_le_malin_never_offers_a_move_it_is_about_to_make_for_the_player(
         assert board(page)["over"] == "true"
         assert page.evaluate("window.__race") == []
     finally:
-        context.close()
+        page.context.close()
 
 
 def test_le_nain_jaune_says_why_the_match_ended_before_its_last_deal(
@@ -211,8 +205,7 @@ def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Pag
     urls = new_table(server, "wizard", 1, options={"rounds": 4})
     page.goto(urls[0])
     page.wait_for_selector("#board[data-n]")
-    page.fill("#name-ask-input", "Alice")
-    page.locator("#name-ask button[type=submit]").click()
+    give_name(page, "Alice")
     play_to_the_end(page, 0)
     page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
     page.keyboard.press("Escape")
@@ -284,25 +277,19 @@ def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Br
     another (the phone's own plate lay under two others), over a deal's tricks."""
     size = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 740}}[device]
     extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if device == "phone" else {}
-    context = browser.new_context(locale="fr-FR", viewport=size, **extra)  # type: ignore[arg-type]
-    context.add_init_script(FAST_CARDS)
-    context.add_init_script(OVERLAP_WATCH)
+    urls = new_table(server, "sticheln", 1, players=8)
+    page = open_table(
+        browser, urls[0], "fr-FR", scripts=[OVERLAP_WATCH], viewport=size, reduced_motion="reduce", **extra
+    )
     try:
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.emulate_media(reduced_motion="reduce")
-        urls = new_table(server, "sticheln", 1, players=8)
-        page.goto(urls[0])
-        page.wait_for_selector("#board[data-n]")
-        page.fill("#name-ask-input", "Anne-Sophie")
-        page.locator("#name-ask button[type=submit]").click()
+        give_name(page, "Anne-Sophie")
         play_to_the_end(page, 0, stop_after=6)
         page.wait_for_timeout(300)
         page.screenshot(path=str(ARTIFACTS / f"issue50-eight-players-{device}-fr.png"))
         over = page.evaluate("window.__over")
         assert over == [], "; ".join(over)
     finally:
-        context.close()
+        page.context.close()
 
 
 def test_the_phones_hint_answer_is_in_view(server: Server, browser: Browser) -> None:
@@ -311,8 +298,7 @@ def test_the_phones_hint_answer_is_in_view(server: Server, browser: Browser) -> 
     urls = hint_table(server, hints=True)
     page = open_table(browser, urls[0], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
     try:
-        page.fill("#name-ask-input", "Ann")
-        page.locator("#name-ask button[type=submit]").click()
+        give_name(page, "Ann")
         wait_my_turn_or_end(page, 0)
         page.wait_for_selector("#hint-button:enabled")
         page.evaluate("window.scrollTo(0, 0)")  # as the player sees the table at their turn
@@ -347,17 +333,9 @@ def test_a_phone_shows_whole_names_or_says_them_and_a_whole_status_line(
     dealer mark) says itself whole in its tooltip; the status line ("On attend Rob…", "Partie
     ter…") is never cut."""
     names = ["Anne-Sophie Mutter", "Robotine Bartholomé", "Gaëlle-Marie"]
-    r = httpx.post(
-        f"{server.url}/api/tables",
-        json={
-            "game": "wizard",
-            "players": 3,
-            "options": {"rounds": 1},
-            "seats": [{"name": names[0]}, {"name": names[1]}, {"name": names[2], "bot": "random"}],
-        },
-    )
-    assert r.status_code == 200, r.text
-    urls = [s["url"] for s in r.json()["seats"]]
+    seats = [{"name": names[0]}, {"name": names[1]}, {"name": names[2], "bot": "random"}]
+    answer = server.create_table(game="wizard", players=3, options={"rounds": 1}, seats=seats)
+    urls = [s["url"] for s in answer["seats"]]
     pages = [
         open_table(
             browser, u, locale="fr-FR", viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True
@@ -367,8 +345,7 @@ def test_a_phone_shows_whole_names_or_says_them_and_a_whole_status_line(
     try:
         for seat, page in enumerate(pages):
             page.emulate_media(reduced_motion="reduce")
-            page.fill("#name-ask-input", names[seat])
-            page.locator("#name-ask button[type=submit]").click()
+            give_name(page, names[seat])
         waited = False
         for _ in range(20):
             pages[0].wait_for_function(

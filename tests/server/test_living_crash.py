@@ -23,19 +23,15 @@ def until(ws: ClientConnection, test: Callable[[dict[str, Any]], bool]) -> dict[
 
 def test_a_killed_server_restores_the_living_table(server: Server) -> None:
     seats = [{"name": "Ann"}, {"name": "", "open": True}, {"name": "Bot", "bot": "random"}]
-    r = httpx.post(
-        f"{server.url}/api/tables",
-        json={
-            "game": "wizard",
-            "players": 3,
-            "options": {"rounds": 2},
-            "seats": seats,
-            "public": True,
-            "turn_time": 30,
-            "spectator_chat": True,
-        },
+    data = server.create_table(
+        game="wizard",
+        players=3,
+        options={"rounds": 2},
+        seats=seats,
+        public=True,
+        turn_time=30,
+        spectator_chat=True,
     )
-    data = r.json()
     table, ann = data["table"], data["seats"][0]["key"]
     zoe = httpx.post(f"{server.url}/api/tables/{table}/join", json={"seat": 1, "name": "Zoé"}).json()["key"]
     ws_url = f"ws://127.0.0.1:{server.port}/ws/{table}"
