@@ -114,6 +114,31 @@ def place_on_try(
     return place(cards, room, out, rng)
 
 
+def dealt_within_tries(
+    need: dict[Seat, int],
+    pile: Seat,
+    pile_size: int,
+    attempt: Callable[[int, dict[Seat, int], dict[Seat, list[Card]]], bool],
+    refusal: str,
+) -> dict[Seat, list[Card]]:
+    """A sampler's deal, tried until one holds: the tries every sampler makes, written once.
+
+    ``attempt(number, room, out)`` deals into ``out`` (every seat's list, and the
+    ``pile``'s: the cards no seat holds, a talon or a stack) within ``room``
+    (each seat's ``need``, ``pile_size`` for the pile), both fresh at each try,
+    and says whether it dealt: :data:`PLAIN_TRIES` plain draws, then the one
+    that cannot dead-end (:func:`place_on_try`).  When none deals, no deal
+    explains the view: ``ValueError(refusal)``.
+    """
+    for number in range(PLAIN_TRIES + 1):
+        room = dict(need)
+        room[pile] = pile_size
+        out: dict[Seat, list[Card]] = {s: [] for s in room}
+        if attempt(number, room, out):
+            return out
+    raise ValueError(refusal)
+
+
 def place_surely(
     cards: Sequence[tuple[int, float, Card, Sequence[Seat]]],
     room: dict[Seat, int],

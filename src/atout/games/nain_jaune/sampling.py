@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.deal import PLAIN_TRIES, frame, place_on_try
+from ...core.deal import dealt_within_tries, frame, place_on_try
 from ...core.errors import IllegalAction
 from . import cards as C
 from .game import NainJauneGame, NainJauneState
@@ -106,10 +106,8 @@ def _assign(
     rng: random.Random,
 ) -> dict[int, list[int]]:
     """Deal ``pool`` to the seats (``need`` cards each) and the talon (key -1)."""
-    for attempt in range(PLAIN_TRIES + 1):
-        room = dict(need)
-        room[_TALON] = talon
-        out: dict[int, list[int]] = {s: [] for s in room}
+
+    def attempt(number: int, room: dict[int, int], out: dict[int, list[int]]) -> bool:
         rest = pool
         if must is not None:
             seat, rank = must
@@ -126,11 +124,10 @@ def _assign(
             seats = [s for s in room if s == _TALON or not lacks[s] & bit]
             options.append((len(seats), rng.random(), c, seats))
         options.sort()
-        if place_on_try(attempt, options, room, out, rng):
-            return out
-    raise ValueError(
-        "view is inconsistent: no deal gives every seat its cards outside the ranks it showed it lacks"
-    )
+        return place_on_try(number, options, room, out, rng)
+
+    why = "view is inconsistent: no deal gives every seat its cards outside the ranks it showed it lacks"
+    return dealt_within_tries(need, _TALON, talon, attempt, why)
 
 
 def sample_round(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ...core.deal import PLAIN_TRIES, LastView, frame, place_on_try
+from ...core.deal import LastView, dealt_within_tries, frame, place_on_try
 from . import cards as C
 from .game import WizardGame, WizardState
 from .rules import BID, LED_NONE, PHASE_NAMES, PLAY, TRUMP
@@ -207,21 +207,20 @@ def _deal(
     """
     constrained = [(count, rng.random(), slot, seats) for count, slot, seats in constrained_slots]
     constrained.sort()
-    for attempt in range(PLAIN_TRIES + 1):
-        room = dict(need)
-        room[-1] = stack
-        out: dict[int, list[int]] = {s: [] for s in room}
-        if place_on_try(attempt, constrained, room, out, rng):
-            free = list(free_slots)
-            rng.shuffle(free)
-            at = 0
-            for seat, left in room.items():
-                out[seat].extend(free[at : at + left])
-                at += left
-            return out
-    raise ValueError(
-        "view is inconsistent: no deal gives every seat its cards outside the suits it showed void in"
-    )
+
+    def attempt(number: int, room: dict[int, int], out: dict[int, list[int]]) -> bool:
+        if not place_on_try(number, constrained, room, out, rng):
+            return False
+        free = list(free_slots)
+        rng.shuffle(free)
+        at = 0
+        for seat, left in room.items():
+            out[seat].extend(free[at : at + left])
+            at += left
+        return True
+
+    why = "view is inconsistent: no deal gives every seat its cards outside the suits it showed void in"
+    return dealt_within_tries(need, -1, stack, attempt, why)
 
 
 def sample_round(
