@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import torch
@@ -39,47 +39,36 @@ class Buffer:
 
     Why a buffer and not fixed-length rollouts: a decision's return is known
     only when its round ends, which happens at different steps in different
-    matches; rows wait here (``done`` False) until then.
+    matches; rows wait here (``done`` False) until then.  A row is one record
+    of a numpy structured array: its columns are declared once, in
+    :meth:`columns`, and a row moves (grown, taken, kept) as a whole.
     """
 
-    FIELDS = ("obs", "mask", "action", "logp", "value", "match", "seat", "ret", "done", "prior")
-    obs: NDArray[np.float16]
-    mask: NDArray[np.bool_]
-    action: NDArray[np.int64]
-    logp: NDArray[np.float32]
-    value: NDArray[np.float32]
-    match: NDArray[np.intp]
-    seat: NDArray[np.intp]
-    ret: NDArray[np.float32]
-    done: NDArray[np.bool_]
-    prior: NDArray[np.int64]
+    #: The columns the learner takes.
     TAKEN = ("obs", "mask", "action", "logp", "value", "ret", "prior")
 
     def __init__(self, width: int, actions: int) -> None:
-        self.width, self.actions, self.size = width, actions, 0
-        self._grow(1 << 15)
+        self.rows = np.zeros(1 << 15, self.columns(width, actions))
+        self.size = 0
 
-    def _grow(self, capacity: int) -> None:
-        old = self.size
-        self.capacity = capacity
-        shapes: dict[str, tuple[tuple[int, ...], Any]] = {
-            "obs": ((self.width,), np.float16),
-            "mask": ((self.actions,), np.bool_),
-            "action": ((), np.int64),
-            "logp": ((), np.float32),
-            "value": ((), np.float32),
-            "match": ((), np.intp),
-            "seat": ((), np.intp),
-            "ret": ((), np.float32),
-            "done": ((), np.bool_),
-            "prior": ((), np.int64),
-        }
-        for name, (shape, dtype) in shapes.items():
-            new = np.zeros((capacity, *shape), dtype=dtype)
-            array = getattr(self, name, None)
-            if array is not None and old:
-                new[:old] = array[:old]
-            setattr(self, name, new)
+    @staticmethod
+    def columns(width: int, actions: int) -> np.dtype[np.void]:
+        """A row: the seat's tensor and legal mask, what the learner drew and thought of it, whose
+        decision it was, its return once known (``done``), the heuristic's action (the prior)."""
+        return np.dtype(
+            [
+                ("obs", np.float16, (width,)),
+                ("mask", np.bool_, (actions,)),
+                ("action", np.int64),
+                ("logp", np.float32),
+                ("value", np.float32),
+                ("match", np.intp),
+                ("seat", np.intp),
+                ("ret", np.float32),
+                ("done", np.bool_),
+                ("prior", np.int64),
+            ]
+        )
 
     def add(
         self,
@@ -93,35 +82,37 @@ class Buffer:
         prior: NDArray[np.intp] | None = None,
     ) -> None:
         k = len(action)
-        if self.size + k > self.capacity:
-            self._grow(max(2 * self.capacity, self.size + k))
-        at = slice(self.size, self.size + k)
-        self.obs[at], self.mask[at], self.action[at] = obs, mask, action
-        self.logp[at], self.value[at], self.match[at], self.seat[at] = logp, value, match, seat
-        self.prior[at] = 0 if prior is None else prior
-        self.done[at] = False
+        if self.size + k > len(self.rows):
+            grown = np.zeros(max(2 * len(self.rows), self.size + k), self.rows.dtype)
+            grown[: self.size] = self.rows[: self.size]
+            self.rows = grown
+        new = self.rows[self.size : self.size + k]
+        new["obs"], new["mask"], new["action"] = obs, mask, action
+        new["logp"], new["value"], new["match"], new["seat"] = logp, value, match, seat
+        new["prior"] = 0 if prior is None else prior
+        new["done"] = False
         self.size += k
 
     def close(self, ended: NDArray[np.bool_], margins: NDArray[np.float64]) -> None:
         """The matches ``ended`` finished a round: their waiting rows get their seat's margin."""
-        pending = np.flatnonzero(~self.done[: self.size])
-        rows = pending[ended[self.match[pending]]]
-        self.ret[rows] = margins[self.match[rows], self.seat[rows]]
-        self.done[rows] = True
+        live = self.rows[: self.size]
+        pending = np.flatnonzero(~live["done"])
+        rows = pending[ended[live["match"][pending]]]
+        live["ret"][rows] = margins[live["match"][rows], live["seat"][rows]]
+        live["done"][rows] = True
 
     @property
     def ready(self) -> int:
-        return int(self.done[: self.size].sum())
+        return int(self.rows["done"][: self.size].sum())
 
     def take(self) -> dict[str, NDArray[Any]]:
         """The finished rows (removed), the waiting ones moved to the front."""
-        done = self.done[: self.size]
-        rows = np.flatnonzero(done)
-        out = {name: getattr(self, name)[rows].copy() for name in self.TAKEN}
-        keep = np.flatnonzero(~done)
-        for name in self.FIELDS:
-            array = getattr(self, name)
-            array[: len(keep)] = array[keep]
+        live = self.rows[: self.size]
+        done = live["done"]
+        taken = live[done]
+        out = {name: np.ascontiguousarray(taken[name]) for name in self.TAKEN}
+        keep = live[~done]
+        self.rows[: len(keep)] = keep
         self.size = len(keep)
         return out
 
@@ -138,6 +129,18 @@ def log_softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
     shifted = logits - top
     result: NDArray[np.float32] = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
     return result
+
+
+class Turn(NamedTuple):
+    """One step's reading of the batch, taken once and handed to whoever acts: the seat to act in
+    each match, its role there, its information-state tensor and legal mask, and the heuristic's
+    actions (None when no one reads them)."""
+
+    player: NDArray[np.intp]
+    role: NDArray[np.intp]
+    x: NDArray[np.float32]
+    mask: NDArray[np.bool_]
+    heuristic: NDArray[np.intp] | None
 
 
 @dataclass
@@ -215,13 +218,9 @@ class SelfPlay:
             self._imitating = imitating
         decisions = 0
         while buffer.ready < want:
-            player = batch.current_player
-            seat_role = self.roles[rows, player]
-            x = batch.information_state_tensor()
-            mask = batch.legal_mask()
+            turn = self._turn(imitating)
+            player, x, mask, heuristic = turn.player, turn.x, turn.mask, turn.heuristic
             actions = np.zeros(config.matches, dtype=np.intp)
-            needs_heuristic = imitating or config.prior is not None or (seat_role != LEARNER).any()
-            heuristic = batch.heuristic_actions() if needs_heuristic else None
             if imitating:
                 assert heuristic is not None
                 actions[:] = heuristic
@@ -229,7 +228,7 @@ class SelfPlay:
                 buffer.add(x, mask, heuristic, zeros, zeros, rows, player, heuristic)
                 decisions += config.matches
             else:
-                learners = np.flatnonzero(seat_role == LEARNER)
+                learners = np.flatnonzero(turn.role == LEARNER)
                 if learners.size:
                     prior = None if heuristic is None else heuristic[learners]
                     chosen, logp, value = self._act(net, x[learners], mask[learners], prior)
@@ -238,7 +237,7 @@ class SelfPlay:
                         x[learners], mask[learners], chosen, logp, value, learners, player[learners], prior
                     )
                     decisions += int(learners.size)
-                self._opponents(actions, seat_role, x, mask, heuristic, snapshots)
+                self._opponents(actions, turn, snapshots)
             before = batch.round.copy()
             step = batch.step(actions)
             ended = step.terminal | (batch.round != before)
@@ -250,28 +249,30 @@ class SelfPlay:
                     self.roles[g] = self._draw_roles(imitating, len(snapshots))
         return Collected(buffer.take(), decisions, self.next_seed)
 
-    def _opponents(
-        self,
-        actions: NDArray[np.intp],
-        seat_role: NDArray[np.intp],
-        x: NDArray[np.float32],
-        mask: NDArray[np.bool_],
-        heuristic: NDArray[np.intp] | None,
-        snapshots: list[PolicyNet],
-    ) -> None:
+    def _turn(self, imitating: bool) -> Turn:
+        """What the batch shows the seats to act; the heuristic's actions only when someone reads them."""
+        batch = self.batch
+        player = batch.current_player
+        role = self.roles[self.rows, player]
+        x, mask = batch.information_state_tensor(), batch.legal_mask()
+        needs_heuristic = imitating or self.config.prior is not None or bool((role != LEARNER).any())
+        return Turn(player, role, x, mask, batch.heuristic_actions() if needs_heuristic else None)
+
+    def _opponents(self, actions: NDArray[np.intp], turn: Turn, snapshots: list[PolicyNet]) -> None:
         """The actions of the matches whose player to act is not the learner."""
+        role, heuristic = turn.role, turn.heuristic
         if heuristic is not None:
-            where = seat_role == HEURISTIC
+            where = role == HEURISTIC
             actions[where] = heuristic[where]
-        randoms = np.flatnonzero(seat_role == RANDOM)
+        randoms = np.flatnonzero(role == RANDOM)
         if randoms.size:
-            flat = np.where(mask[randoms], 0.0, -np.inf).astype(np.float32)
+            flat = np.where(turn.mask[randoms], 0.0, -np.inf).astype(np.float32)
             actions[randoms] = gumbel_choice(flat, self.rng)
         for k, snapshot in enumerate(snapshots):
-            rows = np.flatnonzero(seat_role == SNAPSHOT + k)
+            rows = np.flatnonzero(role == SNAPSHOT + k)
             if rows.size:
                 prior = None if heuristic is None else heuristic[rows]
-                actions[rows] = self._act(snapshot, x[rows], mask[rows], prior)[0]
+                actions[rows] = self._act(snapshot, turn.x[rows], turn.mask[rows], prior)[0]
 
 
 class SelfPlayActor:
