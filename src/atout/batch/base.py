@@ -21,15 +21,15 @@ import importlib
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast, overload
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast, get_args, get_origin, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..core.game import TERMINAL, Game, State
-from .common import Arrays, IllegalActions, SeedQueue, Step, TensorFrame
+from .common import Arrays, IllegalActions, SeedQueue, Step, TensorFrame, turn_seats
 
-__all__ = ["BatchBase", "BiddingTricks", "MatchArray"]
+__all__ = ["BatchBase", "BiddingTricks", "MatchArray", "WholeMatchDeals"]
 
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
@@ -138,7 +138,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     _over: ClassVar[int]
     #: What the ``round`` counter is called in messages ("round", "hand", "deal").
     _round_word: ClassVar[str] = "round"
-    #: The deals' NamedTuple class (``Deals``, ``Starts``): rebuilds a deal from its arrays.
+    #: The deals' NamedTuple class (``Deals``, ``Starts``): rebuilds a deal from its arrays (the
+    #: class's ``DealsT``, see :meth:`__init_subclass__`).
     _deals_type: Callable[..., DealsT]
 
     game: GameT
@@ -170,15 +171,24 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     _round_starts: ClassVar[tuple[tuple[str, int], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Name the class's tensor and heuristic modules unless it does; collect its state declarations.
+        """Read the class's engine class and deals from its parameters (``BatchBase[WizardGame, Deals]``:
+        written once, for the type checker and the batch alike); a game's batch names its tensor and
+        heuristic modules unless it does; collect its state declarations.
 
         A subclass may redeclare a base's array.
         """
         super().__init_subclass__(**kwargs)
-        if not hasattr(cls, "_tensor_module"):
-            cls._tensor_module = f"{cls.__module__}_tensor"
-        if not hasattr(cls, "_heuristic_module"):
-            cls._heuristic_module = f"{cls.__module__}_heuristic"
+        for base in vars(cls).get("__orig_bases__", ()):
+            origin = get_origin(base)
+            if isinstance(origin, type) and issubclass(origin, BatchBase):
+                game_class, deals_type = get_args(base)
+                if isinstance(game_class, type) and isinstance(deals_type, type):  # not a TypeVar
+                    cls._game_class, cls._deals_type = game_class, deals_type
+        if hasattr(cls, "_game_class"):  # a game's batch (not a part of one, as WholeMatchDeals)
+            if not hasattr(cls, "_tensor_module"):
+                cls._tensor_module = f"{cls.__module__}_tensor"
+            if not hasattr(cls, "_heuristic_module"):
+                cls._heuristic_module = f"{cls.__module__}_heuristic"
         found: dict[str, MatchArray[Any]] = {}
         for klass in reversed(cls.__mro__):
             for array in vars(klass).get("_declared_arrays", ()):
@@ -318,7 +328,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             array[:] = np.array([getattr(state, name) for state in states], dtype=array.dtype)
 
     # -- hooks -------------------------------------------------------------------------------
-    #: The game's engine class (``WizardGame``, ...): the batch's options are its options.
+    #: The game's engine class (``WizardGame``, ...): the batch's options are its options (the
+    #: class's ``GameT``, see :meth:`__init_subclass__`).
     _game_class: Callable[..., GameT]
 
     #: Engine options the batch does not play, with the only value it accepts (their default):
@@ -697,3 +708,51 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
     ) -> NDArray[np.floating[Any]]:
         """:meth:`observation_tensor` with ``information_state=True`` (adds the round's history: its finished tricks, or who played what and when)."""
         return self.observation_tensor(seats, information_state=True, dtype=dtype)
+
+
+class DealtHands(Protocol):
+    """What a match dealt whole holds (:class:`WholeMatchDeals`): round 1's dealer, and every round's
+    hands by absolute seat (the match's rows first, then the round's)."""
+
+    @property
+    def first_dealer(self) -> IntArray: ...
+    @property
+    def hands(self) -> NDArray[Any]: ...
+
+
+class WholeMatchDeals(BatchBase[GameT, DealsT]):
+    """A game whose matches are dealt whole when they start (Wizard, Sticheln): what follows from it.
+
+    Why a class: both games deal every round of a match from its seed at once
+    and keep the deals, so both start a match, and load a seeded state, with
+    the same steps: keep the deals, scores at 0, open the first round; and for
+    a loaded state, deal from its seed and turn the seats to the first dealer
+    its dealer and round imply (:func:`.common.turn_seats`), so that the
+    rounds to come are dealt as the engine deals them.  Since every round is
+    dealt, the same deal also serves a match restarted at any round.  What
+    each game keeps of a deal (its hands; Wizard's turned cards too) is its
+    :meth:`_keep_deals`.
+    """
+
+    _deals_serve_any_start = True
+    scores = MatchArray(np.int32, "players")
+
+    @abstractmethod
+    def _keep_deals(self, g: IntArray, deals: DealsT, hands: NDArray[Any]) -> None:
+        """Keep the deals of the matches ``g``, their hands as ``hands`` (the deals' own, or turned)."""
+
+    def _start_matches(self, g: IntArray, deals: DealsT) -> None:
+        dealt = cast(DealtHands, deals)
+        self._keep_deals(g, deals, dealt.hands)
+        self.scores[g] = 0
+        self._first_round(g, dealt.first_dealer)
+
+    def _deal_loaded(self) -> None:
+        """The loaded matches that have a seed (not :attr:`round_only`) keep every round's deal from it,
+        their seats turned to the round-1 dealer the state's dealer and round imply."""
+        seeded = np.flatnonzero(~self.round_only)
+        if seeded.size:
+            deals = self._deal([self.seeds[g] for g in seeded.tolist()])
+            dealt = cast(DealtHands, deals)
+            first = (self.dealer[seeded] - self.round[seeded] + 1) % self.players
+            self._keep_deals(seeded, deals, turn_seats(dealt.hands, dealt.first_dealer, first))

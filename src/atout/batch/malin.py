@@ -301,8 +301,6 @@ class MalinBatch(BiddingTricks, BatchBase[MalinGame, Deals]):
 
     _over = OVER
     _round_word = "hand"
-    _game_class = MalinGame
-    _deals_type = Deals
 
     removed = MatchArray(np.intp)
     last_actor = MatchArray(np.intp, round_start=-1)

@@ -218,8 +218,6 @@ class NainJauneBatch(BatchBase[NainJauneGame, Starts]):
 
     _over = OVER
     _round_word = "deal"
-    _game_class = NainJauneGame
-    _deals_type = Starts
 
     opener = MatchArray(np.intp)
     need = MatchArray(np.intp, round_start=0)

@@ -26,9 +26,9 @@ from numpy.typing import NDArray
 from ..core.game import State
 from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame, StichelnState
 from . import common
-from .base import BatchBase, MatchArray
+from .base import MatchArray, WholeMatchDeals
 from .bits import U64, popcount, select_bit, unpack
-from .common import in_chunks, shuffles_and_first_dealers, turn_seats
+from .common import in_chunks, shuffles_and_first_dealers
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 
@@ -86,7 +86,7 @@ def _deal(seeds: Sequence[int], game: StichelnGame) -> Deals:
     return Deals(first, hands)
 
 
-class StichelnBatch(BatchBase[StichelnGame, Deals]):
+class StichelnBatch(WholeMatchDeals[StichelnGame, Deals]):
     """``N`` Sticheln matches of one configuration, stepped together (see :class:`.WizardBatch`).
 
     Public state, one entry per match: ``phase`` (engine ids: PAIN 2, PLAY 3,
@@ -104,9 +104,6 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
 
     _over = OVER
     _round_word = "hand"
-    _game_class = StichelnGame
-    _deals_type = Deals
-    _deals_serve_any_start = True  # every round from the configuration's start is dealt
 
     leader = MatchArray(np.intp)
     pain_turns = MatchArray(np.intp, round_start=0)
@@ -123,7 +120,6 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
     hands = MatchArray(np.uint64, "players", 2)
     captured = MatchArray(np.uint64, "players", 2, round_start=0)
     pains = MatchArray(np.intp, "players", 2, round_start=-1)
-    scores = MatchArray(np.int32, "players")
     played = MatchArray(np.intp, "_tricks_per_hand", "players", fill=-1)
     trick_winners = MatchArray(np.intp, "_tricks_per_hand", fill=-1)
     taken_counts = MatchArray(np.intp, "players", "_colour_count", round_start=0)
@@ -163,10 +159,8 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
         return int(self.game.num_hands)
 
     # -- match and hand starts --------------------------------------------------------
-    def _start_matches(self, g: IntArray, deals: Deals) -> None:
-        self._deal_hands[g] = deals.hands
-        self.scores[g] = 0
-        self._first_round(g, deals.first_dealer)
+    def _keep_deals(self, g: IntArray, deals: Deals, hands: Words) -> None:
+        self._deal_hands[g] = hands
 
     def _start_round(self, g: IntArray) -> None:
         n = self.players
@@ -231,11 +225,7 @@ class StichelnBatch(BatchBase[StichelnGame, Deals]):
             self.lead[g], self.best_seat[g], self.best_value[g] = lead, best_seat, best_value
             self.best_trump[g] = best_trump
             self.trick_mask[g] = _split(mask)
-        seeded = np.flatnonzero(~self.round_only)
-        if seeded.size:
-            deals = self._deal([self.seeds[g] for g in seeded.tolist()])
-            first = (self.dealer[seeded] - self.round[seeded] + 1) % self.players
-            self._deal_hands[seeded] = turn_seats(deals.hands, deals.first_dealer, first)
+        self._deal_loaded()
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[Words, IntArray]:

@@ -39,9 +39,9 @@ from ..core.game import State
 from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame, WizardState
 from . import common
-from .base import BatchBase, BiddingTricks, MatchArray
+from .base import BiddingTricks, MatchArray, WholeMatchDeals
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
-from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers, turn_seats
+from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
@@ -144,7 +144,7 @@ def _deal(seeds: Sequence[int], game: WizardGame) -> Deals:
     return Deals(first, hands, turned)
 
 
-class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
+class WizardBatch(BiddingTricks, WholeMatchDeals[WizardGame, Deals]):
     """``N`` Wizard matches of one configuration, stepped together.
 
     ``WizardBatch(4, seeds=range(10_000))`` deals match ``i`` exactly as
@@ -165,9 +165,6 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     """
 
     _over = OVER
-    _game_class = WizardGame
-    _deals_type = Deals
-    _deals_serve_any_start = True  # every round from the configuration's start is dealt
     _playout_module = "atout.batch.wizard_playout"  # the engine's WizardGame.playout_model, vectorised
 
     trump = MatchArray(np.intp)
@@ -177,7 +174,6 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
     win_kind = MatchArray(np.intp, round_start=-1)
     #: ``_BEATS`` index of (trump, no card yet): the trick winner's lookup, set with the trump.
     _beats_base = MatchArray(np.intp)
-    scores = MatchArray(np.int32, "players")
     played = MatchArray(np.int8, "_trick_rows", "players", fill=-1, round_start=-1)
     _deal_hands = MatchArray(np.uint64, "num_rounds", "players")
     _deal_turned = MatchArray(np.intp, "num_rounds")
@@ -208,11 +204,9 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
         return int(self.num_rounds)
 
     # -- match and round starts ------------------------------------------------------
-    def _start_matches(self, g: IntArray, deals: Deals) -> None:
-        self._deal_hands[g] = deals.hands
+    def _keep_deals(self, g: IntArray, deals: Deals, hands: NDArray[np.uint64]) -> None:
+        self._deal_hands[g] = hands
         self._deal_turned[g] = deals.turned
-        self.scores[g] = 0
-        self._first_round(g, deals.first_dealer)
 
     def _start_round(self, g: IntArray) -> None:
         n = self.players
@@ -260,13 +254,7 @@ class WizardBatch(BiddingTricks, BatchBase[WizardGame, Deals]):
         for name, column in rows.items():
             getattr(self, name)[:] = np.array(column, dtype=getattr(self, name).dtype)
         self._beats_base[:] = (self.trump + 1) * (_KINDS * _KINDS) + _KINDS
-        seeded = np.flatnonzero(~self.round_only)
-        if seeded.size:
-            deals = self._deal([self.seeds[g] for g in seeded.tolist()])
-            # The state's round-1 dealer, as its dealer and round say; the deal's seats turn with it.
-            first = (self.dealer[seeded] - self.round[seeded] + 1) % n
-            self._deal_hands[seeded] = turn_seats(deals.hands, deals.first_dealer, first)
-            self._deal_turned[seeded] = deals.turned
+        self._deal_loaded()
 
     # -- legal actions -------------------------------------------------------------------
     def legal_bits(self) -> tuple[NDArray[np.uint64], IntArray]:
