@@ -68,9 +68,10 @@ from ..games.malin.game import (
     MalinState,
 )
 from . import common, pyrandom
-from .base import BatchBase, BiddingTricks, MatchArray
+from .base import BatchBase, MatchArray
 from .bits import U64, popcount, select_bit, unpack
 from .common import IllegalActions, Step
+from .families import BiddingTricks
 
 __all__ = ["DEALT_AHEAD", "Deals", "IllegalActions", "MalinBatch", "MalinLegal", "Step", "deal"]
 

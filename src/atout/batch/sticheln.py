@@ -26,9 +26,10 @@ from numpy.typing import NDArray
 from ..core.game import State
 from ..games.sticheln.game import OVER, PAIN, PLAY, StichelnGame, StichelnState
 from . import common
-from .base import MatchArray, WholeMatchDeals
+from .base import MatchArray
 from .bits import U64, popcount, select_bit, unpack
 from .common import in_chunks, shuffles_and_first_dealers
+from .families import WholeMatchDeals
 
 __all__ = ["Deals", "StichelnBatch", "deal"]
 

@@ -39,9 +39,10 @@ from ..core.game import State
 from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY, TRUMP, WizardGame, WizardState
 from . import common
-from .base import BiddingTricks, MatchArray, WholeMatchDeals
+from .base import MatchArray
 from .bits import U64, lowest_bit, popcount, select_bit, trailing_zeros, unpack
 from .common import IllegalActions, Step, in_chunks, shuffles_and_first_dealers
+from .families import BiddingTricks, WholeMatchDeals
 
 __all__ = ["Deals", "IllegalActions", "Step", "WizardBatch", "deal"]
 
