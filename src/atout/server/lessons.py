@@ -79,8 +79,24 @@ class Step:
 
 
 #: Where the coach may point: a part of the table page (lesson.js maps each to its element).
-#: ``card:<notation>`` points at that card of the learner's hand.
-POINTS = ("", "moves", "hand", "trick", "trump", "seats", "sheet", "ranking", "hint")
+#: ``card:<notation>`` points at that card of the learner's hand.  Beside the parts every
+#: table has, a game's own: Le Nain Jaune's ``board`` (the five boxes) and ``run`` (the run in
+#: progress), Le Malin's ``malheur`` (the learner's Malheur cards) and ``contracts``.
+POINTS = (
+    "",
+    "moves",
+    "hand",
+    "trick",
+    "trump",
+    "seats",
+    "sheet",
+    "ranking",
+    "hint",
+    "board",
+    "run",
+    "malheur",
+    "contracts",
+)
 
 
 @dataclass(frozen=True)
@@ -175,6 +191,20 @@ def learn_link(game: str, lang: str) -> str:
         return ""
     label = html.escape(words(lang).get("home_learn", "Learn to play"))
     return f'<a class="rules-learn" href="/learn/{html.escape(game)}">{label}</a>'
+
+
+def scripted(table: LiveTable, seat: int) -> str | None:
+    """The move the lesson asks of ``seat`` now (its notation), or None: no lesson, not the
+    learner, not their turn, or free play.
+
+    The hint answers it at a scripted step (issue 50): a search's suggestion there could
+    contradict the coach, and the table would then refuse the move the hint proposed.
+    """
+    lesson = LESSONS.get(table.room.lesson or "")
+    if lesson is None or seat != lesson.seat or table.state.current_player != seat:
+        return None
+    expected = lesson.expected(table.n)
+    return None if expected in (None, ANY) else expected
 
 
 def judge(table: LiveTable, seat: int, text: object) -> None:
@@ -274,5 +304,6 @@ __all__ = [
     "judge",
     "learn_link",
     "lesson_routes",
+    "scripted",
     "words",
 ]
