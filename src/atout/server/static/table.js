@@ -406,7 +406,10 @@ async function show(msg) {
   if (newDeal) animateDeal(board);
   else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
   if (summaryShownAt === msg.n && $("overlay").dataset.kind === "summary") await holdSummary();
-  document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg } })); // a lesson's coach (lesson.js)
+  // A lesson's coach (lesson.js) may hold the next drawings (hold(promise)) until its words are read.
+  const holds = [];
+  document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg, hold: (p) => holds.push(p) } }));
+  await Promise.all(holds);
 }
 
 /** Let the round's summary be read: the next moves wait until it is closed or SUMMARY_HOLD has
