@@ -23,7 +23,12 @@ LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 #: A legal move off the script at a step of each lesson, by move count (the lesson refuses it).
-OFF_SCRIPT = {"wizard": (0, "bid 3"), "sticheln": (0, "pain B2"), "malin": (3, "bid 3"), "nain-jaune": (0, "play 10C")}
+OFF_SCRIPT = {
+    "wizard": (0, "bid 3"),
+    "sticheln": (0, "pain B2"),
+    "malin": (3, "bid 3"),
+    "nain-jaune": (0, "play 10C"),
+}
 #: A word of the rule's reason, for the moves the coach says the rules refuse (Wizard's follow
 #: suit, Le Nain Jaune's next rank).
 RULE_WORDS = {
@@ -47,9 +52,9 @@ def click_move(page: Any, move: str) -> None:
         page.locator(f'#board .moves button[data-action="{move}"]').click()
 
 
-def coach_at(page: Any, n: int) -> None:
+def coach_at(page: Any, n: int, held: Any = None) -> None:
     """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
-    "Continue") through the steps the bots play meanwhile."""
+    "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot)."""
     while True:
         page.wait_for_function(
             "n => { const b = document.getElementById('board'), c = document.getElementById('coach');"
@@ -60,7 +65,9 @@ def coach_at(page: Any, n: int) -> None:
         go = page.locator("#coach .coach-continue")
         if not go.count():
             return
-        assert board(page)["n"] != str(n) or board(page)["over"] == "true"
+        coach_keeps_clear(page, "a step the bots play")
+        if held is not None:
+            held(page.get_attribute("#coach", "data-step"))
         go.click()
 
 
@@ -128,6 +135,9 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     def shot(what: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
 
+    def held(step: str) -> None:
+        shot(f"step{int(step):02d}-watch")
+
     try:
         page.goto(server.url + "/")
         page.locator(f'.game-card[data-game="{game}"] a.learn-link').click()
@@ -137,7 +147,7 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
         for i, step in enumerate(lesson.steps):
             if step.expect is None:
                 continue
-            coach_at(page, step.n)
+            coach_at(page, step.n, held)
             assert board(page)["toAct"] == str(lesson.seat)
             assert page.inner_text("#coach .coach-say") == said[step.say]
             assert page.locator(".coach-target").count() >= 1
@@ -151,14 +161,18 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
                 break
             if step.point.startswith("card:"):
                 assert page.locator(".coach-target").first.get_attribute("data-card") == step.point[5:]
-            if step.n == OFF_SCRIPT[game][0]:  # a legal move the lesson does not ask for: the lesson's refusal
+            if (
+                step.n == OFF_SCRIPT[game][0]
+            ):  # a legal move the lesson does not ask for: the lesson's refusal
                 click_move(page, OFF_SCRIPT[game][1])
                 said_then = refusal(page)
                 assert said_then.startswith(LESSON_SAYS[lang]) and said["lesson_try_again"] in said_then
             for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
                 click_move(page, wrong)
                 said_then = refusal(page)
-                assert RULE_WORDS[game][lang] in said_then and said["lesson_try_again"] in said_then, said_then
+                assert RULE_WORDS[game][lang] in said_then and said["lesson_try_again"] in said_then, (
+                    said_then
+                )
                 shot("refused")
             click_move(page, step.expect)
         last = lesson.steps[-1]

@@ -216,8 +216,11 @@ def test_the_lesson_s_pages_and_script(client: TestClient) -> None:
     assert [s["say"] for s in script["steps"]] == [words("de")[s.say] for s in LESSONS["wizard"].steps]
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert games["wizard"]["lesson"] is True
-    for lang, label in (("en", "Learn to play"), ("fr", "Apprendre à jouer"), ("de", "Spielen lernen")):
-        page = client.get("/rules/wizard", headers={"Accept-Language": lang}).text
-        assert f'<a class="rules-learn" href="/learn/wizard">{label}</a>' in page
+    assert set(LESSONS) == set(atout.names())  # every game has its first game that teaches
+    for name in LESSONS:  # reachable from each rules page, in every language
+        assert client.get(f"/learn/{name}").status_code == 200
+        for lang, label in (("en", "Learn to play"), ("fr", "Apprendre à jouer"), ("de", "Spielen lernen")):
+            page = client.get(f"/rules/{name}", headers={"Accept-Language": lang}).text
+            assert f'<a class="rules-learn" href="/learn/{name}">{label}</a>' in page
     for name, g in games.items():
         assert g["lesson"] == (name in LESSONS)

@@ -231,6 +231,9 @@ async function start() {
     draw();
   });
   window.addEventListener("resize", draw);
+  // The value chooser (a Twin's, the Wish's) opens over the table: the panel moves off it.
+  const chooser = document.getElementById("chooser");
+  if (chooser) new MutationObserver(draw).observe(chooser, { attributes: true, attributeFilter: ["hidden"] });
   await loadStrings("tutorial");
   const r = await fetch(`/api/lessons/${encodeURIComponent(game)}?lang=${encodeURIComponent(i18n.lang)}`);
   if (!r.ok) return;
