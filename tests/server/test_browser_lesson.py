@@ -65,9 +65,9 @@ def coach_at(page: Any, n: int, held: Any = None) -> None:
         go = page.locator("#coach .coach-continue")
         if not go.count():
             return
-        coach_keeps_clear(page, "a step the bots play")
         if held is not None:
             held(page.get_attribute("#coach", "data-step"))
+        coach_keeps_clear(page, "a step the bots play")
         go.click()
 
 
@@ -167,6 +167,12 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
                 click_move(page, OFF_SCRIPT[game][1])
                 said_then = refusal(page)
                 assert said_then.startswith(LESSON_SAYS[lang]) and said["lesson_try_again"] in said_then
+                # The hint agrees with the coach: the lesson's move, said as the coach's.
+                page.locator("#hint-button").click()
+                page.wait_for_selector("#hint .hint-says")
+                assert page.inner_text("#hint .hint-says").startswith(said["hint_lesson"].split("{")[0])
+                shot("hint")
+                coach_keeps_clear(page, "the hint said")
             for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
                 click_move(page, wrong)
                 said_then = refusal(page)

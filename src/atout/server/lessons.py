@@ -81,7 +81,7 @@ class Step:
 #: Where the coach may point: a part of the table page (lesson.js maps each to its element).
 #: ``card:<notation>`` points at that card of the learner's hand.  Beside the parts every
 #: table has, a game's own: Le Nain Jaune's ``board`` (the five boxes) and ``run`` (the run in
-#: progress), Le Malin's ``malheur`` (the learner's Malheur cards) and ``contracts``.
+#: progress), Le Malin's ``contracts`` (those chosen so far, on the felt).
 POINTS = (
     "",
     "moves",
@@ -94,7 +94,6 @@ POINTS = (
     "hint",
     "board",
     "run",
-    "malheur",
     "contracts",
 )
 

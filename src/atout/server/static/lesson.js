@@ -26,7 +26,6 @@ const POINTS = {
   hint: "#hint",
   board: "#board .nj-board",
   run: "#board .nj-run",
-  malheur: "#board .mal-panel",
   contracts: "#board .mal-board",
 };
 
@@ -107,11 +106,13 @@ function draw() {
 
 /** What the panel must leave in sight, and how much covering each costs (issue 50: it covered
     the bid's prompt line on a laptop, the learner's own plate on a phone): the part pointed at,
-    the prompt line, the moves' buttons, the learner's plate and the value chooser above all; the
-    hand's cards and the trick's next; the other plates and the bars last. */
+    the prompt line, the moves' buttons, the learner's plate, the value chooser and the hint's
+    button and answer above all; the hand's cards and the trick's next; the other plates and the
+    bars last. */
 const KEEP_CLEAR = [
   ["#prompt", 1000], ["#board .moves button", 1000], ["#board .seat.me", 1000], ["#chooser:not([hidden])", 1000],
-  ["#board .hand .card", 6], ["#board .felt .trick .card", 6], ["#hint button", 6],
+  ["#hint button, #hint .hint-says", 1000],
+  ["#board .hand .card", 6], ["#board .felt .trick .card", 6],
   ["#board .mal-board, #board .nj-board, #board .nj-run", 4],
   ["#board .felt .seat:not(.me)", 2], ["body > header", 2], ["#board .felt-info > *", 1],
 ];
@@ -234,6 +235,9 @@ async function start() {
   // The value chooser (a Twin's, the Wish's) opens over the table: the panel moves off it.
   const chooser = document.getElementById("chooser");
   if (chooser) new MutationObserver(draw).observe(chooser, { attributes: true, attributeFilter: ["hidden"] });
+  // So does the hint's answer, once said (hint.js).
+  const hint = document.getElementById("hint");
+  if (hint) new MutationObserver(draw).observe(hint, { childList: true, subtree: true, characterData: true });
   await loadStrings("tutorial");
   const r = await fetch(`/api/lessons/${encodeURIComponent(game)}?lang=${encodeURIComponent(i18n.lang)}`);
   if (!r.ok) return;
