@@ -190,3 +190,34 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-US", "laptop"), ("fr-FR", "phone")])
+def test_every_game_s_lesson_is_one_click_from_home_and_its_rules(
+    server: Server,
+    browser: Any,  # noqa: F811
+    locale: str,
+    size: str,
+) -> None:
+    """Each game's card on the home page and each rules page show "Learn to play", in sight."""
+    lang = locale[:2]
+    context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(server.url + "/")
+        for game in LESSONS:
+            link = page.locator(f'.game-card[data-game="{game}"] a.learn-link')
+            assert link.inner_text() == words(lang)["home_learn"]
+            assert link.get_attribute("href") == f"/learn/{game}"
+            link.scroll_into_view_if_needed()
+            assert link.is_visible()
+        page.screenshot(path=str(ARTIFACTS / f"lesson-home-{size}-{lang}.png"), full_page=True)
+        for game in LESSONS:
+            page.goto(f"{server.url}/rules/{game}")
+            link = page.locator("a.rules-learn")
+            assert link.is_visible() and link.get_attribute("href") == f"/learn/{game}"
+        page.screenshot(path=str(ARTIFACTS / f"lesson-rules-{size}-{lang}.png"))
+    finally:
+        context.close()
