@@ -137,7 +137,7 @@ function shared(a, b) {
     Malin's panel lie below the fold). */
 function place(box, glow, fresh) {
   for (const side of ["above", "below", "left", "right", "docked"]) box.classList.remove(side);
-  box.style.left = box.style.top = "";
+  box.style.left = box.style.top = box.style.width = "";
   if (!glow.length) { box.classList.add("docked"); return; }
   const vw = document.documentElement.clientWidth;
   const vh = window.innerHeight;
@@ -147,8 +147,6 @@ function place(box, glow, fresh) {
     r = rectOf(glow);
   }
   if (!r) { box.classList.add("docked"); return; }
-  const width = box.offsetWidth;
-  const height = box.offsetHeight;
   const gap = 16;
   const avoid = [...glow.map((n) => [n.getBoundingClientRect(), 5000])];
   for (const [selector, weight] of KEEP_CLEAR) {
@@ -160,23 +158,44 @@ function place(box, glow, fresh) {
   }
   const cx = (r.left + r.right) / 2;
   const cy = (r.top + r.bottom) / 2;
-  const lefts = [r.right + gap, r.left - gap - width, cx - width / 2, r.left, r.right - width, 8, vw - width - 8];
-  const tops = [r.top - gap - height, r.bottom + gap, r.bottom - height, r.top, cy - height / 2, 48, vh - height - 8];
-  const clampX = (x) => Math.max(8, Math.min(vw - width - 8, x));
-  const clampY = (y) => Math.max(4, Math.min(vh - height - 4, y));
-  let best = null;
-  for (const x0 of lefts) {
-    for (const y0 of tops) {
-      const c = { left: clampX(x0), top: clampY(y0) };
-      c.right = c.left + width;
-      c.bottom = c.top + height;
-      let cost = 0;
-      for (const [rect, weight] of avoid) cost += weight * shared(c, rect);
-      // Nearer is better: the eye goes from the words to what they speak of.
-      cost += Math.hypot((c.left + c.right) / 2 - cx, (c.top + c.bottom) / 2 - cy);
-      if (!best || cost < best.cost) best = { ...c, cost };
+  /** The best place for the panel `width` wide: [what it covers that must stay in sight, the
+      rest of its cost (what else it covers, how far it is)], the first compared first. */
+  function bestAt(width) {
+    box.style.width = width ? `${width}px` : "";
+    const w = box.offsetWidth;
+    const h = box.offsetHeight;
+    const lefts = [r.right + gap, r.left - gap - w, cx - w / 2, r.left, r.right - w, 8, vw - w - 8];
+    const tops = [r.top - gap - h, r.bottom + gap, r.bottom - h, r.top, cy - h / 2, 48, vh - h - 8];
+    let found = null;
+    for (const x0 of lefts) {
+      for (const y0 of tops) {
+        const c = { left: Math.max(8, Math.min(vw - w - 8, x0)), top: Math.max(4, Math.min(vh - h - 4, y0)), width: w, height: h };
+        c.right = c.left + w;
+        c.bottom = c.top + h;
+        let must = 0;
+        let cost = 0;
+        for (const [rect, weight] of avoid) {
+          if (weight >= 1000) must += shared(c, rect);
+          else cost += weight * shared(c, rect);
+        }
+        // Nearer is better: the eye goes from the words to what they speak of.
+        cost += Math.hypot((c.left + c.right) / 2 - cx, (c.top + c.bottom) / 2 - cy);
+        if (!found || must < found.must || (must === found.must && cost < found.cost)) found = { ...c, must, cost, setWidth: width };
+      }
     }
+    return found;
   }
+  // Its own width first; when that covers what must stay in sight (long words and a refusal
+  // make it tall), wider and lower, on a window that has the room.
+  let best = bestAt(0);
+  for (const wider of [480, 600]) {
+    if (!best.must || wider > vw - 16) break;
+    const other = bestAt(wider);
+    if (other.must < best.must) best = other;
+  }
+  box.style.width = best.setWidth ? `${best.setWidth}px` : "";
+  const width = best.width;
+  const height = best.height;
   // The arrow on the side facing what it points at.
   let side = null;
   if (best.top >= r.bottom) side = "below";
