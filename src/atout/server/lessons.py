@@ -9,7 +9,11 @@ the deal comes from the seed (``game.new_state(seed)``, as at every table), the 
 are the ``normal`` level, whose play is a pure function of their view (no random
 draw: tests/server/test_lessons.py plays each script through the engine with bots
 seeded differently and meets the same moves), and the learner's moves are the script's,
-the server refusing any other (:func:`judge`).
+the server refusing any other (:func:`judge`).  At a step of the script the hint answers
+the script's move (:func:`scripted`, read by hint.py): a search may prefer another move, which
+the table would refuse.  The page's coach (static/lesson.js) holds the table at each step the
+bots play through until the learner has read it ("Continue"), and asks every move of the
+script, Le Malin's forced passes too (its table passes for nobody at a lesson).
 
 A lesson table is an ordinary table (stored, counted in the server's limits, its
 creations rate-limited like the form's), private, with the hints on; its room settings

@@ -30,8 +30,9 @@ const POINTS = {
 };
 
 /* `release`: ends the hold of a step the bots play through (its "Continue"); `read`: the steps
-   whose words the learner has read (continued), each held once. */
-const state = { script: null, step: -1, msg: null, refusal: null, hidden: false, release: null, read: new Set() };
+   whose words the learner has read (continued), each held once; `moved`: a new position is to
+   be drawn (what the coach points at is then brought into view). */
+const state = { script: null, step: -1, msg: null, refusal: null, hidden: false, release: null, read: new Set(), moved: false };
 
 function targets(point) {
   if (!point) return [];
@@ -99,8 +100,11 @@ function draw() {
   ];
   box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
-  const fresh = state.step !== at;
+  // What it points at is brought into view at a new step, or a new position (never when the
+  // player scrolls or a part of the page changes: the player's scrolling stays theirs).
+  const fresh = state.step !== at || state.moved;
   state.step = at;
+  state.moved = false;
   place(box, state.hidden ? [] : glow, fresh);
 }
 
@@ -133,8 +137,8 @@ function shared(a, b) {
 /** The panel beside what it points at, an arrow toward it, inside the window: of the places
     around it (its sides, above, below, the window's edges), the one covering the least of what
     the player needs (KEEP_CLEAR, the part pointed at first), the nearer when several cover
-    nothing.  What it points at is scrolled into view first, once a step (a phone's hand, Le
-    Malin's panel lie below the fold). */
+    nothing.  What it points at is scrolled into view first (`fresh`: a new step or position;
+    a phone's hand lies below the fold). */
 function place(box, glow, fresh) {
   for (const side of ["above", "below", "left", "right", "docked"]) box.classList.remove(side);
   box.style.left = box.style.top = box.style.width = "";
@@ -164,8 +168,11 @@ function place(box, glow, fresh) {
     box.style.width = width ? `${width}px` : "";
     const w = box.offsetWidth;
     const h = box.offsetHeight;
+    // Beside it first, then anywhere in the window (a sweep), clamped inside it.
     const lefts = [r.right + gap, r.left - gap - w, cx - w / 2, r.left, r.right - w, 8, vw - w - 8];
     const tops = [r.top - gap - h, r.bottom + gap, r.bottom - h, r.top, cy - h / 2, 48, vh - h - 8];
+    for (let x = 8; x < vw - w - 8; x += 32) lefts.push(x);
+    for (let y = 4; y < vh - h - 4; y += 24) tops.push(y);
     let found = null;
     for (const x0 of lefts) {
       for (const y0 of tops) {
@@ -241,6 +248,7 @@ async function start() {
     const msg = ev.detail.msg;
     if (!state.msg || msg.n !== state.msg.n) state.refusal = null; // a new position: the refusal is answered
     state.msg = msg;
+    state.moved = true;
     holdIfWatching(ev);
     draw();
   });
