@@ -1,9 +1,11 @@
 """The lessons in a real browser (issue 50, item 10), from the home page's "Learn to play" to the
-deal's end (Wizard; Sticheln, whose hand ends in free play): at each of the learner's steps the coach says the step's words beside the part it
-points at (which glows) and leaves the table's buttons and cards clickable; a legal move off the
-script is refused with the lesson's reason, a card the rules forbid with the rule's, each with a
-coaching line; the end offers a real game.  Wizard on a laptop in English and a phone in French,
-Sticheln on a laptop in German (screenshots in artifacts/)."""
+deal's end, every game: at each of the learner's steps the coach says the step's words beside the
+part it points at (which glows), never over the prompt line, the learner's own plate or what it
+points at (bounding boxes), and leaves the table's buttons and cards clickable; at a step the bots
+play through the table waits for the coach's "Continue"; a legal move off the script is refused
+with the lesson's reason, a card the rules forbid with the rule's, each with a coaching line; the
+end offers a real game.  Laptops (1280×800) in English and German, phones (360×740) in French
+(screenshots of every step in artifacts/)."""
 
 from __future__ import annotations
 
@@ -20,30 +22,82 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
-#: A legal move off the script at each lesson's first step (the lesson refuses it).
-OFF_SCRIPT = {"wizard": "bid 3", "sticheln": "pain B2"}
-#: A word of the rule's reason, for the moves the coach says the rules refuse (Wizard's follow suit).
-RULE_WORDS = {"en": "follow", "fr": "fournir"}
+#: A legal move off the script at a step of each lesson, by move count (the lesson refuses it).
+OFF_SCRIPT = {
+    "wizard": (0, "bid 3"),
+    "sticheln": (0, "pain B2"),
+    "malin": (3, "bid 3"),
+    "nain-jaune": (0, "play 10C"),
+}
+#: A word of the rule's reason, for the moves the coach says the rules refuse (Wizard's follow
+#: suit, Le Nain Jaune's next rank).
+RULE_WORDS = {
+    "wizard": {"en": "follow", "fr": "fournir", "de": "bedienen"},
+    "nain-jaune": {"en": "needs", "fr": "demande", "de": "braucht"},
+}
 #: How the lesson's own refusal begins (reasons.json server.lesson_move), in each language tested.
 LESSON_SAYS = {"en": "this lesson asks", "fr": "cette leçon demande", "de": "diese Lektion verlangt"}
 
 
 def click_move(page: Any, move: str) -> None:
-    """Click the move as a player would: a bid's button, a card's visible corner."""
-    verb, arg = move.split(" ", 1)
+    """Click the move as a player would: a bid's or a pass's button, a card's visible corner (and
+    the value of a card that asks for one: Le Malin's Twin and Wish, in the chooser)."""
+    verb, _, arg = move.partition(" ")
     if verb in ("play", "pain"):
-        page.locator(f'#board .hand button.card[data-card="{arg}"]').click(position={"x": 8, "y": 24})
+        card = arg.split(" ")[0]
+        page.locator(f'#board .hand button.card[data-card="{card}"]').click(position={"x": 8, "y": 24})
+        if " " in arg:
+            page.locator(f'#chooser:not([hidden]) button[data-action="{move}"]').click()
     else:
         page.locator(f'#board .moves button[data-action="{move}"]').click()
 
 
-def coach_at(page: Any, n: int) -> None:
-    """Wait until the table shows move count ``n``, the learner to play, and the coach has drawn it."""
-    page.wait_for_function(
-        "n => { const b = document.getElementById('board'), c = document.getElementById('coach');"
-        " return b.dataset.n === String(n) && c && c.dataset.n === String(n) && !c.hidden; }",
-        arg=n,
+def coach_at(page: Any, n: int, held: Any = None) -> None:
+    """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
+    "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot)."""
+    while True:
+        page.wait_for_function(
+            "n => { const b = document.getElementById('board'), c = document.getElementById('coach');"
+            " return c && !c.hidden && (c.querySelector('.coach-continue')"
+            " || b.dataset.n === String(n) && c.dataset.n === String(n)); }",
+            arg=n,
+        )
+        go = page.locator("#coach .coach-continue")
+        if not go.count():
+            return
+        if held is not None:
+            held(page.get_attribute("#coach", "data-step"))
+        coach_keeps_clear(page, "a step the bots play")
+        go.click()
+
+
+def box(page: Any, selector: str) -> dict[str, float] | None:
+    """The bounding box of the first visible element matching ``selector`` (None: none shown)."""
+    found: dict[str, float] | None = page.evaluate(
+        "s => { for (const e of document.querySelectorAll(s)) { const r = e.getBoundingClientRect();"
+        " if (r.width && r.height && getComputedStyle(e).visibility !== 'hidden')"
+        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; } return null; }",
+        selector,
     )
+    return found
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """How many square pixels two boxes share."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def coach_keeps_clear(page: Any, where: str) -> None:
+    """The coach over nothing the learner needs: the prompt line (when it says something), the
+    learner's own plate, the moves, the glowing part it points at."""
+    coach = box(page, "#coach:not([hidden])")
+    assert coach is not None
+    for what in ("#prompt:not(:empty)", "#board .seat.me", "#board .moves button", ".coach-target"):
+        other = box(page, what)
+        if other is not None:
+            assert overlap(coach, other) == 0, f"{where}: the coach {coach} covers {what} {other}"
 
 
 def refusal(page: Any) -> str:
@@ -54,7 +108,17 @@ def refusal(page: Any) -> str:
 
 @pytest.mark.parametrize(
     ("game", "locale", "size"),
-    [("wizard", "en-US", "laptop"), ("wizard", "fr-FR", "phone"), ("sticheln", "de-DE", "laptop")],
+    [
+        ("wizard", "en-US", "laptop"),
+        ("wizard", "fr-FR", "phone"),
+        ("sticheln", "de-DE", "laptop"),
+        ("malin", "en-US", "laptop"),
+        ("malin", "fr-FR", "phone"),
+        ("malin", "de-DE", "laptop"),
+        ("nain-jaune", "en-US", "laptop"),
+        ("nain-jaune", "fr-FR", "phone"),
+        ("nain-jaune", "de-DE", "laptop"),
+    ],
 )
 def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, locale: str, size: str) -> None:  # noqa: F811
     lesson = LESSONS[game]
@@ -71,19 +135,24 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     def shot(what: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
 
+    def held(step: str) -> None:
+        shot(f"step{int(step):02d}-watch")
+
     try:
         page.goto(server.url + "/")
         page.locator(f'.game-card[data-game="{game}"] a.learn-link').click()
         page.wait_for_selector("#board[data-n]")
         assert f"lesson={game}" in page.url
         assert page.locator("#name-ask").count() == 0  # the learner is "You": no name asked
-        for step in lesson.steps:
+        for i, step in enumerate(lesson.steps):
             if step.expect is None:
                 continue
-            coach_at(page, step.n)
+            coach_at(page, step.n, held)
             assert board(page)["toAct"] == str(lesson.seat)
             assert page.inner_text("#coach .coach-say") == said[step.say]
             assert page.locator(".coach-target").count() >= 1
+            shot(f"step{i:02d}")
+            coach_keeps_clear(page, f"step {i}")
             if step.expect == ANY:  # free play to the end: the coach stays, the table takes any move
                 while board(page)["over"] != "true":
                     assert page.inner_text("#coach .coach-say") == said[step.say]
@@ -92,27 +161,63 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
                 break
             if step.point.startswith("card:"):
                 assert page.locator(".coach-target").first.get_attribute("data-card") == step.point[5:]
-            if step.n == 0:  # a legal move the lesson does not ask for: the lesson's refusal
-                click_move(page, OFF_SCRIPT[game])
+            if (
+                step.n == OFF_SCRIPT[game][0]
+            ):  # a legal move the lesson does not ask for: the lesson's refusal
+                click_move(page, OFF_SCRIPT[game][1])
                 said_then = refusal(page)
                 assert said_then.startswith(LESSON_SAYS[lang]) and said["lesson_try_again"] in said_then
+                # The hint agrees with the coach: the lesson's move, said as the coach's.
+                page.locator("#hint-button").click()
+                page.wait_for_selector("#hint .hint-says")
+                assert page.inner_text("#hint .hint-says").startswith(said["hint_lesson"].split("{")[0])
+                shot("hint")
+                coach_keeps_clear(page, "the hint said")
             for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
                 click_move(page, wrong)
                 said_then = refusal(page)
-                assert RULE_WORDS[lang] in said_then and said["lesson_try_again"] in said_then, said_then
+                assert RULE_WORDS[game][lang] in said_then and said["lesson_try_again"] in said_then, (
+                    said_then
+                )
                 shot("refused")
-            if step.n == 3:
-                shot("step")
             click_move(page, step.expect)
         last = lesson.steps[-1]
-        page.wait_for_function(
-            "n => { const c = document.getElementById('coach'); return c && c.dataset.n === String(n); }",
-            arg=last.n,
-        )
+        coach_at(page, last.n)
         assert board(page)["over"] == "true"
         assert page.inner_text("#coach .coach-say") == said[last.say]
         assert page.locator("#coach a.coach-link").first.get_attribute("href") == "/"
         shot("end")
         assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-US", "laptop"), ("fr-FR", "phone")])
+def test_every_game_s_lesson_is_one_click_from_home_and_its_rules(
+    server: Server,
+    browser: Any,  # noqa: F811
+    locale: str,
+    size: str,
+) -> None:
+    """Each game's card on the home page and each rules page show "Learn to play", in sight."""
+    lang = locale[:2]
+    context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(server.url + "/")
+        for game in LESSONS:
+            link = page.locator(f'.game-card[data-game="{game}"] a.learn-link')
+            assert link.inner_text() == words(lang)["home_learn"]
+            assert link.get_attribute("href") == f"/learn/{game}"
+            link.scroll_into_view_if_needed()
+            assert link.is_visible()
+        page.screenshot(path=str(ARTIFACTS / f"lesson-home-{size}-{lang}.png"), full_page=True)
+        for game in LESSONS:
+            page.goto(f"{server.url}/rules/{game}")
+            link = page.locator("a.rules-learn")
+            assert link.is_visible() and link.get_attribute("href") == f"/learn/{game}"
+        page.screenshot(path=str(ARTIFACTS / f"lesson-rules-{size}-{lang}.png"))
     finally:
         context.close()

@@ -103,6 +103,48 @@ def test_the_wizard_lesson_teaches_its_points() -> None:
     assert final.scores()[lesson.seat] == 40  # as the last step says
 
 
+def test_the_le_malin_lesson_teaches_its_points() -> None:
+    """A Malheur window passed, a contract, the 666 on the learner's own card at the trick's
+    last window (17 → 71 takes the trick), a Twin at 20, low cards and the Wish at −100 under
+    the others: the contract of 2 made, Bert's 4 missed by one, as the last step says."""
+    lesson = LESSONS["malin"]
+    final, moves = play_through(lesson, bot_seed=1)
+    learner = [text for _, seat, text in moves if seat == lesson.seat]
+    assert learner[:7] == ["pass", "bid 2", "play 17", "pass", "pass", "malheur 666 on 1", "play TWIN 20"]
+    assert learner[-1] == "play WISH -100" and "pass" not in learner[6:]  # no Malheur card left: not asked
+    view = final.view(lesson.seat).to_dict()
+    assert view["sheet"][0]["bids"] == [0, 2, 4] and view["sheet"][0]["tricks"] == [0, 2, 5]
+    assert final.scores() == [10, 10, 9]
+
+
+def test_the_nain_jaune_lesson_teaches_its_points() -> None:
+    """Three boxes in one run, two Kings ending runs, six without seven, the Nain Jaune won by
+    Ada, ranks nobody holds skipped to Bert's K♥, Bert out: what the last step counts."""
+    lesson = LESSONS["nain-jaune"]
+    final, moves = play_through(lesson, bot_seed=1)
+    learner = [text for _, seat, text in moves if seat == lesson.seat]
+    assert learner[:5] == ["play 9D", "play 10D", "play JC", "play QS", "play KC"]
+    assert [text for n, _, text in moves if n in (11, 24, 27)] == ["play 7C", "play 7D", "play KH"]
+    view = final.view(lesson.seat).to_dict()
+    deal = view["sheet"][0]
+    assert deal["winner"] == 2 and deal["owed"] == [2, 4, 0] and deal["kept"] == [[], [], []]
+    assert deal["tokens"] == [98, 99, 103] and deal["boxes"] == [0, 0, 0, 0, 0]
+    assert sorted(view["hand_sizes"]) == [0, 1, 2]
+
+
+def test_the_hint_at_a_scripted_step_is_the_coach_s_move(client: TestClient) -> None:
+    """The hint never contradicts the script: at a step it answers the scripted move (no search)."""
+    lesson = LESSONS["wizard"]
+    data = start(client)
+    table = client.app.state.manager.tables[data["table"]]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{data['table']}") as ws:
+        send(ws, {"type": "join", "key": data["key"], "lang": "en"})
+        until_mine(ws, 0)
+        r = client.post(f"/api/tables/{data['table']}/hint", json={"key": data["key"], "n": table.n})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"enabled": True, "n": 0, "action": lesson.steps[0].expect, "lesson": True}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_step_has_its_words_in_every_language(lang: str) -> None:
     said = i18n.read_json(lang, TUTORIAL_FILE)
@@ -174,8 +216,11 @@ def test_the_lesson_s_pages_and_script(client: TestClient) -> None:
     assert [s["say"] for s in script["steps"]] == [words("de")[s.say] for s in LESSONS["wizard"].steps]
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert games["wizard"]["lesson"] is True
-    for lang, label in (("en", "Learn to play"), ("fr", "Apprendre à jouer"), ("de", "Spielen lernen")):
-        page = client.get("/rules/wizard", headers={"Accept-Language": lang}).text
-        assert f'<a class="rules-learn" href="/learn/wizard">{label}</a>' in page
+    assert set(LESSONS) == set(atout.names())  # every game has its first game that teaches
+    for name in LESSONS:  # reachable from each rules page, in every language
+        assert client.get(f"/learn/{name}").status_code == 200
+        for lang, label in (("en", "Learn to play"), ("fr", "Apprendre à jouer"), ("de", "Spielen lernen")):
+            page = client.get(f"/rules/{name}", headers={"Accept-Language": lang}).text
+            assert f'<a class="rules-learn" href="/learn/{name}">{label}</a>' in page
     for name, g in games.items():
         assert g["lesson"] == (name in LESSONS)

@@ -15,6 +15,10 @@ Why these rules:
   client address, and the search runs in the live bots' worker pool (it costs what
   a ``master`` decision of the batch search costs, far under a second), or in a
   thread when the server has no pool.
+* **A lesson's coach has the last word.**  At a step of a lesson's script
+  (:mod:`.lessons`) the hint is the move the script asks, marked ``"lesson": true``
+  and without a search: a search may prefer another move, which the lesson table
+  would then refuse (issue 50).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from ..bots.review import REVIEW_PLAYOUTS, evaluate_view
 from ..core.game import View
 from ..core.reason import reason
 from ..match import derive_seed
-from . import roomstore
+from . import lessons, roomstore
 from .botpool import BotPool, GameSpec, game_spec, pack_view, unpack_view, worker_game
 from .limits import ClientBuckets
 from .storage import Storage
@@ -102,6 +106,9 @@ class Hints:
         state = table.state
         if state.is_terminal or state.current_player != seat:
             raise TableError("bad_request", reason("server.hint_own_turn"))
+        coached = lessons.scripted(table, seat)
+        if coached is not None:
+            return {"enabled": True, "n": n, "action": coached, "lesson": True}
         key = (table.id, n, seat)
         hint = self.given.get(key)
         if hint is None:

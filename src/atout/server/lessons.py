@@ -9,7 +9,11 @@ the deal comes from the seed (``game.new_state(seed)``, as at every table), the 
 are the ``normal`` level, whose play is a pure function of their view (no random
 draw: tests/server/test_lessons.py plays each script through the engine with bots
 seeded differently and meets the same moves), and the learner's moves are the script's,
-the server refusing any other (:func:`judge`).
+the server refusing any other (:func:`judge`).  At a step of the script the hint answers
+the script's move (:func:`scripted`, read by hint.py): a search may prefer another move, which
+the table would refuse.  The page's coach (static/lesson.js) holds the table at each step the
+bots play through until the learner has read it ("Continue"), and asks every move of the
+script, Le Malin's forced passes too (its table passes for nobody at a lesson).
 
 A lesson table is an ordinary table (stored, counted in the server's limits, its
 creations rate-limited like the form's), private, with the hints on; its room settings
@@ -79,8 +83,23 @@ class Step:
 
 
 #: Where the coach may point: a part of the table page (lesson.js maps each to its element).
-#: ``card:<notation>`` points at that card of the learner's hand.
-POINTS = ("", "moves", "hand", "trick", "trump", "seats", "sheet", "ranking", "hint")
+#: ``card:<notation>`` points at that card of the learner's hand.  Beside the parts every
+#: table has, a game's own: Le Nain Jaune's ``board`` (the five boxes) and ``run`` (the run in
+#: progress), Le Malin's ``contracts`` (those chosen so far, on the felt).
+POINTS = (
+    "",
+    "moves",
+    "hand",
+    "trick",
+    "trump",
+    "seats",
+    "sheet",
+    "ranking",
+    "hint",
+    "board",
+    "run",
+    "contracts",
+)
 
 
 @dataclass(frozen=True)
@@ -175,6 +194,20 @@ def learn_link(game: str, lang: str) -> str:
         return ""
     label = html.escape(words(lang).get("home_learn", "Learn to play"))
     return f'<a class="rules-learn" href="/learn/{html.escape(game)}">{label}</a>'
+
+
+def scripted(table: LiveTable, seat: int) -> str | None:
+    """The move the lesson asks of ``seat`` now (its notation), or None: no lesson, not the
+    learner, not their turn, or free play.
+
+    The hint answers it at a scripted step (issue 50): a search's suggestion there could
+    contradict the coach, and the table would then refuse the move the hint proposed.
+    """
+    lesson = LESSONS.get(table.room.lesson or "")
+    if lesson is None or seat != lesson.seat or table.state.current_player != seat:
+        return None
+    expected = lesson.expected(table.n)
+    return None if expected in (None, ANY) else expected
 
 
 def judge(table: LiveTable, seat: int, text: object) -> None:
@@ -274,5 +307,6 @@ __all__ = [
     "judge",
     "learn_link",
     "lesson_routes",
+    "scripted",
     "words",
 ]

@@ -81,8 +81,10 @@ function draw() {
   }
   if (state.hint) {
     const labels = state.labelOf ? state.labelOf([state.hint.action]) : {};
+    const move = labels[state.hint.action] || state.hint.action;
+    // A lesson's step: the coach's move, no search behind it (server/hint.py), so no points.
     parts.push(el("span", { class: "hint-says", role: "status" },
-      t("hint_says", { move: labels[state.hint.action] || state.hint.action, points: points(state.hint.mean) })));
+      state.hint.lesson ? t("hint_lesson", { move }) : t("hint_says", { move, points: points(state.hint.mean) })));
   } else if (state.error) {
     parts.push(el("span", { class: "hint-error", role: "status" }, state.error));
   }

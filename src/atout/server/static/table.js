@@ -363,7 +363,8 @@ async function show(msg) {
     drawBoard(msg, whole, ctx);
     announceTrick(prev, whole, ctx);
     await animatePlays(board, before, msg.seat);
-    await hold(hurry ? 250 : HOLD[store.get("speed", "normal")] || HOLD.normal);
+    // A lesson's coach may keep the whole trick in sight while it says what happened in it.
+    await Promise.all([hold(hurry ? 250 : HOLD[store.get("speed", "normal")] || HOLD.normal), tellCoach(msg)]);
     if (model.lastTrick.winner >= 0) await gatherTrick(board, model.lastTrick.winner);
     announce(takenBy(ctx.names, model.lastTrick.winner));
   }
@@ -406,7 +407,15 @@ async function show(msg) {
   if (newDeal) animateDeal(board);
   else if (!reducedMotion()) await animatePlays(board, before, msg.seat);
   if (summaryShownAt === msg.n && $("overlay").dataset.kind === "summary") await holdSummary();
-  document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg } })); // a lesson's coach (lesson.js)
+  await tellCoach(msg);
+}
+
+/** Tell a lesson's coach (lesson.js) what is drawn: it may hold the next drawings (hold(promise))
+    until its words are read. */
+function tellCoach(msg) {
+  const holds = [];
+  document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg, hold: (p) => holds.push(p) } }));
+  return Promise.all(holds);
 }
 
 /** Let the round's summary be read: the next moves wait until it is closed or SUMMARY_HOLD has

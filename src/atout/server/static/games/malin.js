@@ -43,8 +43,13 @@ export function fmt(value) {
   return n.toLocaleString(i18n.lang, { maximumFractionDigits: 4 }).replace("-", "−");
 }
 
+/** A lesson's table (#…&lesson=malin, server/lessons.py): its script asks every move, a forced
+    pass too, and its coach says why; the table passes for nobody there. */
+const LESSON = new URLSearchParams(location.hash.slice(1)).has("lesson");
+
 /** Whether the player lets the table pass for them when no Malheur card of theirs can be played (on by default). */
 export function autoPassOn() {
+  if (LESSON) return false;
   try { return localStorage.getItem(AUTOPASS_KEY) !== "off"; } catch { return true; }
 }
 function setAutoPass(on) {
@@ -393,7 +398,7 @@ function malheurPanel(msg, ctx, o) {
     ? el("ol", { class: "mal-log", "aria-label": t("mal_log") }, v.malheur_log.map(([s, a]) => el("li", {}, el("b", {}, names[s]), " ", logText(a, msg, names))))
     : null;
   let toggle = null;
-  if (!ctx.readOnly) {
+  if (!ctx.readOnly && !LESSON) {
     const box = el("input", {
       type: "checkbox", id: "mal-autopass", checked: autoPassOn(),
       onchange: (ev) => {
