@@ -23,13 +23,26 @@ def _configs() -> list[tuple[str, int]]:
     ]
 
 
+#: A match's history longer than this goes on from its position, as a game resumed from a saved
+#: position does (the same seed deals the same cards): a position that lists the moves since the
+#: deal (Le Malin, Le Nain Jaune) is found by replaying the history, so each repr costs its
+#: history's length, and the longest match (Le Nain Jaune for 3, 6,000 moves) cost 20 s.
+REBASE = 1000
+
+
 def _states(name: str, players: int, seed: int) -> list[State]:
-    """States met in one seeded random match (every 7th), and the first chance node of an unseeded one."""
+    """States met in one seeded random match (every 7th), and the first chance node of an unseeded one.
+
+    Past :data:`REBASE` moves the match goes on from its position: the states after are those
+    of a game resumed from a position (``start`` and a history since), which repr rebuilds too.
+    """
     game = atout.load(name, players=players)
     rng = random.Random(seed)
     state = game.new_state(seed=seed)
     out = [game.new_state()]
     while not state.is_terminal:
+        if len(state.history) >= REBASE:
+            state = game.new_state(position=state.position(), seed=seed)
         if len(state.history) % 7 == 0:
             out.append(state.clone())
         state.apply(rng.choice(state.legal_actions()))

@@ -1,6 +1,8 @@
 """``atout tournament``: bots against each other on duplicate deals, with statistics and ratings.
 
-Registered on the main app by :mod:`.main`, which imports it.
+Registered on the main app by :mod:`.main`, which imports it: the statistics and the report
+(numpy) are imported when a tournament runs, so that every other command (``atout serve``
+above all, started by each browser test) does not load numpy for nothing.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import datetime as _dt
 import math
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -17,11 +19,12 @@ from rich.table import Table
 
 from ..bots.factory import make_bot
 from ..core.errors import AtoutError
-from ..tournament.report import write_results
 from ..tournament.runner import MatchOutcome, lineup, run_local, run_ray, schedule
-from ..tournament.stats import BotSummary, Estimate, summarize
 from .args import GameArg, OptionOpt, escape, load_game
 from .output import err, fail, out, progress_bar, require
+
+if TYPE_CHECKING:
+    from ..tournament.stats import BotSummary, Estimate
 
 
 def _ci(est: Estimate, fmt: str = "{:+.2f}") -> str:
@@ -72,6 +75,8 @@ def tournament(
 ) -> None:
     """Play duplicate deals with seat rotation and report scores, margins, wins, times and ratings."""
     from ..core.registry import game_class
+    from ..tournament.report import write_results
+    from ..tournament.stats import summarize
 
     # The ratings (openskill) and the plot (matplotlib) are the 'tournament' extra's: asked for
     # before a single match is played, not after hours of them.

@@ -282,18 +282,29 @@ def create_account(storage: Storage, name: object, password: object) -> Account:
 
 
 # A hash to verify against when the name is unknown, so that an unknown name takes as long
-# to refuse as a wrong password (the time would otherwise tell which names exist).
-_DUMMY = _hasher.hash(secrets.token_hex(16))
+# to refuse as a wrong password (the time would otherwise tell which names exist).  Computed at
+# the first sign-in, not at import: every process that imports the server (each `atout serve`,
+# each test worker) would pay for an argon2 hash (0.3 s of CPU) most of them never use.
+_DUMMY: str | None = None
+
+
+def _dummy() -> str:
+    """The unknown name's hash (see _DUMMY), made on first use."""
+    global _DUMMY
+    if _DUMMY is None:
+        _DUMMY = _hasher.hash(secrets.token_hex(16))
+    return _DUMMY
 
 
 def authenticate(storage: Storage, name: object, password: object) -> Account | None:
     """The account if ``password`` is its password, else ``None`` (same cost either way)."""
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
         return None
+    dummy = _dummy()  # (made before the name is looked up: the first sign-in's extra hash tells nothing)
     with Session(storage.engine) as session, session.begin():
         row = session.scalar(select(AccountRow).where(AccountRow.folded == fold(name)))
         try:
-            _hasher.verify(row.password if row is not None else _DUMMY, password)
+            _hasher.verify(row.password if row is not None else dummy, password)
         except (VerificationError, InvalidHashError):
             return None
         if row is None:
