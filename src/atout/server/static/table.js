@@ -203,7 +203,10 @@ function drawBoard(msg, model, ctx) {
   const cards = [...board.querySelectorAll(".hand button.card")];
   const start = cards.findIndex((c) => c.classList.contains("legal"));
   cards.forEach((c, i) => { c.tabIndex = i === Math.max(0, start) ? 0 : -1; });
-  if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
+  // The focus is kept where it was, not shown: focusing a card out of view scrolls the page to it,
+  // and a player who scrolled up to watch the felt was dragged back down at every move (the
+  // round's summary cut at the window's top when the next deal's buttons pushed the hand down).
+  if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus({ preventScroll: true });
 }
 
 /** The seats' names; a seat nobody has taken yet is named by its number, a deleted account's
