@@ -624,7 +624,7 @@ function setupReplay(msg) {
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
     const felt = $("replay-board").querySelector(".felt");
     if (felt) fitFelt(felt);
-    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round");
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);
