@@ -5,11 +5,14 @@ real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a 
 
 from __future__ import annotations
 
+import httpx
+import pytest
 from playwright.sync_api import Browser
 
-from .conftest import Server
+from .conftest import Server, short_options
+from .test_browser import ARTIFACTS, MAX_MOVES, board, new_table, open_table, play_one, wait_my_turn_or_end
 from .test_browser import browser as browser  # the fixture, re-exported
-from .test_browser import new_table, open_table, wait_my_turn_or_end
+from .test_browser_hint import PHONE
 
 
 def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
@@ -41,5 +44,79 @@ def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
         page.wait_for_timeout(300)
         assert page.evaluate("() => document.activeElement.matches('#board .hand .card')"), "focus lost"
         assert page.evaluate("window.scrollY") == 0
+    finally:
+        page.context.close()
+
+
+#: In the page: each seat's name as drawn, and whether it is cut (its box narrower than its text).
+NAMES_CUT = """() => [...document.querySelectorAll('#board .felt .seat .name')]
+  .map((n) => [n.textContent, n.scrollWidth > n.clientWidth])"""
+
+
+@pytest.mark.parametrize("game", ["wizard", "sticheln"])
+def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Browser, game: str) -> None:
+    """On a 360 px phone in French at 3 seats, names of eight letters are whole on their plates,
+    the dealer's mark beside one of them: the plates kept the width they have at 8 seats and cut
+    "Cléme…" with the felt empty between them."""
+    names = ["Béatrice", "Fernando", "Clémence"]
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "game": game,
+            "players": 3,
+            "options": short_options(game),
+            "seats": [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]],
+        },
+    )
+    assert r.status_code == 200, r.text
+    page = open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
+    try:
+        page.locator("#name-ask button[type=submit]").click()
+        page.wait_for_selector("#board .felt .seat .dealer")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(NAMES_CUT)
+        page.screenshot(path=str(ARTIFACTS / f"look-phone-names-{game}-fr.png"))
+        assert sorted(name for name, _ in seen) == sorted(names), seen
+        assert [name for name, cut in seen if cut] == [], seen
+    finally:
+        page.context.close()
+
+
+#: In the page: the value chooser's box and the hand's, the window's height and how far it is scrolled.
+CHOOSER_SEEN = """() => {
+  const box = (id) => { const r = document.querySelector(id).getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+  return { chooser: box('#chooser'), hand: box('#board .hand'), height: innerHeight, scrolled: scrollY };
+}"""
+
+
+def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, browser: Browser) -> None:
+    """Le Malin on the laptop: a Twin (or the Wish) clicked in the hand asks its value in a box
+    by the hand, in view, and the table stays where it was (the box opened at the board's bottom,
+    under the panel of Malheur cards, and focusing it scrolled the felt out of the window)."""
+    urls = new_table(server, "malin", 1, options={"fun": True})
+    page = open_table(browser, urls[0], viewport={"width": 1280, "height": 800})
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        page.fill("#name-ask-input", "Alice")
+        page.locator("#name-ask button[type=submit]").click()
+        for _ in range(MAX_MOVES):
+            wait_my_turn_or_end(page, 0)
+            assert board(page)["over"] != "true", "the game ended before a Twin or the Wish was playable"
+            valued = page.locator(
+                "#board .hand button.card.legal[data-card^='T'], #board .hand button.card.legal[data-card^='W']"
+            )
+            if not valued.count():
+                play_one(page)
+                continue
+            page.evaluate("window.scrollTo(0, 0)")
+            valued.first.click(position={"x": 8, "y": 24})  # (in view at the top: no scrolling to it)
+            page.wait_for_selector("#chooser:not([hidden]) button.action")
+            page.wait_for_timeout(300)
+            seen = page.evaluate(CHOOSER_SEEN)
+            page.screenshot(path=str(ARTIFACTS / "look-malin-chooser-laptop-en.png"))
+            assert seen["scrolled"] == 0, seen
+            assert seen["chooser"]["top"] >= 0 and seen["chooser"]["bottom"] <= seen["height"], seen
+            assert seen["chooser"]["bottom"] <= seen["hand"]["top"] + 24, seen  # by the hand, not under it
+            break
     finally:
         page.context.close()

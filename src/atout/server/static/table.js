@@ -136,8 +136,16 @@ function choose(hand) {
   parts.push(el("button", { type: "button", class: "plain", onclick: closeChooser }, t("cancel")));
   box.replaceChildren(...parts);
   box.hidden = false;
+  // Just above the hand, over the prompt: at the board's bottom it opened under Le Malin's panel
+  // of Malheur cards, out of view, and focusing it scrolled the felt out of the window.
+  const row = document.querySelector("#board .hand");
+  if (row) {
+    const top = row.getBoundingClientRect().top - box.parentElement.getBoundingClientRect().top - box.offsetHeight + 12;
+    box.style.top = `${Math.max(0, top)}px`;
+    box.style.bottom = "auto";
+  }
   const first = box.querySelector("input, button");
-  if (first) first.focus();
+  if (first) first.focus({ preventScroll: true });
 }
 
 /* ---- drawing --------------------------------------------------------------------------- */
