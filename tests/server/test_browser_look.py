@@ -5,6 +5,8 @@ real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a 
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Browser
@@ -118,5 +120,51 @@ def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, brows
             assert seen["chooser"]["top"] >= 0 and seen["chooser"]["bottom"] <= seen["height"], seen
             assert seen["chooser"]["bottom"] <= seen["hand"]["top"] + 24, seen  # by the hand, not under it
             break
+    finally:
+        page.context.close()
+
+
+def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser: Browser) -> None:
+    """On the laptop's home page the four game cards, side by side, have their Play buttons on one
+    line (a card with a lesson had its "Learn to play" under them, lifting its Play above the
+    others')."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#games .game-card")
+        tops = page.evaluate(
+            "() => [...document.querySelectorAll('#games .game-card .game-actions button')].map((b) => b.getBoundingClientRect().top)"
+        )
+        assert len(tops) >= 4, tops
+        assert max(tops) - min(tops) < 1, tops
+        page.locator("#games").screenshot(path=str(ARTIFACTS / "look-home-game-cards-laptop-en.png"))
+    finally:
+        context.close()
+
+
+def test_le_malin_says_a_winning_cards_value_once(server: Server, browser: Browser) -> None:
+    """Le Malin's line under the felt says a crowned card's value in brackets only when it is not
+    the card's number (a Twin, the Wish, a card halved): "Chloé is winning with 18: the highest
+    value (18)" said it twice."""
+    urls = new_table(server, "malin", 1)
+    page = open_table(browser, urls[0], viewport={"width": 1280, "height": 800})
+    lines: set[str] = set()
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        page.fill("#name-ask-input", "Alice")
+        page.locator("#name-ask button[type=submit]").click()
+        for _ in range(MAX_MOVES):
+            wait_my_turn_or_end(page, 0)
+            if board(page)["over"] == "true":
+                break
+            why = page.locator("#board .trick-why")
+            if why.count():
+                lines.add(why.inner_text())
+            play_one(page)
+        highest = [line for line in lines if "the highest value" in line]
+        assert highest, lines
+        twice = [line for line in highest if re.search(r"with (\S+): the highest value \(\1\)", line)]
+        assert twice == [], twice
     finally:
         page.context.close()

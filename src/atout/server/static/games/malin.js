@@ -43,6 +43,14 @@ export function fmt(value) {
   return n.toLocaleString(i18n.lang, { maximumFractionDigits: 4 }).replace("-", "−");
 }
 
+/** Why the crowned card wins, its value in brackets only when it is not the card's own number (a
+    Twin, the Wish, a card Belzébuth halved): "winning with 18: the highest value (18)" said it twice. */
+function plainWhy(v, ctx) {
+  const w = v.winning;
+  if (!w || w.why !== "mal_win_highest" || !w.card || ctx.cardName(w.card) !== fmt(w.value)) return {};
+  return { why: t("mal_win_highest_plain", { name: ctx.names[w.seat], card: ctx.cardName(w.card) }) };
+}
+
 /** Whether the player lets the table pass for them when no Malheur card of theirs can be played (on by default). */
 export function autoPassOn() {
   try { return localStorage.getItem(AUTOPASS_KEY) !== "off"; } catch { return true; }
@@ -240,6 +248,7 @@ export function model(msg, ctx) {
       badges: badges(v, s, fun, names),
     })),
     ...trickModel(v, ctx, plays, fmt),
+    ...plainWhy(v, ctx),
     hand,
     moves,
     prompt: prompt(msg, ctx, o, { bids, twin, high, malheur }),
