@@ -9,12 +9,21 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from .conftest import Server, short_options
 from .test_browser import ARTIFACTS, MAX_MOVES, board, new_table, open_table, play_one, wait_my_turn_or_end
 from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser_hint import PHONE
+
+
+def seated(browser: Browser, url: str, height: int = 800) -> Page:
+    """A laptop's page at a seat's invite link, cards not in motion, sat down as Alice."""
+    page = open_table(browser, url, viewport={"width": 1280, "height": height})
+    page.emulate_media(reduced_motion="reduce")
+    page.fill("#name-ask-input", "Alice")
+    page.locator("#name-ask button[type=submit]").click()
+    return page
 
 
 def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
@@ -26,11 +35,8 @@ def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
     round's summary box was cut at the window's top when the next deal's buttons pushed the hand
     down: Le Malin, laptop)."""
     urls = new_table(server, "wizard", 1, players=3, options={"rounds": 2})
-    page = open_table(browser, urls[0], viewport={"width": 1280, "height": 520})
+    page = seated(browser, urls[0], height=520)
     try:
-        page.emulate_media(reduced_motion="reduce")
-        page.fill("#name-ask-input", "Alice")
-        page.locator("#name-ask button[type=submit]").click()
         wait_my_turn_or_end(page, 0)
         page.wait_for_selector("#board .moves button[data-key='0']")
         page.keyboard.press("ArrowRight")  # a card of the hand takes the focus (the page follows it)
@@ -96,11 +102,8 @@ def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, brows
     by the hand, in view, and the table stays where it was (the box opened at the board's bottom,
     under the panel of Malheur cards, and focusing it scrolled the felt out of the window)."""
     urls = new_table(server, "malin", 1, options={"fun": True})
-    page = open_table(browser, urls[0], viewport={"width": 1280, "height": 800})
+    page = seated(browser, urls[0])
     try:
-        page.emulate_media(reduced_motion="reduce")
-        page.fill("#name-ask-input", "Alice")
-        page.locator("#name-ask button[type=submit]").click()
         for _ in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
             assert board(page)["over"] != "true", "the game ended before a Twin or the Wish was playable"
@@ -148,12 +151,9 @@ def test_le_malin_says_a_winning_cards_value_once(server: Server, browser: Brows
     the card's number (a Twin, the Wish, a card halved): "Chloé is winning with 18: the highest
     value (18)" said it twice."""
     urls = new_table(server, "malin", 1)
-    page = open_table(browser, urls[0], viewport={"width": 1280, "height": 800})
+    page = seated(browser, urls[0])
     lines: set[str] = set()
     try:
-        page.emulate_media(reduced_motion="reduce")
-        page.fill("#name-ask-input", "Alice")
-        page.locator("#name-ask button[type=submit]").click()
         for _ in range(MAX_MOVES):
             wait_my_turn_or_end(page, 0)
             if board(page)["over"] == "true":

@@ -115,6 +115,28 @@ def test_german_names_a_deal_runde_never_spiel() -> None:
     assert not said, said
 
 
+#: The formal address ("Sie", "Ihr Konto", "Wählen Sie"): a word of it that does not open a sentence.
+FORMAL = re.compile(r"\b(Sie|Ihr|Ihre|Ihrem|Ihren|Ihrer|Ihres|Ihnen)\b")
+
+
+def test_german_speaks_to_the_player_one_way() -> None:
+    """The table says "du" ("Du bist dran", "Deine Malheur-Karten"): the account's words at its
+    end said "Ihre Wertung" beside them (issue 50's last look), and the account page "Sie".  No
+    German dictionary addresses the player formally (a capital "Sie"/"Ihre" opening a sentence,
+    "they"/"its", is not the address)."""
+    i18n = Path(str(STATIC)).parent.parent / "i18n" / "de"
+    said = {
+        f"{path.name}:{key}": text
+        for path in sorted(i18n.glob("*.json"))
+        for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
+        if any(
+            m.start() > 1 and text[m.start() - 2 : m.start()] not in (": ", ". ", "! ", "? ")
+            for m in FORMAL.finditer(text)
+        )
+    }
+    assert not said, said
+
+
 def _strings(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     """Every string of a dictionary (nested ones too, as reasons.json's), by dotted key."""
     if isinstance(data, str):
