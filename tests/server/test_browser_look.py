@@ -12,7 +12,16 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from .conftest import Server, short_options
-from .test_browser import ARTIFACTS, MAX_MOVES, board, new_table, open_table, play_one, wait_my_turn_or_end
+from .test_browser import (
+    ARTIFACTS,
+    FAST_CARDS,
+    MAX_MOVES,
+    board,
+    new_table,
+    open_table,
+    play_one,
+    wait_my_turn_or_end,
+)
 from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser_hint import PHONE
 
@@ -168,3 +177,51 @@ def test_le_malin_says_a_winning_cards_value_once(server: Server, browser: Brows
         assert twice == [], twice
     finally:
         page.context.close()
+
+
+#: In the page: each name's row of a summary as soon as one is drawn (Le Nain Jaune's gives way
+#: once the next deal's first card is down): its text, height, line height, whether it is cut, its tooltip.
+SUMMARY_ROWS = """
+window.__rows = null;
+new MutationObserver(() => {
+  const ths = [...document.querySelectorAll('#overlay table.summary tbody th[scope=row]')];
+  if (window.__rows || !ths.length) return;
+  window.__rows = ths.map((th) => {
+    const text = th.firstElementChild || th;
+    return [th.textContent, th.getBoundingClientRect().height, parseFloat(getComputedStyle(th).lineHeight) || 20,
+      text.scrollWidth > text.clientWidth, th.title || text.title || ''];
+  });
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, browser: Browser) -> None:
+    """Le Nain Jaune's summary of a deal at 8 seats on a 360 px phone in German (its widest
+    headings): each player's name on one line ("Human / 0", "Bot / 2" wrapped), whole or cut with
+    its whole name in a tooltip."""
+    urls = new_table(server, "nain-jaune", 1, players=8, options={"max_deals": 3, "start_tokens": 200})
+    context = browser.new_context(locale="de-DE", **PHONE)  # type: ignore[arg-type]
+    context.add_init_script(FAST_CARDS)
+    context.add_init_script(SUMMARY_ROWS)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(urls[0])
+        page.wait_for_selector("#board[data-n]")
+        page.locator("#name-ask button[type=submit]").click()
+        for _ in range(MAX_MOVES):
+            if page.evaluate("window.__rows"):
+                break
+            wait_my_turn_or_end(page, 0)
+            if board(page)["over"] == "true":
+                break
+            play_one(page)
+        rows = page.evaluate("window.__rows")
+        page.screenshot(path=str(ARTIFACTS / "look-nain-jaune-summary-phone-de.png"))
+        assert rows and len(rows) == 8, (rows, board(page))
+        for name, height, line, cut, title in rows:
+            assert height < 2 * line - 1, (name, height, line)
+            assert not cut or title == name, (name, title)
+    finally:
+        context.close()
