@@ -11,24 +11,15 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from . import test_browser as tb
 from .conftest import Server, short_options
-from .test_browser import (
-    ARTIFACTS,
-    FAST_CARDS,
-    MAX_MOVES,
-    board,
-    new_table,
-    open_table,
-    play_one,
-    wait_my_turn_or_end,
-)
 from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser_hint import PHONE
 
 
 def seated(browser: Browser, url: str, height: int = 800) -> Page:
     """A laptop's page at a seat's invite link, cards not in motion, sat down as Alice."""
-    page = open_table(browser, url, viewport={"width": 1280, "height": height})
+    page = tb.open_table(browser, url, viewport={"width": 1280, "height": height})
     page.emulate_media(reduced_motion="reduce")
     page.fill("#name-ask-input", "Alice")
     page.locator("#name-ask button[type=submit]").click()
@@ -43,10 +34,10 @@ def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
     not drag the page down to it (Chromium scrolls to an element focused out of view, and the
     round's summary box was cut at the window's top when the next deal's buttons pushed the hand
     down: Le Malin, laptop)."""
-    urls = new_table(server, "wizard", 1, players=3, options={"rounds": 2})
+    urls = tb.new_table(server, "wizard", 1, players=3, options={"rounds": 2})
     page = seated(browser, urls[0], height=520)
     try:
-        wait_my_turn_or_end(page, 0)
+        tb.wait_my_turn_or_end(page, 0)
         page.wait_for_selector("#board .moves button[data-key='0']")
         page.keyboard.press("ArrowRight")  # a card of the hand takes the focus (the page follows it)
         assert page.evaluate("() => document.activeElement.matches('#board .hand .card')")
@@ -86,13 +77,13 @@ def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Brows
         },
     )
     assert r.status_code == 200, r.text
-    page = open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
+    page = tb.open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
     try:
         page.locator("#name-ask button[type=submit]").click()
         page.wait_for_selector("#board .felt .seat .dealer")
         page.wait_for_timeout(300)
         seen = page.evaluate(NAMES_CUT)
-        page.screenshot(path=str(ARTIFACTS / f"look-phone-names-{game}-fr.png"))
+        page.screenshot(path=str(tb.ARTIFACTS / f"look-phone-names-{game}-fr.png"))
         assert sorted(name for name, _ in seen) == sorted(names), seen
         assert [name for name, cut in seen if cut] == [], seen
     finally:
@@ -110,24 +101,24 @@ def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, brows
     """Le Malin on the laptop: a Twin (or the Wish) clicked in the hand asks its value in a box
     by the hand, in view, and the table stays where it was (the box opened at the board's bottom,
     under the panel of Malheur cards, and focusing it scrolled the felt out of the window)."""
-    urls = new_table(server, "malin", 1, options={"fun": True})
+    urls = tb.new_table(server, "malin", 1, options={"fun": True})
     page = seated(browser, urls[0])
     try:
-        for _ in range(MAX_MOVES):
-            wait_my_turn_or_end(page, 0)
-            assert board(page)["over"] != "true", "the game ended before a Twin or the Wish was playable"
+        for _ in range(tb.MAX_MOVES):
+            tb.wait_my_turn_or_end(page, 0)
+            assert tb.board(page)["over"] != "true", "the game ended before a Twin or the Wish was playable"
             valued = page.locator(
                 "#board .hand button.card.legal[data-card^='T'], #board .hand button.card.legal[data-card^='W']"
             )
             if not valued.count():
-                play_one(page)
+                tb.play_one(page)
                 continue
             page.evaluate("window.scrollTo(0, 0)")
             valued.first.click(position={"x": 8, "y": 24})  # (in view at the top: no scrolling to it)
             page.wait_for_selector("#chooser:not([hidden]) button.action")
             page.wait_for_timeout(300)
             seen = page.evaluate(CHOOSER_SEEN)
-            page.screenshot(path=str(ARTIFACTS / "look-malin-chooser-laptop-en.png"))
+            page.screenshot(path=str(tb.ARTIFACTS / "look-malin-chooser-laptop-en.png"))
             assert seen["scrolled"] == 0, seen
             assert seen["chooser"]["top"] >= 0 and seen["chooser"]["bottom"] <= seen["height"], seen
             assert seen["chooser"]["bottom"] <= seen["hand"]["top"] + 24, seen  # by the hand, not under it
@@ -150,7 +141,7 @@ def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser
         )
         assert len(tops) >= 4, tops
         assert max(tops) - min(tops) < 1, tops
-        page.locator("#games").screenshot(path=str(ARTIFACTS / "look-home-game-cards-laptop-en.png"))
+        page.locator("#games").screenshot(path=str(tb.ARTIFACTS / "look-home-game-cards-laptop-en.png"))
     finally:
         context.close()
 
@@ -159,18 +150,18 @@ def test_le_malin_says_a_winning_cards_value_once(server: Server, browser: Brows
     """Le Malin's line under the felt says a crowned card's value in brackets only when it is not
     the card's number (a Twin, the Wish, a card halved): "Chloé is winning with 18: the highest
     value (18)" said it twice."""
-    urls = new_table(server, "malin", 1)
+    urls = tb.new_table(server, "malin", 1)
     page = seated(browser, urls[0])
     lines: set[str] = set()
     try:
-        for _ in range(MAX_MOVES):
-            wait_my_turn_or_end(page, 0)
-            if board(page)["over"] == "true":
+        for _ in range(tb.MAX_MOVES):
+            tb.wait_my_turn_or_end(page, 0)
+            if tb.board(page)["over"] == "true":
                 break
             why = page.locator("#board .trick-why")
             if why.count():
                 lines.add(why.inner_text())
-            play_one(page)
+            tb.play_one(page)
         highest = [line for line in lines if "the highest value" in line]
         assert highest, lines
         twice = [line for line in highest if re.search(r"with (\S+): the highest value \(\1\)", line)]
@@ -199,9 +190,9 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
     """Le Nain Jaune's summary of a deal at 8 seats on a 360 px phone in German (its widest
     headings): each player's name on one line ("Human / 0", "Bot / 2" wrapped), whole or cut with
     its whole name in a tooltip."""
-    urls = new_table(server, "nain-jaune", 1, players=8, options={"max_deals": 3, "start_tokens": 200})
+    urls = tb.new_table(server, "nain-jaune", 1, players=8, options={"max_deals": 3, "start_tokens": 200})
     context = browser.new_context(locale="de-DE", **PHONE)  # type: ignore[arg-type]
-    context.add_init_script(FAST_CARDS)
+    context.add_init_script(tb.FAST_CARDS)
     context.add_init_script(SUMMARY_ROWS)
     try:
         page = context.new_page()
@@ -210,16 +201,16 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
         page.goto(urls[0])
         page.wait_for_selector("#board[data-n]")
         page.locator("#name-ask button[type=submit]").click()
-        for _ in range(MAX_MOVES):
+        for _ in range(tb.MAX_MOVES):
             if page.evaluate("window.__rows"):
                 break
-            wait_my_turn_or_end(page, 0)
-            if board(page)["over"] == "true":
+            tb.wait_my_turn_or_end(page, 0)
+            if tb.board(page)["over"] == "true":
                 break
-            play_one(page)
+            tb.play_one(page)
         rows = page.evaluate("window.__rows")
-        page.screenshot(path=str(ARTIFACTS / "look-nain-jaune-summary-phone-de.png"))
-        assert rows and len(rows) == 8, (rows, board(page))
+        page.screenshot(path=str(tb.ARTIFACTS / "look-nain-jaune-summary-phone-de.png"))
+        assert rows and len(rows) == 8, (rows, tb.board(page))
         for name, height, line, cut, title in rows:
             assert height < 2 * line - 1, (name, height, line)
             assert not cut or title == name, (name, title)
