@@ -115,6 +115,22 @@ def test_german_names_a_deal_runde_never_spiel() -> None:
     assert not said, said
 
 
+def test_french_names_le_malins_wish_one_way() -> None:
+    """French calls Le Malin's Wish "Wish", as its rules page and its buttons do ("Jouer le Wish"):
+    its refusals, options and prompts said "le Souhait" (issue 50's last look)."""
+    i18n = Path(str(STATIC)).parent.parent / "i18n" / "fr"
+    said = {
+        f"{path.name}:{key}": text
+        for path in sorted(i18n.glob("*.json"))
+        for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
+        if "Souhait" in text
+    }
+    said.update(
+        {path.name: "Souhait" for path in (i18n / "rules").glob("*.md") if "Souhait" in path.read_text()}
+    )
+    assert not said, said
+
+
 #: The formal address ("Sie", "Ihr Konto", "Wählen Sie"): a word of it that does not open a sentence.
 FORMAL = re.compile(r"\b(Sie|Ihr|Ihre|Ihrem|Ihren|Ihrer|Ihres|Ihnen)\b")
 
