@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from atout.bots.review import review_game
-from atout.cli.review import LANGS
+from atout.cli.review import LANGS, WORDED, move_words
+from atout.cli.review import Words as ReviewWords
+from atout.core.registry import game_class, load, names
 from atout.records import load_record
 
 
@@ -78,3 +80,23 @@ def test_bad_input_is_refused_with_a_clear_error(record: Path, tmp_path: Path) -
     broken.write_text(record.read_text().replace("0: bid", "0: bid 9 bid", 1))
     done = atout("review", str(broken), cwd=tmp_path)
     assert done.returncode in (2, 3) and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_move_of_every_game_is_worded_in_the_readers_language(lang: str) -> None:
+    """The text review words each move's verb in the reader's language, for every kind of move
+    of the four games (issue 50 found "bid 0" in French; Wizard's trump, Le Malin's wish and
+    Malheur cards, Sticheln's handicap and Le Nain Jaune's claim were left in English too)."""
+    say = ReviewWords(lang)
+    left: dict[str, str] = {}
+    for name in names():
+        cls = game_class(name)
+        fun = {"fun": True} if "fun" in {spec.name for spec in cls.option_specs} else {}
+        game = load(name, players=cls.min_players, **fun)
+        for action in range(game.num_actions):
+            text = game.space.text(action)
+            worded = move_words(text, say)
+            # Its verb has a wording (French keeps "malheur", the game's own word), "on" is not left.
+            if text.split(" ")[0] not in WORDED or " on " in f" {worded} ":
+                left[text] = worded
+    assert not left, dict(list(left.items())[:10])

@@ -614,6 +614,10 @@ def refusal_prefix(lang: str) -> str:
     return prefix
 
 
+#: What a game calls its rounds where it does not say "round" (its module's roundUnit).
+ROUND_UNITS = {"sticheln": "hand", "nain-jaune": "deal"}
+
+
 def review_on_page(page: Page, game: str, shot: str) -> None:
     """Ask for the review of the viewer's seat on a finished table's page and check what it shows:
     the summary, the chart of points lost (one bar per round), and at a decision the options with
@@ -642,7 +646,13 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     if game in ("wizard", "sticheln", "nain-jaune") and any(t.startswith("play ") for t in labels):
         raise AssertionError(f"{game}: options shown in notation {labels}")
     text = page.inner_text("#review")
-    assert said["review_chart"] in text and said["review_expected"] in text, text
+    # A round named as the table names it (Sticheln's hands, Le Nain Jaune's deals): the review
+    # said "Round 1" under a felt saying "Deal 1 of 1".
+    unit = ROUND_UNITS.get(game, "round")
+    chart_key = "review_chart" if unit == "round" else f"review_chart_{unit}"
+    assert said[chart_key] in text and said["review_expected"] in text, text
+    heading = page.inner_text("#review .review-verdict strong")
+    assert said[f"review_{unit}"].split("{round}")[0] in heading, (heading, unit)
     # The step the replay shows is the decision's: the step label moved with the click.
     assert page.inner_text("#step-label")
     page.locator("#review").scroll_into_view_if_needed()

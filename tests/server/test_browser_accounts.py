@@ -136,7 +136,7 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
     words = {
         "en": ("Your rating", "Rating"),
         "fr": ("Votre cote", "Cote"),
-        "de": ("Ihre Wertung", "Wertung"),
+        "de": ("Deine Wertung", "Wertung"),
     }
     try:
         for lang, (mine_word, other_word) in words.items():

@@ -108,6 +108,47 @@ def test_german_names_a_deal_runde_never_spiel() -> None:
         for path in sorted(i18n.glob("*.json"))
         for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
         if re.search(r"\bSpiel \{(deal|n)\}|\bSpiels \{deal\}", text)
+        # A word whose key names a deal (the sheet's column, Le Nain Jaune's options): no "Spiel"
+        # either (the terminal's sheet had a "Spiel" column, the options "Spiele", "Beginnen mit Spiel").
+        or (re.search(r"deal|start_round", key) and re.search(r"\bSpiel(e|en|s)?\b", text))
+    }
+    assert not said, said
+
+
+def test_french_names_le_malins_wish_one_way() -> None:
+    """French calls Le Malin's Wish "Wish", as its rules page and its buttons do ("Jouer le Wish"):
+    its refusals, options and prompts said "le Souhait" (issue 50's last look)."""
+    i18n = Path(str(STATIC)).parent.parent / "i18n" / "fr"
+    said = {
+        f"{path.name}:{key}": text
+        for path in sorted(i18n.glob("*.json"))
+        for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
+        if "Souhait" in text
+    }
+    said.update(
+        {path.name: "Souhait" for path in (i18n / "rules").glob("*.md") if "Souhait" in path.read_text()}
+    )
+    assert not said, said
+
+
+#: The formal address ("Sie", "Ihr Konto", "Wählen Sie"): a word of it that does not open a sentence.
+FORMAL = re.compile(r"\b(Sie|Ihr|Ihre|Ihrem|Ihren|Ihrer|Ihres|Ihnen)\b")
+
+
+def test_german_speaks_to_the_player_one_way() -> None:
+    """The table says "du" ("Du bist dran", "Deine Malheur-Karten"): the account's words at its
+    end said "Ihre Wertung" beside them (issue 50's last look), and the account page "Sie".  No
+    German dictionary addresses the player formally (a capital "Sie"/"Ihre" opening a sentence,
+    "they"/"its", is not the address)."""
+    i18n = Path(str(STATIC)).parent.parent / "i18n" / "de"
+    said = {
+        f"{path.name}:{key}": text
+        for path in sorted(i18n.glob("*.json"))
+        for key, text in _strings(json.loads(path.read_text(encoding="utf-8")))
+        if any(
+            m.start() > 1 and text[m.start() - 2 : m.start()] not in (": ", ". ", "! ", "? ")
+            for m in FORMAL.finditer(text)
+        )
     }
     assert not said, said
 

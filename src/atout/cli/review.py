@@ -155,15 +155,21 @@ def _print_seat(result: GameReview, seat: int, names: list[str], say: Words) -> 
 
 
 #: The kinds of move the text review words in the reader's language (``review_cli_<word>`` in
-#: review.json, ``{rest}`` the notation after the word): any other is shown in notation.
-WORDED = ("bid", "play", "pass")
+#: review.json, ``{rest}`` the notation after the word): every first word of the four games'
+#: notations (a word not here is shown in notation).
+WORDED = ("bid", "play", "pass", "trump", "wish", "pain", "claim", "malheur")
 
 
 def move_words(text: str, say: Words) -> str:
     """A move's notation in the reader's words where review.json has them ("bid 0" is "annonce
-    0" in French: issue 50); the notation's own card names stay (B7, Z), as the records write them."""
+    0" in French: issue 50; "malheur fennec on 2" is "malheur fennec sur 2"); the notation's own
+    card names stay (B7, Z, fennec), as the records write them."""
     word, _, rest = text.partition(" ")
-    return say(f"review_cli_{word}", rest=rest).strip() if word in WORDED else text
+    if word not in WORDED:
+        return text
+    if word == "malheur":  # (Le Malin's "malheur <card> on <seats>": the "on" is a word too)
+        rest = " ".join(say("review_cli_on") if w == "on" else w for w in rest.split(" "))
+    return say(f"review_cli_{word}", rest=rest).strip()
 
 
 def _print_decision(d: DecisionReview, say: Words) -> None:

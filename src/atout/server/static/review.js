@@ -14,7 +14,15 @@ import { el, svg, t, i18n, loadStrings } from "./lib/dom.js";
 /** Seconds between two questions while a review is queued or running. */
 const POLL = 1.2;
 
-const state = { hooks: null, reviews: new Map(), pending: new Map(), progress: new Map(), step: 0, seat: 0, labelOf: null };
+const state = { hooks: null, reviews: new Map(), pending: new Map(), progress: new Map(), step: 0, seat: 0, labelOf: null, unit: "round" };
+
+/** A review string naming a round the way the game names its rounds (the game module's
+    roundUnit: Sticheln's hands, Le Nain Jaune's deals), as the table above it does: the review
+    said "Round 1" beside a felt saying "Deal 1 of 1". */
+function unitKey(key) {
+  if (state.unit === "round") return key;
+  return key === "review_round" ? `review_${state.unit}` : `${key}_${state.unit}`;
+}
 
 /** Signed points with one decimal, the reader's way (a decimal comma in French). */
 function points(value, signed = true) {
@@ -35,11 +43,13 @@ export async function setupReview(hooks) {
   draw();
 }
 
-/** The replay moved (step, seat as seen by); labelOf(texts) names the options in that view. */
-export function reviewStep(step, seat, labelOf) {
+/** The replay moved (step, seat as seen by); labelOf(texts) names the options in that view;
+    unit is what the game calls a round ("round", "hand", "deal": its module's roundUnit). */
+export function reviewStep(step, seat, labelOf, unit = "round") {
   state.step = step;
   state.seat = seat;
   state.labelOf = labelOf;
+  state.unit = unit;
   draw();
 }
 
@@ -122,7 +132,7 @@ function draw() {
 
 /** Points lost by round, one bar each (a click or Enter goes to the round's first decision). */
 function chart(rounds) {
-  const figure = el("figure", { class: "review-chart" }, el("figcaption", {}, t("review_chart")));
+  const figure = el("figure", { class: "review-chart" }, el("figcaption", {}, t(unitKey("review_chart"))));
   if (!rounds.length) return figure;
   const lost = Math.max(...rounds.map((r) => r.lost));
   // Nothing lost anywhere: a flat strip of rounds (still a way to each round), not an empty box.
@@ -139,7 +149,7 @@ function chart(rounds) {
       class: `review-bar${r.blunders ? " blunder" : r.mistakes ? " mistake" : ""}`, tabindex: "0", role: "button",
       onclick: go, onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(); } },
     },
-    svg("title", {}, t("review_chart_bar", { round: r.round, lost: points(r.lost, false) })),
+    svg("title", {}, t(unitKey("review_chart_bar"), { round: r.round, lost: points(r.lost, false) })),
     // The whole column answers a click, not only the bar (a round with nothing lost has none).
     svg("rect", { x, y: 0, width: bar, height: top + height + bottom, class: "hit" }),
     svg("rect", { x, y: top + height - h, width: bar, height: h, rx: 2 }),
@@ -147,7 +157,7 @@ function chart(rounds) {
     svg("text", { x: x + bar / 2, y: top + height - h - 3, "text-anchor": "middle", class: "value" }, points(r.lost, false)));
   });
   figure.append(svg("svg", {
-    viewBox: `0 0 ${width} ${height + top + bottom}`, "aria-label": t("review_chart"),
+    viewBox: `0 0 ${width} ${height + top + bottom}`, "aria-label": t(unitKey("review_chart")),
     width: Math.round(width * 1.5), height: Math.round((height + top + bottom) * 1.2),
   }, bars));
   return figure;
@@ -187,7 +197,7 @@ function current(decisions, name) {
   const options = [...d.options].sort((a, b) => b.mean - a.mean || a.action - b.action);
   return el("div", { class: `review-decision ${d.level || "fine"}` },
     el("p", { class: "review-verdict" },
-      el("strong", {}, `${t(moveKey(d), { step: d.step })} · ${t("review_round", { round: d.round })} · `),
+      el("strong", {}, `${t(moveKey(d), { step: d.step })} · ${t(unitKey("review_round"), { round: d.round })} · `),
       el("span", { class: "verdict" }, verdict),
       d.cost >= 0.05 ? ` · ${t("review_cost", { cost: points(d.cost, false) })}` : null),
     el("table", { class: "review-options" },

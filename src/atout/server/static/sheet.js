@@ -39,7 +39,8 @@ export function roundSummary(sheet, names, index) {
   return el("table", { class: "summary" },
     el("thead", {}, el("tr", {}, el("th", {}, ""), sheet.heads.map((h) => el("th", {}, h)), el("th", {}, t("total")))),
     el("tbody", {}, r.seats.map((s, seat) => el("tr", { class: s.ok === true ? "made" : s.ok === false ? "missed" : null },
-      el("th", { scope: "row" }, names[seat]),
+      // On one line, cut with its whole self in a tooltip if it must be ("Bot / 2" wrapped at 8 seats).
+      el("th", { scope: "row" }, el("span", { class: "summary-name", title: names[seat] }, names[seat])),
       s.cells.map((c, i) => el("td", {}, c, i === s.cells.length - 1 ? mark(s.ok) : null)),
       el("td", { class: "total" }, String(s.total))))));
 }

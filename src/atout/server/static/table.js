@@ -136,8 +136,16 @@ function choose(hand) {
   parts.push(el("button", { type: "button", class: "plain", onclick: closeChooser }, t("cancel")));
   box.replaceChildren(...parts);
   box.hidden = false;
+  // Just above the hand, over the prompt: at the board's bottom it opened under Le Malin's panel
+  // of Malheur cards, out of view, and focusing it scrolled the felt out of the window.
+  const row = document.querySelector("#board .hand");
+  if (row) {
+    const top = row.getBoundingClientRect().top - box.parentElement.getBoundingClientRect().top - box.offsetHeight + 12;
+    box.style.top = `${Math.max(0, top)}px`;
+    box.style.bottom = "auto";
+  }
   const first = box.querySelector("input, button");
-  if (first) first.focus();
+  if (first) first.focus({ preventScroll: true });
 }
 
 /* ---- drawing --------------------------------------------------------------------------- */
@@ -203,7 +211,10 @@ function drawBoard(msg, model, ctx) {
   const cards = [...board.querySelectorAll(".hand button.card")];
   const start = cards.findIndex((c) => c.classList.contains("legal"));
   cards.forEach((c, i) => { c.tabIndex = i === Math.max(0, start) ? 0 : -1; });
-  if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
+  // The focus is kept where it was, not shown: focusing a card out of view scrolls the page to it,
+  // and a player who scrolled up to watch the felt was dragged back down at every move (the
+  // round's summary cut at the window's top when the next deal's buttons pushed the hand down).
+  if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus({ preventScroll: true });
 }
 
 /** The seats' names; a seat nobody has taken yet is named by its number, a deleted account's
@@ -630,7 +641,7 @@ function setupReplay(msg) {
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
     const felt = $("replay-board").querySelector(".felt");
     if (felt) fitFelt(felt);
-    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts));
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round");
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);

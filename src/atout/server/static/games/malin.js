@@ -47,6 +47,14 @@ export function fmt(value) {
     pass too, and its coach says why; the table passes for nobody there. */
 const LESSON = new URLSearchParams(location.hash.slice(1)).has("lesson");
 
+/** Why the crowned card wins, its value in brackets only when it is not the card's own number (a
+    Twin, the Wish, a card Belzébuth halved): "winning with 18: the highest value (18)" said it twice. */
+function plainWhy(v, ctx) {
+  const w = v.winning;
+  if (!w || w.why !== "mal_win_highest" || !w.card || ctx.cardName(w.card) !== fmt(w.value)) return {};
+  return { why: t("mal_win_highest_plain", { name: ctx.names[w.seat], card: ctx.cardName(w.card) }) };
+}
+
 /** Whether the player lets the table pass for them when no Malheur card of theirs can be played (on by default). */
 export function autoPassOn() {
   if (LESSON) return false;
@@ -245,6 +253,7 @@ export function model(msg, ctx) {
       badges: badges(v, s, fun, names),
     })),
     ...trickModel(v, ctx, plays, fmt),
+    ...plainWhy(v, ctx),
     hand,
     moves,
     prompt: prompt(msg, ctx, o, { bids, twin, high, malheur }),

@@ -29,6 +29,9 @@ export const higherIsBetter = true;
 /** No tricks: the table hides its "last trick" button. */
 export const tricks = false;
 
+/** Le Nain Jaune's rounds are deals: the review names them so too. */
+export const roundUnit = "deal";
+
 /** The summary's title names a deal, not a round. */
 export function summaryTitle(label) {
   return t("nj_deal_summary", { deal: label });

@@ -16,6 +16,9 @@ import { cardElement, seatModels, trickModel } from "../felt.js";
 export const deck = "sticheln";
 export const css = true;
 
+/** Sticheln calls its rounds hands: the review names them so too. */
+export const roundUnit = "hand";
+
 /** The summary's title names a hand, as Sticheln calls its rounds. */
 export function summaryTitle(label) {
   return t("st_hand_summary", { hand: label });

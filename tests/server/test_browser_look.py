@@ -1,0 +1,218 @@
+"""Every screen as a new player sees it (issue 50's last look): what a player met playing the four
+games whole in Chromium on the laptop (EN), the phone (FR) and in German, each checked here in
+real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a subprocess).
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from . import test_browser as tb
+from .conftest import Server, short_options
+from .test_browser import browser as browser  # the fixture, re-exported
+from .test_browser_hint import PHONE
+
+
+def seated(browser: Browser, url: str, height: int = 800) -> Page:
+    """A laptop's page at a seat's invite link, cards not in motion, sat down as Alice."""
+    page = tb.open_table(browser, url, viewport={"width": 1280, "height": height})
+    page.emulate_media(reduced_motion="reduce")
+    page.fill("#name-ask-input", "Alice")
+    page.locator("#name-ask button[type=submit]").click()
+    return page
+
+
+def test_the_page_stays_where_the_player_scrolled_it_when_the_table_is_redrawn(
+    server: Server, browser: Browser
+) -> None:
+    """A player who picked a card (by a click or the arrows) and then scrolled up to watch the
+    felt stays there while the table is redrawn: the focus kept on the hand across a redraw does
+    not drag the page down to it (Chromium scrolls to an element focused out of view, and the
+    round's summary box was cut at the window's top when the next deal's buttons pushed the hand
+    down: Le Malin, laptop)."""
+    urls = tb.new_table(server, "wizard", 1, players=3, options={"rounds": 2})
+    page = seated(browser, urls[0], height=520)
+    try:
+        tb.wait_my_turn_or_end(page, 0)
+        page.wait_for_selector("#board .moves button[data-key='0']")
+        page.keyboard.press("ArrowRight")  # a card of the hand takes the focus (the page follows it)
+        assert page.evaluate("() => document.activeElement.matches('#board .hand .card')")
+        page.evaluate("window.scrollTo(0, 0)")  # back up, to watch the felt
+        # The hand is out of view (at least in part): Chromium would scroll to it on a focus().
+        assert page.evaluate(
+            "() => document.querySelector('#board .hand .card').getBoundingClientRect().bottom > innerHeight"
+        )
+        n = int(page.eval_on_selector("#board", "b => b.dataset.n"))
+        page.keyboard.press("0")  # the bid, by its digit: the table is redrawn
+        page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => document.activeElement.matches('#board .hand .card')"), "focus lost"
+        assert page.evaluate("window.scrollY") == 0
+    finally:
+        page.context.close()
+
+
+#: In the page: each seat's name as drawn, and whether it is cut (its box narrower than its text).
+NAMES_CUT = """() => [...document.querySelectorAll('#board .felt .seat .name')]
+  .map((n) => [n.textContent, n.scrollWidth > n.clientWidth])"""
+
+
+@pytest.mark.parametrize("game", ["wizard", "sticheln"])
+def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Browser, game: str) -> None:
+    """On a 360 px phone in French at 3 seats, names of eight letters are whole on their plates,
+    the dealer's mark beside one of them: the plates kept the width they have at 8 seats and cut
+    "Cléme…" with the felt empty between them."""
+    names = ["Béatrice", "Fernando", "Clémence"]
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "game": game,
+            "players": 3,
+            "options": short_options(game),
+            "seats": [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]],
+        },
+    )
+    assert r.status_code == 200, r.text
+    page = tb.open_table(browser, r.json()["seats"][0]["url"], locale="fr-FR", **PHONE)  # type: ignore[arg-type]
+    try:
+        page.locator("#name-ask button[type=submit]").click()
+        page.wait_for_selector("#board .felt .seat .dealer")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(NAMES_CUT)
+        page.screenshot(path=str(tb.ARTIFACTS / f"look-phone-names-{game}-fr.png"))
+        assert sorted(name for name, _ in seen) == sorted(names), seen
+        assert [name for name, cut in seen if cut] == [], seen
+    finally:
+        page.context.close()
+
+
+#: In the page: the value chooser's box and the hand's, the window's height and how far it is scrolled.
+CHOOSER_SEEN = """() => {
+  const box = (id) => { const r = document.querySelector(id).getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+  return { chooser: box('#chooser'), hand: box('#board .hand'), height: innerHeight, scrolled: scrollY };
+}"""
+
+
+def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, browser: Browser) -> None:
+    """Le Malin on the laptop: a Twin (or the Wish) clicked in the hand asks its value in a box
+    by the hand, in view, and the table stays where it was (the box opened at the board's bottom,
+    under the panel of Malheur cards, and focusing it scrolled the felt out of the window)."""
+    urls = tb.new_table(server, "malin", 1, options={"fun": True})
+    page = seated(browser, urls[0])
+    try:
+        for _ in range(tb.MAX_MOVES):
+            tb.wait_my_turn_or_end(page, 0)
+            assert tb.board(page)["over"] != "true", "the game ended before a Twin or the Wish was playable"
+            valued = page.locator(
+                "#board .hand button.card.legal[data-card^='T'], #board .hand button.card.legal[data-card^='W']"
+            )
+            if not valued.count():
+                tb.play_one(page)
+                continue
+            page.evaluate("window.scrollTo(0, 0)")
+            valued.first.click(position={"x": 8, "y": 24})  # (in view at the top: no scrolling to it)
+            page.wait_for_selector("#chooser:not([hidden]) button.action")
+            page.wait_for_timeout(300)
+            seen = page.evaluate(CHOOSER_SEEN)
+            page.screenshot(path=str(tb.ARTIFACTS / "look-malin-chooser-laptop-en.png"))
+            assert seen["scrolled"] == 0, seen
+            assert seen["chooser"]["top"] >= 0 and seen["chooser"]["bottom"] <= seen["height"], seen
+            assert seen["chooser"]["bottom"] <= seen["hand"]["top"] + 24, seen  # by the hand, not under it
+            break
+    finally:
+        page.context.close()
+
+
+def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser: Browser) -> None:
+    """On the laptop's home page the four game cards, side by side, have their Play buttons on one
+    line (a card with a lesson had its "Learn to play" under them, lifting its Play above the
+    others')."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#games .game-card")
+        tops = page.evaluate(
+            "() => [...document.querySelectorAll('#games .game-card .game-actions button')].map((b) => b.getBoundingClientRect().top)"
+        )
+        assert len(tops) >= 4, tops
+        assert max(tops) - min(tops) < 1, tops
+        page.locator("#games").screenshot(path=str(tb.ARTIFACTS / "look-home-game-cards-laptop-en.png"))
+    finally:
+        context.close()
+
+
+def test_le_malin_says_a_winning_cards_value_once(server: Server, browser: Browser) -> None:
+    """Le Malin's line under the felt says a crowned card's value in brackets only when it is not
+    the card's number (a Twin, the Wish, a card halved): "Chloé is winning with 18: the highest
+    value (18)" said it twice."""
+    urls = tb.new_table(server, "malin", 1)
+    page = seated(browser, urls[0])
+    lines: set[str] = set()
+    try:
+        for _ in range(tb.MAX_MOVES):
+            tb.wait_my_turn_or_end(page, 0)
+            if tb.board(page)["over"] == "true":
+                break
+            why = page.locator("#board .trick-why")
+            if why.count():
+                lines.add(why.inner_text())
+            tb.play_one(page)
+        highest = [line for line in lines if "the highest value" in line]
+        assert highest, lines
+        twice = [line for line in highest if re.search(r"with (\S+): the highest value \(\1\)", line)]
+        assert twice == [], twice
+    finally:
+        page.context.close()
+
+
+#: In the page: each name's row of a summary as soon as one is drawn (Le Nain Jaune's gives way
+#: once the next deal's first card is down): its text, height, line height, whether it is cut, its tooltip.
+SUMMARY_ROWS = """
+window.__rows = null;
+new MutationObserver(() => {
+  const ths = [...document.querySelectorAll('#overlay table.summary tbody th[scope=row]')];
+  if (window.__rows || !ths.length) return;
+  window.__rows = ths.map((th) => {
+    const text = th.firstElementChild || th;
+    return [th.textContent, th.getBoundingClientRect().height, parseFloat(getComputedStyle(th).lineHeight) || 20,
+      text.scrollWidth > text.clientWidth, th.title || text.title || ''];
+  });
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, browser: Browser) -> None:
+    """Le Nain Jaune's summary of a deal at 8 seats on a 360 px phone in German (its widest
+    headings): each player's name on one line ("Human / 0", "Bot / 2" wrapped), whole or cut with
+    its whole name in a tooltip."""
+    urls = tb.new_table(server, "nain-jaune", 1, players=8, options={"max_deals": 3, "start_tokens": 200})
+    context = browser.new_context(locale="de-DE", **PHONE)  # type: ignore[arg-type]
+    context.add_init_script(tb.FAST_CARDS)
+    context.add_init_script(SUMMARY_ROWS)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(urls[0])
+        page.wait_for_selector("#board[data-n]")
+        page.locator("#name-ask button[type=submit]").click()
+        for _ in range(tb.MAX_MOVES):
+            if page.evaluate("window.__rows"):
+                break
+            tb.wait_my_turn_or_end(page, 0)
+            if tb.board(page)["over"] == "true":
+                break
+            tb.play_one(page)
+        rows = page.evaluate("window.__rows")
+        page.screenshot(path=str(tb.ARTIFACTS / "look-nain-jaune-summary-phone-de.png"))
+        assert rows and len(rows) == 8, (rows, tb.board(page))
+        for name, height, line, cut, title in rows:
+            assert height < 2 * line - 1, (name, height, line)
+            assert not cut or title == name, (name, title)
+    finally:
+        context.close()
