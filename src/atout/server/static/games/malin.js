@@ -45,7 +45,7 @@ export function fmt(value) {
 
 /** A lesson's table (#…&lesson=malin, server/lessons.py): its script asks every move, a forced
     pass too, and its coach says why; the table passes for nobody there. */
-const LESSON = new URLSearchParams(location.hash.slice(1)).has("lesson");
+const LESSON = new URLSearchParams(location.hash.slice(1)).get("lesson") !== null;
 
 /** Why the crowned card wins, its value in brackets only when it is not the card's own number (a
     Twin, the Wish, a card Belzébuth halved): "winning with 18: the highest value (18)" said it twice. */
