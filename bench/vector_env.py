@@ -12,7 +12,9 @@ decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's d
 leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
 
 Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
-[--opponents policy] [--blas-threads 1] [--wraps bare]``.
+[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab]``.  Each figure is given by
+wall time and by CPU time (the steadier on a shared machine); ``--dense-ab`` runs learned opponents
+with the sparse first layer (the default) and the dense one, interleaved in the same run.
 """
 
 from __future__ import annotations
@@ -48,11 +50,19 @@ WRAPS: dict[str, Wrap] = {
 }
 
 
-def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, **kwargs: Any) -> float:
-    """Env steps per second (``num_envs`` per ``step`` call) of one configuration."""
+def steps_per_second(
+    game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, sparse: bool = True, **kwargs: Any
+) -> tuple[float, float]:
+    """Env steps per second (``num_envs`` per ``step`` call) of one configuration: by wall time, by CPU time.
+
+    CPU time (``time.process_time``: every thread of this process) is given beside wall time
+    because the machine is shared: wall time swings with the load, CPU time far less.
+    ``sparse=False``: learned opponents read the dense tensors (``AtoutVectorEnv.sparse_inputs``).
+    """
     env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode, **kwargs))
     raw = env.unwrapped
     assert isinstance(raw, AtoutVectorEnv)
+    raw.sparse_inputs = sparse
     env.reset(seed=1)
     rng = np.random.default_rng(0)
 
@@ -63,11 +73,11 @@ def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode:
 
     for _ in range(5):
         env.step(act())
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while (elapsed := time.perf_counter() - start) < seconds:
         env.step(act())
         steps += num_envs
-    return steps / elapsed
+    return steps / elapsed, steps / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -79,26 +89,40 @@ def main() -> None:
     parser.add_argument("--mode", default="next_step", choices=["next_step", "same_step"])
     parser.add_argument("--opponents", default="random", help="random, heuristic, policy or net:PATH")
     parser.add_argument("--blas-threads", type=int, default=1, help="0: OpenBLAS's own (one per core)")
-    parser.add_argument("--wraps", nargs="+", choices=["bare", "all"], default=["all"])
+    parser.add_argument("--wraps", nargs="+", choices=["bare", "all", *WRAPS], default=["all"])
+    parser.add_argument(
+        "--dense-ab",
+        action="store_true",
+        help="learned opponents: also run each configuration with the dense first layer (A/B)",
+    )
     args = parser.parse_args()
     kwargs: dict[str, Any] = {"opponents": args.opponents, "blas_threads": args.blas_threads or None}
-    wraps = WRAPS if "all" in args.wraps else {"bare (Dict obs)": WRAPS["bare (Dict obs)"]}
-    results: dict[tuple[int, str], list[float]] = {}
+    if "all" in args.wraps:
+        wraps = WRAPS
+    else:
+        chosen = ["bare (Dict obs)" if w == "bare" else w for w in args.wraps]
+        wraps = {name: WRAPS[name] for name in chosen}
+    inputs = {"sparse": True, "dense": False} if args.dense_ab else {"": True}
+    results: dict[tuple[int, str], list[tuple[float, float]]] = {}
     for _ in range(args.runs):
         for n in args.envs:
             for name, wrap in wraps.items():
                 if name == "FlattenObservation" and args.mode == "same_step":
                     continue
-                results.setdefault((n, name), []).append(
-                    steps_per_second(args.game, n, wrap, args.seconds, args.mode, **kwargs)
-                )
+                for label, sparse in inputs.items():
+                    key = (n, f"{name} {label}".strip())
+                    results.setdefault(key, []).append(
+                        steps_per_second(args.game, n, wrap, args.seconds, args.mode, sparse, **kwargs)
+                    )
     threads = args.blas_threads or "OpenBLAS's default"
     print(
         f"{args.game}, 4 players, {args.opponents} opponents (BLAS threads: {threads}), {args.mode}; "
-        f"env steps/s, median of {args.runs}"
+        f"env steps/s by wall time and by CPU time, medians of {args.runs}"
     )
     for (n, name), values in results.items():
-        print(f"{n:>6} envs  {name:<45} {statistics.median(values):>12,.0f}")
+        wall = statistics.median(v[0] for v in values)
+        cpu = statistics.median(v[1] for v in values)
+        print(f"{n:>6} envs  {name:<52} {wall:>12,.0f} wall {cpu:>12,.0f} CPU")
 
 
 if __name__ == "__main__":
