@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.wrappers import vector as wrappers
 
+from atout.envs import vector_wrappers as fast
 from atout.envs.single_agent import gym_id
 from atout.envs.vector import AtoutVectorEnv
 
@@ -46,6 +47,11 @@ WRAPS: dict[str, Wrap] = {
     "FlattenObservation": lambda env: wrappers.FlattenObservation(env),
     "FlattenObservation + NormalizeObservation": lambda env: wrappers.NormalizeObservation(
         wrappers.FlattenObservation(env)
+    ),
+    # atout's subclasses of the same two wrappers: the whole batch at once, the same observations.
+    "atout's FlattenObservation": lambda env: fast.FlattenObservation(env),
+    "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
+        fast.FlattenObservation(env)
     ),
 }
 
@@ -107,7 +113,7 @@ def main() -> None:
     for _ in range(args.runs):
         for n in args.envs:
             for name, wrap in wraps.items():
-                if name == "FlattenObservation" and args.mode == "same_step":
+                if "Flatten" in name and args.mode == "same_step":
                     continue
                 for label, sparse in inputs.items():
                     key = (n, f"{name} {label}".strip())
