@@ -57,7 +57,7 @@ def hlo_counts(text: str) -> collections.Counter[str]:
     """Instructions of the compiled module by opcode (``%x = type opcode(...)``), fusions' insides included."""
     found: collections.Counter[str] = collections.Counter()
     # The result's type is one shape, or a tuple of shapes in parentheses (a conditional's, a while's).
-    for match in re.finditer(r"=\s+(?:\([^=]*?\)|\S+)\s+([a-z][a-z0-9-]*)\(", text):
+    for match in re.finditer(r"=\s+(?:\(.*?\)|\S+)\s+([a-z][a-z0-9-]*)\(", text):
         found[match.group(1)] += 1
     return found
 
