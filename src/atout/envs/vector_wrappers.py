@@ -63,10 +63,9 @@ class NormalizeObservation(gym_vector.NormalizeObservation):
         if self._update_running_mean:
             mean = x.mean(axis=0)
             out = np.subtract(x, mean, dtype=np.float32)
-            squares = np.square(out, dtype=np.float32)
-            var = squares.mean(axis=0)
+            np.multiply(out, out, out=out)  # np.var's squares, in the same buffer
+            var = out.mean(axis=0)
             rms.update_from_moments(mean, var, x.shape[0])  # type: ignore[no-untyped-call]
-            del squares
             np.subtract(x, rms.mean, out=out, dtype=np.float32)
         else:
             out = np.subtract(x, rms.mean, dtype=np.float32)
