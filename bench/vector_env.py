@@ -7,6 +7,9 @@ each configuration runs for ``--seconds`` after a short warm-up, ``--runs``
 times interleaved, and the median is printed.  An agent step moves every
 env: steps/s counts env steps (``num_envs`` per call).
 
+The wrappers measured are gymnasium's and, beside them, atout's whole-batch subclasses of
+``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49).
+
 With ``--opponents policy`` the other seats are the shipped network (issue 49): every env's
 decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's default, 1; 0
 leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
