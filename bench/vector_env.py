@@ -7,12 +7,17 @@ each configuration runs for ``--seconds`` after a short warm-up, ``--runs``
 times interleaved, and the median is printed.  An agent step moves every
 env: steps/s counts env steps (``num_envs`` per call).
 
+The wrappers measured are gymnasium's and, beside them, atout's whole-batch subclasses of
+``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49).
+
 With ``--opponents policy`` the other seats are the shipped network (issue 49): every env's
 decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's default, 1; 0
 leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
 
 Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
-[--opponents policy] [--blas-threads 1] [--wraps bare]``.
+[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab]``.  Each figure is given by
+wall time and by CPU time (the steadier on a shared machine); ``--dense-ab`` runs learned opponents
+with the sparse first layer (the default) and the dense one, interleaved in the same run.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.wrappers import vector as wrappers
 
+from atout.envs import vector_wrappers as fast
 from atout.envs.single_agent import gym_id
 from atout.envs.vector import AtoutVectorEnv
 
@@ -45,14 +51,27 @@ WRAPS: dict[str, Wrap] = {
     "FlattenObservation + NormalizeObservation": lambda env: wrappers.NormalizeObservation(
         wrappers.FlattenObservation(env)
     ),
+    # atout's subclasses of the same two wrappers: the whole batch at once, the same observations.
+    "atout's FlattenObservation": lambda env: fast.FlattenObservation(env),
+    "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
+        fast.FlattenObservation(env)
+    ),
 }
 
 
-def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, **kwargs: Any) -> float:
-    """Env steps per second (``num_envs`` per ``step`` call) of one configuration."""
+def steps_per_second(
+    game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, sparse: bool = True, **kwargs: Any
+) -> tuple[float, float]:
+    """Env steps per second (``num_envs`` per ``step`` call) of one configuration: by wall time, by CPU time.
+
+    CPU time (``time.process_time``: every thread of this process) is given beside wall time
+    because the machine is shared: wall time swings with the load, CPU time far less.
+    ``sparse=False``: learned opponents read the dense tensors (``AtoutVectorEnv.sparse_inputs``).
+    """
     env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode, **kwargs))
     raw = env.unwrapped
     assert isinstance(raw, AtoutVectorEnv)
+    raw.sparse_inputs = sparse
     env.reset(seed=1)
     rng = np.random.default_rng(0)
 
@@ -63,11 +82,11 @@ def steps_per_second(game: str, num_envs: int, wrap: Wrap, seconds: float, mode:
 
     for _ in range(5):
         env.step(act())
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while (elapsed := time.perf_counter() - start) < seconds:
         env.step(act())
         steps += num_envs
-    return steps / elapsed
+    return steps / elapsed, steps / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -79,26 +98,40 @@ def main() -> None:
     parser.add_argument("--mode", default="next_step", choices=["next_step", "same_step"])
     parser.add_argument("--opponents", default="random", help="random, heuristic, policy or net:PATH")
     parser.add_argument("--blas-threads", type=int, default=1, help="0: OpenBLAS's own (one per core)")
-    parser.add_argument("--wraps", nargs="+", choices=["bare", "all"], default=["all"])
+    parser.add_argument("--wraps", nargs="+", choices=["bare", "all", *WRAPS], default=["all"])
+    parser.add_argument(
+        "--dense-ab",
+        action="store_true",
+        help="learned opponents: also run each configuration with the dense first layer (A/B)",
+    )
     args = parser.parse_args()
     kwargs: dict[str, Any] = {"opponents": args.opponents, "blas_threads": args.blas_threads or None}
-    wraps = WRAPS if "all" in args.wraps else {"bare (Dict obs)": WRAPS["bare (Dict obs)"]}
-    results: dict[tuple[int, str], list[float]] = {}
+    if "all" in args.wraps:
+        wraps = WRAPS
+    else:
+        chosen = ["bare (Dict obs)" if w == "bare" else w for w in args.wraps]
+        wraps = {name: WRAPS[name] for name in chosen}
+    inputs = {"sparse": True, "dense": False} if args.dense_ab else {"": True}
+    results: dict[tuple[int, str], list[tuple[float, float]]] = {}
     for _ in range(args.runs):
         for n in args.envs:
             for name, wrap in wraps.items():
-                if name == "FlattenObservation" and args.mode == "same_step":
+                if "Flatten" in name and args.mode == "same_step":
                     continue
-                results.setdefault((n, name), []).append(
-                    steps_per_second(args.game, n, wrap, args.seconds, args.mode, **kwargs)
-                )
+                for label, sparse in inputs.items():
+                    key = (n, f"{name} {label}".strip())
+                    results.setdefault(key, []).append(
+                        steps_per_second(args.game, n, wrap, args.seconds, args.mode, sparse, **kwargs)
+                    )
     threads = args.blas_threads or "OpenBLAS's default"
     print(
         f"{args.game}, 4 players, {args.opponents} opponents (BLAS threads: {threads}), {args.mode}; "
-        f"env steps/s, median of {args.runs}"
+        f"env steps/s by wall time and by CPU time, medians of {args.runs}"
     )
     for (n, name), values in results.items():
-        print(f"{n:>6} envs  {name:<45} {statistics.median(values):>12,.0f}")
+        wall = statistics.median(v[0] for v in values)
+        cpu = statistics.median(v[1] for v in values)
+        print(f"{n:>6} envs  {name:<52} {wall:>12,.0f} wall {cpu:>12,.0f} CPU")
 
 
 if __name__ == "__main__":

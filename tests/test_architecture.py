@@ -166,6 +166,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "torch": {"learn"},  # training only (the optional 'train' extra): nothing that plays imports it
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},
+    "scipy": {"atout.batch.common"},  # the sparse tensors' product (a network's first layer, issue 49)
     "threadpoolctl": {"atout.envs.vector"},  # numpy's BLAS threads with learned opponents (issue 49)
     "stable_baselines3": {"atout.envs.sb3"},  # optional: the SB3 VecEnv adapter, when installed
     "sb3_contrib": {"atout.envs.sb3"},  # optional: SB3Policy.load reads a MaskablePPO snapshot

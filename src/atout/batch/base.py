@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.game import TERMINAL, Game, State
-from .common import Arrays, IllegalActions, SeedQueue, Step, TensorFrame
+from .common import Arrays, IllegalActions, SeedQueue, SparseTensor, Step, TensorFrame
 
 __all__ = ["BatchBase", "MatchArray"]
 
@@ -670,15 +670,43 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         ``game.observation_tensor(state.view(seat))`` (or
         ``information_state_tensor`` with ``information_state=True``).
         """
+        return self._encode(seats, information_state, dtype, sparse=False).dense()
+
+    def sparse_tensor(
+        self,
+        seats: int | Sequence[int] | IntArray | None = None,
+        *,
+        information_state: bool = True,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> SparseTensor:
+        """:meth:`observation_tensor`'s values (the information-state tensor by default) as compressed rows.
+
+        Why: a network's first layer needs only the non-zero entries (Wizard's
+        information-state tensor: 3,739 values, 20–80 non-zero); the game's
+        encoder writes them straight into a :class:`~atout.batch.common.SparseTensor`,
+        with no (N, size) array to clear and scan.  ``.toarray()`` is
+        :meth:`observation_tensor` value for value (tested).
+        """
+        return self._encode(seats, information_state, dtype, sparse=True).sparse_tensor()
+
+    def _encode(
+        self,
+        seats: int | Sequence[int] | IntArray | None,
+        information_state: bool,
+        dtype: type[np.floating[Any]],
+        sparse: bool,
+    ) -> TensorFrame:
         if seats is None:
             seat_array = np.maximum(self.current_player, 0)
         else:
             seat_array = np.broadcast_to(np.asarray(seats, dtype=np.intp), (self.num_games,))
         encoder = importlib.import_module(self._tensor_module, __package__)
         layout = encoder.blocks(self.game, information_state)
-        frame = TensorFrame(layout, seat_array, self.num_games, self.players, dtype, self._direction)
+        frame = TensorFrame(
+            layout, seat_array, self.num_games, self.players, dtype, self._direction, sparse=sparse
+        )
         encoder.encode(self, frame, information_state)
-        return frame.out
+        return frame
 
     def information_state_tensor(
         self,

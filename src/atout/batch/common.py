@@ -174,6 +174,115 @@ class SeedQueue:
         return out
 
 
+class SparseTensor(NamedTuple):
+    """(N, size) tensors as compressed rows (CSR): the non-zero values only, row by row.
+
+    Why: the information-state tensors are wide and nearly empty (Wizard's:
+    3,739 values, 20–80 of them non-zero), and what reads them first is a
+    network's dense first layer.  Row ``i``'s values are ``values[indptr[i]:
+    indptr[i + 1]]`` at the columns ``indices[...]`` (ascending).  Written by
+    :meth:`atout.batch.base.BatchBase.sparse_tensor` straight from the game's
+    encoder (no dense array, no scan for the non-zeros).
+    """
+
+    indptr: NDArray[np.intp]
+    indices: NDArray[np.intp]
+    values: NDArray[np.floating[Any]]
+    shape: tuple[int, int]
+
+    def toarray(self) -> NDArray[np.floating[Any]]:
+        """The dense (N, size) array (what ``observation_tensor`` returns)."""
+        out = np.zeros(self.shape, dtype=self.values.dtype)
+        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
+        out[rows, self.indices] = self.values
+        return out
+
+    def select(self, rows: NDArray[np.intp]) -> SparseTensor:
+        """The rows ``rows``, in that order (as ``dense[rows]``)."""
+        begin = self.indptr[rows]
+        lengths = self.indptr[rows + 1] - begin
+        indptr = np.zeros(len(rows) + 1, dtype=np.intp)
+        np.cumsum(lengths, out=indptr[1:])
+        # Each picked entry's place in the source: its row's start plus its rank in the row.
+        at = np.repeat(begin - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
+        return SparseTensor(indptr, self.indices[at], self.values[at], (len(rows), self.shape[1]))
+
+    def dot(self, weight: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+        """``dense @ weight``: (N, size) @ (size, k) → (N, k), adding only the weight rows of the non-zeros.
+
+        Why scipy: the product wants a compiled loop over the non-zeros (numpy's
+        fancy-index gathers of the weight rows cost as much as the dense product
+        they replace, measured); scipy's CSR product is one.  Without scipy the
+        dense product is used (the same result up to float rounding).
+        """
+        try:
+            from scipy.sparse import csr_matrix
+        except ImportError:  # pragma: no cover - scipy comes with the pettingzoo extra
+            return self.toarray() @ weight
+        matrix = csr_matrix((self.values, self.indices, self.indptr), shape=self.shape)
+        result: NDArray[np.floating[Any]] = np.asarray(matrix @ weight)
+        return result
+
+
+class _SparseOut:
+    """Stands for ``TensorFrame.out`` when the frame is sparse: each write ``out[key] = value`` is
+    recorded as (rows, columns, values) of its non-zero values, with numpy's indexing rules.
+
+    Why it works for every encoder unchanged: the key is applied to two zero-stride arrays
+    holding each cell's row and column, so a slice, an integer, a boolean or an integer
+    array select exactly the cells numpy would write.  The encoders only write (never read)
+    their frame, into zeros: a later write to a cell replaces an earlier one
+    (:meth:`tensor` keeps the last), and a zero written is no entry.
+    """
+
+    def __init__(self, count: int, size: int) -> None:
+        self.shape = (count, size)
+        self.row_of = np.broadcast_to(np.arange(count, dtype=np.intp)[:, None], self.shape)
+        self.column_of = np.broadcast_to(np.arange(size, dtype=np.intp)[None, :], self.shape)
+        self.parts: list[tuple[NDArray[np.intp], NDArray[np.intp], NDArray[Any]]] = []
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.record(self.row_of[key], self.column_of[key], value)
+
+    def record(self, rows: NDArray[np.intp], columns: NDArray[np.intp], value: Any) -> None:
+        values = np.broadcast_to(np.asarray(value), rows.shape)
+        keep = values != 0
+        self.parts.append((rows[keep], columns[keep], values[keep]))
+
+    def columns(self, at: int, size: int) -> _SparseColumns:
+        return _SparseColumns(self, at, size)
+
+    def tensor(self, dtype: type[np.floating[Any]]) -> SparseTensor:
+        """The recorded writes as a :class:`SparseTensor` (the last write to a cell wins, as in numpy)."""
+        count, size = self.shape
+        if self.parts:
+            rows = np.concatenate([p[0].reshape(-1) for p in self.parts])
+            columns = np.concatenate([p[1].reshape(-1) for p in self.parts])
+            values = np.concatenate([p[2].reshape(-1).astype(dtype) for p in self.parts])
+        else:
+            rows = columns = np.zeros(0, dtype=np.intp)
+            values = np.zeros(0, dtype=dtype)
+        order = np.argsort(rows * size + columns, kind="stable")  # stable: writes to a cell in order
+        rows, columns, values = rows[order], columns[order], values[order]
+        last = np.ones(len(rows), dtype=bool)
+        last[:-1] = (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1])
+        rows, columns, values = rows[last], columns[last], values[last]
+        indptr = np.zeros(count + 1, dtype=np.intp)
+        np.cumsum(np.bincount(rows, minlength=count), out=indptr[1:])
+        return SparseTensor(indptr, columns, values, self.shape)
+
+
+class _SparseColumns:
+    """``frame.block(name, size)`` of a sparse frame: writes into it are the block's columns' writes."""
+
+    def __init__(self, out: _SparseOut, at: int, size: int) -> None:
+        self.out, self.at, self.size = out, at, size
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        where = (slice(None), slice(self.at, self.at + self.size))
+        self.out.record(self.out.row_of[where][key], self.out.column_of[where][key], value)
+
+
 class TensorFrame:
     """A batch's tensors in the making, in the engine's layout: what each game's encoder fills.
 
@@ -197,6 +306,7 @@ class TensorFrame:
         players: int,
         dtype: type[np.floating[Any]],
         step: int = 1,
+        sparse: bool = False,
     ) -> None:
         """``seats``: the viewer of each of the ``count`` matches (refused unless one seat 0..players - 1 each)."""
         checked = np.asarray(seats, dtype=np.intp)
@@ -207,7 +317,10 @@ class TensorFrame:
         for name, size in layout:
             self.start[name] = at
             at += size
-        self.out: NDArray[np.floating[Any]] = np.zeros((count, at), dtype=dtype)
+        #: The tensors: an (N, size) array of zeros to fill, or with ``sparse`` a recorder of the
+        #: writes (:class:`_SparseOut`: the same indexing, read back by :meth:`sparse_tensor`).
+        self.out: Any = _SparseOut(count, at) if sparse else np.zeros((count, at), dtype=dtype)
+        self.dtype = dtype
         self.rows = np.arange(count)
         self.seats = checked
         self.players = players
@@ -238,10 +351,22 @@ class TensorFrame:
             else:
                 self.out[self.rows[present], at[present]] = 1.0
 
-    def block(self, name: str, size: int) -> NDArray[np.floating[Any]]:
+    def block(self, name: str, size: int) -> Any:
         """The (N, size) columns of block ``name`` (a view: writing it fills the tensor)."""
         at = self.start[name]
+        if isinstance(self.out, _SparseOut):
+            return self.out.columns(at, size)
         return self.out[:, at : at + size]
+
+    def dense(self) -> NDArray[np.floating[Any]]:
+        """The filled (N, size) array (a dense frame's)."""
+        assert isinstance(self.out, np.ndarray)
+        return self.out
+
+    def sparse_tensor(self) -> SparseTensor:
+        """The filled tensors as compressed rows (a sparse frame's)."""
+        assert isinstance(self.out, _SparseOut)
+        return self.out.tensor(self.dtype)
 
 
 class Batch(Protocol):
@@ -317,6 +442,13 @@ class Batch(Protocol):
         *,
         dtype: type[np.floating[Any]] = np.float32,
     ) -> NDArray[np.floating[Any]]: ...
+    def sparse_tensor(
+        self,
+        seats: int | Sequence[int] | NDArray[np.intp] | None = None,
+        *,
+        information_state: bool = True,
+        dtype: type[np.floating[Any]] = np.float32,
+    ) -> SparseTensor: ...
     def heuristic_actions(self) -> NDArray[np.intp]: ...
     @classmethod
     def has_playout_model(cls) -> bool: ...

@@ -108,7 +108,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..batch import BATCH_CLASSES, batch_class
-from ..batch.common import Batch
+from ..batch.common import Batch, SparseTensor
 from ..bots.learned import ModelMismatch, PolicyModel, shipped_model
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
@@ -179,6 +179,11 @@ def set_blas_threads(threads: int) -> None:
     threadpool_limits(limits=threads, user_api="blas")
 
 
+def _pick(x: FloatArray | SparseTensor, rows: IntArray) -> FloatArray | SparseTensor:
+    """Some rows of dense or sparse tensors."""
+    return x[rows] if isinstance(x, np.ndarray) else x.select(rows)
+
+
 class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` matches of one batch, the agent at ``seat`` in each (see the module docstring).
 
@@ -203,6 +208,10 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012  (gymnasium declares it so)
+    #: Learned opponents read the batch's sparse tensors (their first layer adds only the weight rows
+    #: of the non-zero inputs); False: the dense tensors and product, as before (bench/vector_env.py's
+    #: A/B, and the tests that compare the two).
+    sparse_inputs: bool = True
 
     def __init__(
         self,
@@ -389,6 +398,14 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         mask = batch.legal_mask()[rows]
         code = code[rows]
         tensors: dict[bool, FloatArray] = {}
+        sparse: list[SparseTensor] = []  # written once a step, if asked
+
+        def sparse_rows() -> SparseTensor:
+            """The rows' information-state tensors as compressed rows, for the networks: their first
+            layer adds the weight rows of the non-zero inputs only (``PolicyModel``'s sparse path)."""
+            if not sparse:
+                sparse.append(batch.sparse_tensor(information_state=True).select(rows))
+            return sparse[0]
 
         def tensor(information_state: bool) -> FloatArray:
             """The rows' tensors from the seat to act's view, written once per kind a step."""
@@ -403,13 +420,15 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             if mine is not None and not mine.size:
                 continue
             if isinstance(model, PolicyModel):
-                x = tensor(True)
+                rows_x = sparse_rows() if self.sparse_inputs else tensor(True)
                 prior = None
                 if model.prior_weight is not None:
                     assert heuristic is not None
                     prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
                 answer = model.best_actions(
-                    x if mine is None else x[mine], mask if mine is None else mask[mine], prior
+                    rows_x if mine is None else _pick(rows_x, mine),
+                    mask if mine is None else mask[mine],
+                    prior,
                 )
             else:
                 # A callable sees what the agent sees: the env's tensor (and the legal masks).

@@ -1,0 +1,104 @@
+"""The batch's sparse tensors (``sparse_tensor()``) and the networks' sparse first layer (issue 49).
+
+The sparse tensors are written by the very encoders that write the dense ones (their writes
+recorded instead of stored), so they must hold the same values, in every game, for every
+viewer, at every kind of position; the first layer fed with them must give the dense
+product's logits (the same sums in another order) and so the same greedy actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import atout
+from atout.batch import batch_class
+from atout.batch.common import SparseTensor
+from atout.bots.learned import shipped_model
+from atout.envs.vector import AtoutVectorEnv
+from tests.bots.test_learned import random_model
+
+
+@pytest.mark.parametrize("name", ["wizard", "malin", "sticheln", "nain-jaune"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_sparse_tensors_hold_the_dense_tensors_values(name: str, players: int) -> None:
+    batch = batch_class(name)(players, range(40, 104))
+    rng = np.random.default_rng(players)
+    checked = 0
+    for _ in range(120):
+        if batch.terminal.all():
+            break
+        for information_state in (True, False):
+            for seats in (None, rng.integers(0, players, batch.num_games)):
+                dense = batch.observation_tensor(seats, information_state=information_state)
+                sparse = batch.sparse_tensor(seats, information_state=information_state)
+                assert sparse.shape == dense.shape
+                assert np.array_equal(sparse.toarray(), dense)
+                assert (sparse.values != 0).all()  # no stored zeros
+                rows = rng.permutation(batch.num_games)[:20]
+                assert np.array_equal(sparse.select(rows).toarray(), dense[rows])
+                checked += 1
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    assert checked > 100
+
+
+def test_a_later_write_replaces_an_earlier_one_as_in_numpy() -> None:
+    """The recorder keeps numpy's assignment rule: the last value written to a cell."""
+    from atout.batch.common import TensorFrame
+
+    frame = TensorFrame([("a", 3), ("b", 2)], np.zeros(2, dtype=np.intp), 2, 2, np.float32, sparse=True)
+    frame.out[:, 0:3] = np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
+    frame.out[np.array([0, 1]), np.array([2, 1])] = np.array([5.0, 7.0])
+    frame.block("b", 2)[:] = 0.5
+    tensor = frame.sparse_tensor()
+    assert isinstance(tensor, SparseTensor)
+    expected = np.array([[1.0, 0.0, 5.0, 0.5, 0.5], [0.0, 7.0, 0.0, 0.5, 0.5]], dtype=np.float32)
+    assert np.array_equal(tensor.toarray(), expected)
+
+
+@pytest.mark.parametrize("name", ["wizard", "sticheln"])
+def test_the_sparse_first_layer_gives_the_dense_logits_and_actions(name: str) -> None:
+    game = atout.load(name, players=4)
+    model = shipped_model(game) if name == "wizard" else random_model(game, hidden=64, seed=2)
+    batch = batch_class(name)(4, range(500, 756))
+    rng = np.random.default_rng(1)
+    decisions = margins = 0
+    for _ in range(150):
+        if batch.terminal.all():
+            break
+        rows = np.flatnonzero(~batch.terminal)
+        mask = batch.legal_mask()[rows]
+        prior = batch.heuristic_actions()[rows] if model.prior_weight is not None else None
+        dense = model.masked_logits(batch.information_state_tensor()[rows], mask, prior)
+        sparse = model.masked_logits(batch.sparse_tensor().select(rows), mask, prior)
+        finite = np.isfinite(dense)
+        assert np.array_equal(finite, np.isfinite(sparse))
+        np.testing.assert_allclose(sparse[finite], dense[finite], rtol=1e-4, atol=1e-4)
+        # Greedy actions agree wherever the best two legal logits are not within rounding of each other.
+        top = np.sort(np.where(finite, dense, -1e30), axis=1)[:, -2:]
+        clear = (top[:, 1] - top[:, 0]) > 1e-3
+        assert np.array_equal(dense.argmax(axis=1)[clear], sparse.argmax(axis=1)[clear])
+        decisions += len(rows)
+        margins += int((~clear).sum())
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    assert decisions > 5000 and margins < decisions // 100
+
+
+def test_learned_opponents_play_the_same_matches_from_sparse_and_dense_tensors() -> None:
+    """The vector env's learned opponents (sparse first layer, the default) move as with the dense
+    product: the same observations, rewards and ends, step by step, on seeded matches."""
+    envs = []
+    for sparse in (True, False):
+        env = AtoutVectorEnv("wizard", 48, 4, seat=2, opponents=["policy", "heuristic", "policy"])
+        env.sparse_inputs = sparse
+        envs.append(env)
+    observed = [env.reset(seed=11)[0] for env in envs]
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        assert np.array_equal(observed[0]["observation"], observed[1]["observation"])
+        masks = envs[0].action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        results = [env.step(actions) for env in envs]
+        observed = [r[0] for r in results]
+        for a, b in zip(results[0][1:4], results[1][1:4], strict=True):
+            assert np.array_equal(a, b)
