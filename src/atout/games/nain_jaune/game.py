@@ -29,6 +29,7 @@ from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, State, seeded_deal, uniform_outcomes
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Rank, Reason, reason
 from . import cards as C
@@ -236,6 +237,9 @@ class NainJauneGame(Game):
         return 0, self.players * self.options["start_tokens"]
 
 
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class NainJauneState(State[NainJauneGame]):
     """A Nain Jaune match in progress.  See the module docstring for the phases.
 

@@ -28,6 +28,7 @@ from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, State, seeded_deal, uniform_outcomes
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from .cards import COLOURS, Deck
@@ -237,6 +238,9 @@ class StichelnGame(Game):
         return -bound, bound
 
 
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StichelnState(State[StichelnGame]):
     """A Sticheln match in progress.  See the module docstring for the phases."""
 

@@ -25,6 +25,7 @@ from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
@@ -174,6 +175,9 @@ class WizardGame(Game):
         return self._new_state(WizardState, seed, position)
 
 
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WizardState(State[WizardGame]):
     """A Wizard match in progress.  See the module docstring for the phases."""
 
