@@ -136,7 +136,9 @@ class Game(ABC):
                 if attribute not in vars(cls):
                     setattr(cls, attribute, f"{cls.package}.{module}")
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
+        # ``object``: any value reaches the check below, which names the fault (compiled, an
+        # ``int`` parameter would refuse a text with a bare TypeError first).
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(reason("option.players_int", v=repr(players)))
         if not self.min_players <= players <= self.max_players:
@@ -150,8 +152,11 @@ class Game(ABC):
                 )
             )
         self.players = players
-        #: The modules the class attributes name, imported once (:meth:`_module`).
-        self._modules: dict[str, Any] = {}
+        #: What modules derive from the game and keep on it, by key: the modules its class
+        #: attributes name (:meth:`_module`), the tensor layouts' constants, the research
+        #: adapters' sizes.  Never part of its identity (a pickle leaves it out); a dict of
+        #: its own, as a compiled game (a native class) has no ``__dict__`` to hold them.
+        self.cache: dict[str, Any] = {}
         self.options: Mapping[str, Any] = validate_options(self.option_specs, options, self.name)
         #: The first round (hand, deal) this match plays: the ``start_round`` option
         #: (:func:`~atout.core.options.start_round_option`), 1 for a game without it.
@@ -321,10 +326,11 @@ class Game(ABC):
         Looked up once per game object: the tensors are written at every step of
         the research adapters and worlds are drawn at every decision of a search bot.
         """
-        module = self._modules.get(attribute, _UNSET)
+        key = "_module_" + attribute
+        module = self.cache.get(key, _UNSET)
         if module is _UNSET:
             path = getattr(self, attribute)
-            module = self._modules[attribute] = importlib.import_module(path) if path else None
+            module = self.cache[key] = importlib.import_module(path) if path else None
         return module
 
     def _tensor_layout(self) -> Any:

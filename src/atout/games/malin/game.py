@@ -309,7 +309,7 @@ class MalinGame(Game):
         #: The last hand this match may play (None: until a score reaches 0).
         self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
-    def __init__(self, players: int, **options: object) -> None:
+    def __init__(self, players: object, **options: object) -> None:
         super().__init__(players, **options)
         self._build_space()
 

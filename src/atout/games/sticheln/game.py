@@ -131,7 +131,7 @@ class StichelnGame(Game):
         ),
     )
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
         super().__init__(players, **options)
         #: Play a card (ids 0..N-1), lay a handicap card (N..2N-1): :func:`.rules.action_space`.
         self.space = action_space(self.deck)

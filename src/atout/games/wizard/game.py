@@ -139,7 +139,7 @@ class WizardGame(Game):
         #: The last round this match plays (its number, not a count).
         self.num_rounds = start + o["rounds"] - 1 if o["rounds"] is not None else full
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
         super().__init__(players, **options)
         # The ids: cards 0..53, bids 0..full_rounds, four trumps, the blind play
         # (clairvoyance).  The hot paths read the starts as plain attributes.
