@@ -37,12 +37,16 @@ from types import ModuleType
 #: hierarchy: mypyc refuses a subclass narrowing an attribute), ``clone`` written out per
 #: game and checked against the fields table (tests/test_state_shape.py: a native class
 #: takes no generated method), class attributes declared ``ClassVar`` (mypyc makes any
-#: other an instance attribute), no ``__slots__`` or instance ``__dict__``, and
+#: other an instance attribute), no ``__slots__`` or instance ``__dict__`` (what modules keep
+#: on a game is in ``Game.cache``), the phases' refusals dispatched by a native method, and
 #: ``Game``/``State`` marked ``allow_interpreted_subclasses`` (:mod:`atout.core.native`),
-#: so that a game written in plain Python still subclasses them (tests/test_plain_game.py).
-#: Left pure: the views (``core/view.py``, the games' ``view.py``: frozen dataclasses that
-#: the games extend with mixins, and mypyc's native classes take one base class and no
-#: interpreted frozen-dataclass subclass), ``core/tricks.py`` (the views' mixin),
+#: so that a game written in plain Python still subclasses them (tests/test_plain_game.py);
+#: each game's state too, as then mypyc's ``__new__`` makes the blank state ``clone`` and
+#: ``fields.build`` fill (otherwise it runs ``__init__``; ``serializable`` runs it never).
+#: Left pure: the views (``core/view.py``, the games' ``view.py``: a game's view extends
+#: ``BaseView`` and ``LastTrick``, which mypyc refuses, "Multiple inheritance is not
+#: supported (except for traits)"; the mixin as a trait and the frozen dataclasses as
+#: native classes are not tried yet), ``core/tricks.py`` (the views' mixin),
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
