@@ -163,6 +163,8 @@ def main() -> None:
         global clock
         clock = time.process_time
     games = [atout.load(name, players=PLAYERS) for name in args.games.split(",")]
+    if not args.workload:
+        print(f"engine build: {atout._build.BUILD}", flush=True)  # compiled, or pure and why
     work: dict[str, Callable[[Game, int], tuple[float, ...]]] = {
         "play": play,
         "view": views,

@@ -56,13 +56,40 @@ def test_the_compiled_modules_exist() -> None:
         assert (SRC / path).is_file(), path
 
 
+def _opens_to_interpreted(node: ast.ClassDef) -> bool:
+    """Whether a compiled class says ``@mypyc_attr(allow_interpreted_subclasses=True)``
+    (:mod:`atout.core.native`): mypyc then takes an interpreted subclass (the engine's
+    ``Game`` and ``State``, which a game written in plain Python extends)."""
+    return any(
+        isinstance(d, ast.Call)
+        and isinstance(d.func, ast.Name)
+        and d.func.id == "mypyc_attr"
+        and any(
+            k.arg == "allow_interpreted_subclasses"
+            and isinstance(k.value, ast.Constant)
+            and k.value.value is True
+            for k in d.keywords
+        )
+        for d in node.decorator_list
+    )
+
+
 def _compiled_classes() -> dict[str, set[str]]:
-    """The classes each compiled module defines, by module name (``atout.core.reason``)."""
+    """The classes each compiled module defines that refuse interpreted subclasses, by module name
+    (``atout.core.reason``)."""
     out: dict[str, set[str]] = {}
     for path in _build.COMPILED:
         tree = ast.parse((SRC / path).read_text(encoding="utf-8"))
-        out[_build._module_name(path)] = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        out[_build._module_name(path)] = {
+            n.name for n in tree.body if isinstance(n, ast.ClassDef) and not _opens_to_interpreted(n)
+        }
     return out
+
+
+def test_the_engine_classes_open_to_plain_python_games() -> None:
+    """``Game`` and ``State`` are compiled, and a game written in plain Python may extend them."""
+    assert "atout/core/game.py" in _build.COMPILED
+    assert not {"Game", "State"} & _compiled_classes()["atout.core.game"]
 
 
 def _absolute(module: str, node: ast.ImportFrom) -> str:

@@ -51,6 +51,10 @@ def test_every_field_is_declared_and_cloned(name: str, players: int) -> None:
         copy = state.clone()
         assert type(copy) is type(state)
         assert fields.diff(state, copy) == [], "a clone differs from its original"
+        fields.check(copy)  # every field set, no other (a clone written out: issue 48)
+        for field in fields.shared:  # the same object (a compiled int is boxed at each read: equal)
+            mine, theirs = getattr(copy, field), getattr(state, field)
+            assert mine is theirs or (type(mine) is int and mine == theirs), f"clone copies {field}"
         for field in fields.copied:
             value = getattr(state, field)
             assert getattr(copy, field) is not value, f"clone shares the mutable field {field}"

@@ -31,41 +31,56 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 #: The modules compiled by mypyc, relative to ``src/`` (one group: they call each other
-#: natively).  Left pure: every module defining a class that is subclassed or compared by
-#: interpreted code (``core/game.py``'s Game, State and View, the games' ``game.py`` and
-#: ``view.py``, ``core/bot.py``, ``core/errors.py``, ``core/tricks.py``): mypyc 2.4 compiles
-#: such a class either as a native class, which the states' dynamic fields (the generated
-#: ``clone``, ``__slots__`` from the field table, the narrowed ``game``) do not fit yet, or
-#: as a non-native one, whose compiled methods refuse an interpreted subclass's instance
-#: and whose ``isinstance`` is miscompiled (docs/engine-notes: issue 48).  Also pure: the
-#: packages' ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's
-#: words (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
+#: natively).  The states and games (``core/game.py``, each game's ``game.py``) are native
+#: classes (issue 48): attributes in a C struct, methods called through a vtable.  What that
+#: took: ``State[G]`` generic over its game (one declared type of ``game`` along the
+#: hierarchy: mypyc refuses a subclass narrowing an attribute), ``clone`` written out per
+#: game and checked against the fields table (tests/test_state_shape.py: a native class
+#: takes no generated method), class attributes declared ``ClassVar`` (mypyc makes any
+#: other an instance attribute), no ``__slots__`` or instance ``__dict__`` (what modules keep
+#: on a game is in ``Game.cache``), the phases' refusals dispatched by a native method, and
+#: ``Game``/``State`` marked ``allow_interpreted_subclasses`` (:mod:`atout.core.native`),
+#: so that a game written in plain Python still subclasses them (tests/test_plain_game.py);
+#: each game's state too, as then mypyc's ``__new__`` makes the blank state ``clone`` and
+#: ``fields.build`` fill (otherwise it runs ``__init__``; ``serializable`` runs it never).
+#: Left pure: the views (``core/view.py``, the games' ``view.py``: a game's view extends
+#: ``BaseView`` and ``LastTrick``, which mypyc refuses, "Multiple inheritance is not
+#: supported (except for traits)"; the mixin as a trait and the frozen dataclasses as
+#: native classes are not tried yet), ``core/tricks.py`` (the views' mixin),
+#: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
+#: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
+#: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
 COMPILED: tuple[str, ...] = (
     "atout/core/actions.py",
     "atout/core/bits.py",
     "atout/core/deal.py",
     "atout/core/fields.py",
+    "atout/core/game.py",
     "atout/core/options.py",
     "atout/core/position.py",
     "atout/core/reason.py",
     "atout/core/tensor.py",
     "atout/core/viewdict.py",
     "atout/games/wizard/cards.py",
+    "atout/games/wizard/game.py",
     "atout/games/wizard/position.py",
     "atout/games/wizard/rules.py",
     "atout/games/wizard/sampling.py",
     "atout/games/wizard/tensor.py",
     "atout/games/malin/cards.py",
+    "atout/games/malin/game.py",
     "atout/games/malin/position.py",
     "atout/games/malin/rules.py",
     "atout/games/malin/sampling.py",
     "atout/games/malin/tensor.py",
     "atout/games/sticheln/cards.py",
+    "atout/games/sticheln/game.py",
     "atout/games/sticheln/position.py",
     "atout/games/sticheln/rules.py",
     "atout/games/sticheln/sampling.py",
     "atout/games/sticheln/tensor.py",
     "atout/games/nain_jaune/cards.py",
+    "atout/games/nain_jaune/game.py",
     "atout/games/nain_jaune/position.py",
     "atout/games/nain_jaune/rules.py",
     "atout/games/nain_jaune/sampling.py",

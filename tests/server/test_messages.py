@@ -117,7 +117,7 @@ def option_errors(name: str) -> list[Reason | str]:
         except AtoutError as exc:
             out.append(exc.why or str(exc))
     try:
-        cls("four")  # type: ignore[arg-type]
+        cls("four")
     except OptionError as exc:
         out.append(exc.why or str(exc))
     return out

@@ -51,7 +51,7 @@ def test_wrong_player_count(players: int) -> None:
 
 def test_player_count_must_be_an_integer() -> None:
     with pytest.raises(OptionError):
-        WizardGame("4")  # type: ignore[arg-type]
+        WizardGame("4")
     with pytest.raises(OptionError):
         WizardGame(True)
 

@@ -74,7 +74,8 @@ class StateFields:
         lines += [f"    new.{name} = self.{name}.copy()" for name in self.copied]
         lines += [f"    new.{name} = [x.copy() for x in self.{name}]" for name in self.nested]
         lines.append("    return new")
-        namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+        # ``cls.__new__``: a subclass of a compiled (mypyc) state takes its base's allocator.
+        namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
         exec("\n".join(lines), namespace)  # the code is built from checked identifiers only
         clone: Callable[[T], T] = namespace["clone"]
         clone.__qualname__ = f"{cls.__qualname__}.clone"
@@ -92,7 +93,7 @@ class StateFields:
             if unknown:
                 parts.append("unknown " + ", ".join(unknown))
             raise TypeError(f"{cls.__name__} needs a value for every field: {'; '.join(parts)}")
-        new: T = object.__new__(cls)
+        new: T = cls.__new__(cls)
         for name in self.names:
             setattr(new, name, values[name])
         return new
@@ -110,7 +111,9 @@ class StateFields:
         have = set(getattr(state, "__dict__", ()))
         for cls in type(state).__mro__:  # a slotted state's fields are its set slots
             slots = getattr(cls, "__slots__", ())
-            for name in (slots,) if isinstance(slots, str) else slots:
+            # A compiled (mypyc) class's attributes are its ``__mypyc_attrs__``.
+            native = vars(cls).get("__mypyc_attrs__", ())
+            for name in (*((slots,) if isinstance(slots, str) else slots), *native):
                 if name not in ("__dict__", "__weakref__") and hasattr(state, name):
                     have.add(name)
         declared = set(self.names)

@@ -31,22 +31,24 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, Self, TypedDict, TypeVar, cast
 
 from .actions import ActionSpace, ChanceEvent, integer, read_chance
 from .cardname import CardName
 from .errors import Explained, IllegalAction, NotationError, OptionError, PositionError
 from .fields import StateFields
+from .native import G, mypyc_attr
 from .options import OptionSpec, validate_options
 from .reason import Act, GameName, Option, Reason, SeatNo, reason
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
+from .view import BaseView as BaseView
+from .view import View as View
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
-CHANCE = -1
+CHANCE: Final = -1
 #: ``current_player`` once the match is over (OpenSpiel's value too).
-TERMINAL = -4
+TERMINAL: Final = -4
 #: A game's own state class (:meth:`Game._new_state` returns one, :func:`redact_by_replay` takes one).
 S = TypeVar("S", bound="State")
 #: A cache slot not filled yet (None is a value: "no layout").
@@ -65,10 +67,13 @@ def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Gam
     return cls(players, **options)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game with its parameters: immutable, hashable, cheap to share.
 
     Subclasses set the class attributes and implement the abstract methods.
+    Compiled as a native class (issue 48) that a game written in plain Python
+    may still subclass.
     """
 
     #: Name used on the command line and by :func:`atout.load` (``"wizard"``).
@@ -124,14 +129,16 @@ class Game(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Name the rules page and the modules of a declared :attr:`package` the class does not name itself."""
         super().__init_subclass__(**kwargs)
-        if "name" in cls.__dict__ and "rules_page" not in cls.__dict__ and not cls.rules_page:
+        if "name" in vars(cls) and "rules_page" not in vars(cls) and not cls.rules_page:
             cls.rules_page = cls.name
-        if cls.__dict__.get("package"):
+        if vars(cls).get("package"):
             for attribute, module in PACKAGE_MODULES.items():
-                if attribute not in cls.__dict__:
+                if attribute not in vars(cls):
                     setattr(cls, attribute, f"{cls.package}.{module}")
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
+        # ``object``: any value reaches the check below, which names the fault (compiled, an
+        # ``int`` parameter would refuse a text with a bare TypeError first).
         if isinstance(players, bool) or not isinstance(players, int):
             raise OptionError(reason("option.players_int", v=repr(players)))
         if not self.min_players <= players <= self.max_players:
@@ -145,6 +152,11 @@ class Game(ABC):
                 )
             )
         self.players = players
+        #: What modules derive from the game and keep on it, by key: the modules its class
+        #: attributes name (:meth:`_module`), the tensor layouts' constants, the research
+        #: adapters' sizes.  Never part of its identity (a pickle leaves it out); a dict of
+        #: its own, as a compiled game (a native class) has no ``__dict__`` to hold them.
+        self.cache: dict[str, Any] = {}
         self.options: Mapping[str, Any] = validate_options(self.option_specs, options, self.name)
         #: The first round (hand, deal) this match plays: the ``start_round`` option
         #: (:func:`~atout.core.options.start_round_option`), 1 for a game without it.
@@ -315,10 +327,10 @@ class Game(ABC):
         the research adapters and worlds are drawn at every decision of a search bot.
         """
         key = "_module_" + attribute
-        module = self.__dict__.get(key, _UNSET)
+        module = self.cache.get(key, _UNSET)
         if module is _UNSET:
             path = getattr(self, attribute)
-            module = self.__dict__[key] = importlib.import_module(path) if path else None
+            module = self.cache[key] = importlib.import_module(path) if path else None
         return module
 
     def _tensor_layout(self) -> Any:
@@ -440,91 +452,6 @@ class Game(ABC):
         return state
 
 
-class View(ABC):
-    """What one seat may know, and nothing more.
-
-    Views are immutable and comparable: two states that differ only in what a
-    seat cannot see give equal views (the no-leak property tests rely on it).
-    ``legal_actions`` is filled only when it is this seat's turn.
-    """
-
-    game: Game
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-
-    @abstractmethod
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (what a socket or an external bot receives)."""
-
-    def text(self, action: int) -> str:
-        """Notation of one of this view's legal actions."""
-        return self.game.action_to_text(action)
-
-    def parse(self, text: str) -> int:
-        """Action id for a text in the game's notation."""
-        return self.game.text_to_action(text)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], game: Game) -> View:
-        """The view whose :meth:`to_dict` is ``data`` (as a JSON-lines bot receives it).
-
-        Lossless: ``View.from_dict(v.to_dict(), game)`` has the fields, legal
-        actions and ``to_dict()`` of ``v``.  ``game`` gives what the dict does not
-        carry (player count, options: the protocol's ``start`` message); called on
-        ``View`` it dispatches to the game's view class, whose ``read_dict`` reads
-        the fields (:mod:`atout.core.viewdict`).  A dict no view of ``game`` writes
-        raises :class:`~atout.core.errors.ViewError` naming the field at fault.
-        """
-        from .viewdict import view_from_dict
-
-        if not isinstance(game, Game):
-            raise TypeError(f"View.from_dict needs the game the view belongs to, not {game!r}")
-        return view_from_dict(cls, data, game)
-
-    def __repr__(self) -> str:
-        """The view as its dict shows it, cards as text (``hand=['B3', 'Z']``), not raw ids or masks."""
-        fields = {k: v for k, v in self.to_dict().items() if k != "game"}
-        inner = "".join(f", {k}={v!r}" for k, v in fields.items())
-        return f"{type(self).__name__}(game={self.game!r}{inner})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, View) and self.to_dict() == other.to_dict()
-
-    def __hash__(self) -> int:
-        return hash(repr(sorted(self.to_dict().items())))
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class BaseView(View):
-    """The frozen dataclass the shipped games' views extend: the head fields, declared once.
-
-    A game's view adds its own fields after these (``phase`` is the phase's
-    name, "bid", "play"...) and narrows ``game`` to its own class by declaring
-    it again (``game: WizardGame = field(repr=False)``: the field keeps its
-    place, first).  :func:`view_head` fills the head from a state,
-    :meth:`head_dict` writes it and :func:`atout.core.viewdict.read_head` reads
-    it back, so that every game sends and reads it alike.
-    """
-
-    game: Game = field(repr=False)
-    seat: int
-    current_player: int
-    legal_actions: tuple[int, ...]
-    phase: str
-
-    def head_dict(self) -> dict[str, Any]:
-        """The head of :meth:`to_dict`: ``{**self.head_dict(), "round": ...}`` (the keys come first, in this order)."""
-        game = self.game
-        return {
-            "game": game.name,
-            "seat": self.seat,
-            "current_player": self.current_player,
-            "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
-            "phase": self.phase,
-        }
-
-
 class ViewHead(TypedDict):
     """The fields every game's view starts with: ``XView(**head, ...)``.
 
@@ -579,8 +506,15 @@ def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | N
     return out
 
 
-class State(ABC):
-    """A position in a whole match.  Mutable; copy with :meth:`clone`."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(ABC, Generic[G]):
+    """A position in a whole match.  Mutable; copy with :meth:`clone`.
+
+    ``State[WizardGame]``: a state of that game (``state.game`` is one), declared
+    once here for the whole hierarchy, as mypyc's native classes need (issue 48:
+    a subclass may not narrow an attribute's type).  A game written in plain
+    Python may still subclass it.
+    """
 
     #: Every field of the state, each once, with how a copy treats it
     #: (:mod:`atout.core.fields`): ``clone`` and the samplers' rebuilds come from it.
@@ -591,11 +525,13 @@ class State(ABC):
     #: ``refusal(state, action)``) saying why ``action`` breaks a rule there, or None
     #: when it is legal.  It is the very code that decides legality, so the reason a
     #: refusal gives is the check that refused; :meth:`illegal_reason` dispatches on it.
+    #: A game declares this table, or writes :meth:`_phase_refusal` (the shipped games,
+    #: compiled: a native method names its phases' refusals in code, issue 48).
     refusals: ClassVar[Refusals]
     #: :attr:`refusals` as a tuple indexed by phase (None: no refusal), derived by the
     #: class: a tuple index is the fastest dispatch, and this runs at every move.
-    _refusal_by_phase: ClassVar[tuple[Callable[[Any, int], Reason | None] | None, ...]]
-    game: Game
+    _refusal_by_phase: ClassVar[tuple[Callable[[Any, int], Reason | None] | None, ...]] = ()
+    game: G
     #: The phase of the round the state is in (a number, named by :attr:`phase_names`).
     phase: int
     #: The seed chance is drawn from, or ``None`` when chance is applied by hand.
@@ -613,7 +549,7 @@ class State(ABC):
     #: The number of seats (``game.players``), kept on the state for the hot loops.
     n: int
 
-    def __init__(self, game: Game, seed: int | None) -> None:
+    def __init__(self, game: G, seed: int | None) -> None:
         """The start of a match of ``game``, before its first chance event.
 
         ``seed`` draws the chance events (``None``: the caller applies them);
@@ -670,7 +606,19 @@ class State(ABC):
         # A plain int passes on its type alone, the common case (bool, an int, is refused).
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
             return reason("not_an_integer", v=repr(action))
-        refusal = self._refusal_by_phase[self.phase]
+        return self._phase_refusal(action)
+
+    def _phase_refusal(self, action: int) -> Reason | None:
+        """The refusal of the phase the state is in, for an action id: from :attr:`refusals`.
+
+        A compiled game writes it out instead (``if phase == PLAY: return
+        self._play_refusal(action)``...): a native call rather than a table of
+        Python functions, and the table of a compiled class cannot name its
+        methods (mypyc).  A phase without a refusal is the match's end.
+        """
+        table = self._refusal_by_phase
+        phase = self.phase
+        refusal = table[phase] if phase < len(table) else None
         if refusal is None:
             return reason("match_over")
         return refusal(self, action)
@@ -860,17 +808,31 @@ class State(ABC):
         """Derive ``clone`` from the class's :attr:`fields`, unless the class writes its own,
         and the phase-indexed dispatch of :attr:`refusals`."""
         super().__init_subclass__(**kwargs)
-        if "refusals" in cls.__dict__:
+        if "refusals" in vars(cls):
             phases = range(len(cls.phase_names))
             if not set(cls.refusals) <= set(phases):
                 raise TypeError(f"{cls.__name__}.refusals names phases that phase_names does not")
             cls._refusal_by_phase = tuple(cls.refusals.get(phase) for phase in phases)
-        if "fields" in cls.__dict__ and "clone" not in cls.__dict__:
+        if "fields" in vars(cls) and "clone" not in vars(cls):
             cls.clone = cls.fields.cloner(cls)  # type: ignore[method-assign,assignment]
 
     def clone(self) -> Self:
         """A copy sharing nothing that changes in place: derived from :attr:`fields` (or written by the game)."""
         raise NotImplementedError(f"{type(self).__name__} declares no fields and writes no clone")
+
+    def _clone_base(self) -> Self:
+        """A new state of this class with the fields every state has copied (``STATE_SHARED``,
+        ``STATE_COPIED`` of :mod:`.fields`), the rest unset: where a compiled game's written-out
+        ``clone`` starts (a native class takes no generated method, issue 48)."""
+        new = type(self).__new__(type(self))
+        new.game = self.game
+        new.seed = self.seed
+        new.start = self.start
+        new.n = self.n
+        new.round = self.round
+        new.phase = self.phase
+        new.history = self.history.copy()
+        return new
 
     def __str__(self) -> str:
         return f"<{self.game.name} state, round {self.round}, to act: {self.current_player}>"

@@ -36,9 +36,9 @@ def float32_view(values: list[float]) -> np.ndarray[Any, np.dtype[np.float32]]:
 
 def _sizes(game: Game) -> tuple[int, int]:
     # Kept on the game object: hashing a game (its sorted options) costs more than the lookup saves.
-    sizes: tuple[int, int] | None = game.__dict__.get("_adapter_sizes")
+    sizes: tuple[int, int] | None = game.cache.get("_adapter_sizes")
     if sizes is None:
-        sizes = game.__dict__["_adapter_sizes"] = (
+        sizes = game.cache["_adapter_sizes"] = (
             game.observation_tensor_size(),
             game.information_state_tensor_size(),
         )

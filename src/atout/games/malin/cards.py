@@ -20,27 +20,32 @@ Malheur cards ("jeu fun") are counted per type, never as slots: five types,
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Final
 
 from ...core.bits import bits_of, fill_slots
 from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.reason import Quoted, reason
 
-NUM_NUMBERS = 34
-TWIN = 34
-WISH = 35
-NUM_KINDS = 36
-NUM_SLOTS = 37
-TWIN_MASK = 0b11 << 34
-WISH_SLOT = 36
-WISH_MASK = 1 << WISH_SLOT
+NUM_NUMBERS: Final = 34
+TWIN: Final = 34
+WISH: Final = 35
+NUM_KINDS: Final = 36
+NUM_SLOTS: Final = 37
+TWIN_MASK: Final = 0b11 << 34
+WISH_SLOT: Final = 36
+WISH_MASK: Final = 1 << WISH_SLOT
 
 #: An effective card value: an int, or an exact half (or quarter...) after Belzébuth.
 Value = int | Fraction
 
 # Malheur card types.
-MALIN, AVOCAT, SIX, BELZ, FENNEC = range(5)
-NUM_MALHEURS = 5
+MALIN: Final = 0
+AVOCAT: Final = 1
+SIX: Final = 2
+BELZ: Final = 3
+FENNEC: Final = 4
+NUM_MALHEURS: Final = 5
 MALHEUR_NAMES = ("malin", "avocat", "666", "belzebuth", "fennec")
 MALHEUR_TITLES = ("Le Malin", "L'Avocat du Diable", "666", "Belzébuth", "Fennec")
 _MALHEUR_WORDS = {

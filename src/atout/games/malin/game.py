@@ -27,12 +27,14 @@ played, so that the question itself reveals nothing either.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits, deal_reader, integer
+from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Num, Quoted, Reason, Seat, Seats, Word, reason
 from . import cards as C
@@ -139,20 +141,20 @@ __all__ = [
 class MalinGame(Game):
     """Le Malin for 3 to 6 players, with the "jeu fun" Malheur cards and every variant as an option."""
 
-    name = "malin"
+    name: ClassVar[str] = "malin"
 
-    title = "Le Malin et ses petits malheurs"
-    summary = (
+    title: ClassVar[str] = "Le Malin et ses petits malheurs"
+    summary: ClassVar[str] = (
         "Bid a number of tricks nobody else bid, then hit it exactly: each trick off costs a "
         "point of your 10 (or 6); Twins and the Wish take the value you declare."
     )
-    min_players = 3
-    max_players = 6
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.malin.bot:MalinHeuristicBot"}
     #: A hand moves a score by a point or two (a score starts at 10): half a point is a mistake.
     review_thresholds: ClassVar[tuple[float, float]] = (0.5, 1.5)
-    package = "atout.games.malin"
-    rules_page = "le-malin"
+    package: ClassVar[str] = "atout.games.malin"
+    rules_page: ClassVar[str] = "le-malin"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "start_score",
@@ -278,7 +280,9 @@ class MalinGame(Game):
         ),
     )
 
-    card_name = staticmethod(_card_name)
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options
@@ -305,7 +309,7 @@ class MalinGame(Game):
         #: The last hand this match may play (None: until a score reaches 0).
         self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
-    def __init__(self, players: int, **options: object) -> None:
+    def __init__(self, players: object, **options: object) -> None:
         super().__init__(players, **options)
         self._build_space()
 
@@ -477,10 +481,13 @@ class MalinGame(Game):
         return self._new_state(MalinState, seed, position)
 
 
-class MalinState(State):
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MalinState(State[MalinGame]):
     """A Le Malin match in progress.  See the module docstring for the phases."""
 
-    phase_names = PHASE_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "to_act", "out", "removed", "deal_count", "leader", "wish_pos", "wish_mod",
@@ -492,8 +499,40 @@ class MalinState(State):
         ),
         nested=("mal",),
     )  # fmt: skip
-    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
-    game: MalinGame
+
+    def clone(self) -> Self:
+        """A copy, each field as :attr:`fields` declares (written out, checked by tests/test_state_shape.py)."""
+        new = self._clone_base()
+        new.dealer = self.dealer
+        new.to_act = self.to_act
+        new.out = self.out
+        new.removed = self.removed
+        new.deal_count = self.deal_count
+        new.leader = self.leader
+        new.wish_pos = self.wish_pos
+        new.wish_mod = self.wish_mod
+        new.last_actor = self.last_actor
+        new.prev_round_trick = self.prev_round_trick
+        new.draws = self.draws
+        new.steals = self.steals
+        new.win_kind = self.win_kind
+        new.passed = self.passed
+        new.pending = self.pending
+        new._deck = self._deck
+        new.hands = self.hands.copy()
+        new.bids = self.bids.copy()
+        new.tricks_won = self.tricks_won.copy()
+        new.trick = self.trick.copy()
+        new.tricks = self.tricks.copy()
+        new.scores_ = self.scores_.copy()
+        new.sheet = self.sheet.copy()
+        new.pile = self.pile.copy()
+        new.discard = self.discard.copy()
+        new.mlog = self.mlog.copy()
+        new.steal_groups = self.steal_groups.copy()
+        new.gain_queue = self.gain_queue.copy()
+        new.mal = [x.copy() for x in self.mal]
+        return new
 
     def __init__(self, game: MalinGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -808,14 +847,22 @@ class MalinState(State):
             "malin.not_a_chance_outcome", v=repr(outcome), phase=Word("phase", PHASE_NAMES[self.phase])
         )
 
-    refusals: ClassVar[Refusals] = {
-        PLAY: _play_refusal,
-        WINDOW: _window_refusal,
-        REACT: _react_refusal,
-        BID: _bid_refusal,
-        REDECLARE: _redeclare_refusal,
-        **dict.fromkeys(CHANCE_PHASES, _chance_refusal),
-    }
+    def _phase_refusal(self, action: int) -> Reason | None:
+        """Why ``action`` breaks Le Malin's rules now: a card, a Malheur window or reaction, a bid, a new Wish."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_refusal(action)
+        if phase == WINDOW:
+            return self._window_refusal(action)
+        if phase == REACT:
+            return self._react_refusal(action)
+        if phase == BID:
+            return self._bid_refusal(action)
+        if phase == REDECLARE:
+            return self._redeclare_refusal(action)
+        if phase in CHANCE_PHASES:
+            return self._chance_refusal(action)
+        return reason("match_over")
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -1185,8 +1232,11 @@ class MalinState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    view = make_view
-    redacted_history = redact_history
+    def view(self, seat: int, public: bool = False) -> MalinView:
+        return make_view(self, seat, public)
+
+    def redacted_history(self, seat: int) -> list[int | None]:
+        return redact_history(self, seat)
 
     def step(self, action: int) -> None:
         """Apply ``action``, known to be legal here, without recording it in the history.

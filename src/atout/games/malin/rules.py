@@ -20,14 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ...core.actions import ActionRange, ActionSpace
 from . import cards as C
 from .cards import AVOCAT, BELZ, FENNEC, MALIN, NUM_KINDS, NUM_MALHEURS, SIX, TWIN, WISH, Value
 
 # Phases.
-FIRST_DEALER, GAIN, REMOVE, DEAL, WINDOW, REACT, STEAL, BID, PLAY, REDECLARE, OVER = range(11)
+FIRST_DEALER: Final = 0
+GAIN: Final = 1
+REMOVE: Final = 2
+DEAL: Final = 3
+WINDOW: Final = 4
+REACT: Final = 5
+STEAL: Final = 6
+BID: Final = 7
+PLAY: Final = 8
+REDECLARE: Final = 9
+OVER: Final = 10
 PHASE_NAMES = (
     "first-dealer", "gain", "remove", "deal", "window", "react", "steal", "bid", "play",
     "redeclare", "over",
@@ -35,11 +45,13 @@ PHASE_NAMES = (
 CHANCE_PHASES = frozenset((FIRST_DEALER, GAIN, REMOVE, DEAL, STEAL))
 
 # Window kinds.
-NO_WINDOW, PREBID_WINDOW, CARD_WINDOW = range(3)
+NO_WINDOW: Final = 0
+PREBID_WINDOW: Final = 1
+CARD_WINDOW: Final = 2
 WINDOW_NAMES = ("", "before bidding", "after a card")
 
-MAX_SEATS = 6
-MAX_BID = 8
+MAX_SEATS: Final = 6
+MAX_BID: Final = 8
 WISH_MIN, WISH_MAX = -100, 100
 #: Le Malin's targets, by the value of its action: one seat, then every pair of seats.
 MALIN_TARGETS: tuple[tuple[int, ...], ...] = tuple((s,) for s in range(MAX_SEATS)) + tuple(

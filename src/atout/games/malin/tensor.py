@@ -121,11 +121,11 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
     game = view.game
     n, h, me = game.players, game.hand_size, view.seat
     bids_size = max(h, 8) + 1
-    constants: tuple[tuple[int, int], float] | None = game.__dict__.get("_tensor_constants")
+    constants: tuple[tuple[int, int], float] | None = game.cache.get("_tensor_constants")
     if constants is None:  # once per game: this runs at every step of the research adapters
         low, high = game.score_bounds()
         constants = ((tensor_size(game, False), tensor_size(game, True)), float(max(-low, high)))
-        game.__dict__["_tensor_constants"] = constants
+        game.cache["_tensor_constants"] = constants
     sizes, scale = constants
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...

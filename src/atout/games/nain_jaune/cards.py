@@ -16,6 +16,8 @@ deal): 10♦, J♣, Q♠, K♥ and the Nain Jaune itself, 7♦.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
 from ...core.errors import Explained
@@ -24,10 +26,10 @@ from ...core.reason import Quoted, reason
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_LETTERS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
-RANKS = 13
-NUM_CARDS = 52
+RANKS: Final = 13
+NUM_CARDS: Final = 52
 FULL_MASK = (1 << NUM_CARDS) - 1
-KING = 13
+KING: Final = 13
 
 _RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_WORDS = {

@@ -22,12 +22,14 @@ one: a free start, or which suit to use.  ``pass`` is an action only with the
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from ...core.actions import ChanceEvent, deal_reader
+from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_deal, uniform_outcomes
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Rank, Reason, reason
 from . import cards as C
@@ -63,20 +65,18 @@ MAX_DEALS = 1000
 class NainJauneGame(Game):
     """Le Nain Jaune for 2 to 8 players, with the regional variants as options."""
 
-    name = "nain-jaune"
+    name: ClassVar[str] = "nain-jaune"
 
-    title = "Le Nain Jaune"
-    summary = (
+    title: ClassVar[str] = "Le Nain Jaune"
+    summary: ClassVar[str] = (
         "Shed your cards in rising runs regardless of suit (4, 5, 6 ... King), win the "
         "board's boxes by playing 10♦, J♣, Q♠, K♥ or the Nain Jaune 7♦, and make the "
         "others pay for the points left in their hands."
     )
-    min_players = 2
-    max_players = 8
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.nain_jaune.bot:NainJauneHeuristicBot"}
-    package = "atout.games.nain_jaune"
-    #: The same 54 ids in every configuration (:mod:`.rules`).
-    space = ACTIONS
+    package: ClassVar[str] = "atout.games.nain_jaune"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "stuck_rule",
@@ -180,10 +180,15 @@ class NainJauneGame(Game):
         ),
     )
 
-    card_name = staticmethod(_card_name)
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options
+        #: The same 54 ids in every configuration (:mod:`.rules`), set on the game (a compiled
+        #: class's attribute default must be a constant).
+        self.space = ACTIONS
         #: Tokens a player needs to stake one deal.
         self.stake = STAKE_TOTAL * o["stake_unit"]
         if o["start_tokens"] < self.stake:
@@ -232,7 +237,10 @@ class NainJauneGame(Game):
         return 0, self.players * self.options["start_tokens"]
 
 
-class NainJauneState(State):
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class NainJauneState(State[NainJauneGame]):
     """A Nain Jaune match in progress.  See the module docstring for the phases.
 
     Play bookkeeping: ``need`` is the rank the next card must have (0: a free
@@ -241,7 +249,7 @@ class NainJauneState(State):
     asked for ``need`` already.  ``to_act`` is the seat that must act.
     """
 
-    phase_names = PHASE_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "opener", "to_act", "dealt", "deal_count", "need", "last", "asked", "claim_box",
@@ -249,9 +257,29 @@ class NainJauneState(State):
         ),
         copied=("tokens", "boxes", "sheet", "hands", "lacks", "played"),
     )  # fmt: skip
-    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
 
-    game: NainJauneGame
+    def clone(self) -> Self:
+        """A copy, each field as :attr:`fields` declares (written out, checked by tests/test_state_shape.py)."""
+        new = self._clone_base()
+        new.dealer = self.dealer
+        new.opener = self.opener
+        new.to_act = self.to_act
+        new.dealt = self.dealt
+        new.deal_count = self.deal_count
+        new.need = self.need
+        new.last = self.last
+        new.asked = self.asked
+        new.claim_box = self.claim_box
+        new.bonus_due = self.bonus_due
+        new.deal_order = self.deal_order
+        new.tokens = self.tokens.copy()
+        new.boxes = self.boxes.copy()
+        new.sheet = self.sheet.copy()
+        new.hands = self.hands.copy()
+        new.lacks = self.lacks.copy()
+        new.played = self.played.copy()
+        return new
+
     #: Per seat, the 52-bit mask of the cards it holds.
     hands: list[int]
     #: Mask of the cards dealt so far this deal (the rest, once dealt out, is the talon).
@@ -419,11 +447,16 @@ class NainJauneState(State):
             return reason("nain_jaune.already_dealt", card=Card(C.card_text(outcome)))
         return None
 
-    refusals: ClassVar[Refusals] = {
-        PLAY: _play_refusal,
-        DEAL: _deal_refusal,
-        FIRST_DEALER: State._first_dealer_refusal,
-    }
+    def _phase_refusal(self, action: int) -> Reason | None:
+        """Why ``action`` breaks Le Nain Jaune's rules now: a card to play, a card dealt, the first dealer's draw."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_refusal(action)
+        if phase == DEAL:
+            return self._deal_refusal(action)
+        if phase == FIRST_DEALER:
+            return self._first_dealer_refusal(action)
+        return reason("match_over")
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -636,8 +669,11 @@ class NainJauneState(State):
         """Each seat's tokens (what the player has in front of him, stakes excluded)."""
         return list(self.tokens)
 
-    view = make_view
-    redacted_history = redact_history
+    def view(self, seat: int, public: bool = False) -> NainJauneView:
+        return make_view(self, seat, public)
+
+    def redacted_history(self, seat: int) -> list[int | None]:
+        return redact_history(self, seat)
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

@@ -25,13 +25,17 @@ atout.core.errors.NotationError: 'bid 3' is not a Nain Jaune action: write 'play
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ...core.actions import ActionRange, ActionSpace, Reader
 from . import cards as C
 from .cards import BOX_STAKES, NUM_CARDS, RANK_MASK
 
 # Phases of a deal (the module docstring of :mod:`.game` draws the machine).
-FIRST_DEALER, DEAL, PLAY, OVER = range(4)
+FIRST_DEALER: Final = 0
+DEAL: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
 PHASE_NAMES = ("first-dealer", "deal", "play", "over")
 
 #: Player actions, in id order: play that card (the id is the card id), pass, claim a box.

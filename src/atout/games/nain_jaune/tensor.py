@@ -67,9 +67,9 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     """
     game = view.game
     n, me, step = game.players, view.seat, game.step
-    sizes: tuple[int, int] | None = game.__dict__.get("_tensor_sizes")
+    sizes: tuple[int, int] | None = game.cache.get("_tensor_sizes")
     if sizes is None:  # once per game: this runs at every step of the research adapters
-        sizes = game.__dict__["_tensor_sizes"] = (tensor_size(game, False), tensor_size(game, True))
+        sizes = game.cache["_tensor_sizes"] = (tensor_size(game, False), tensor_size(game, True))
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
     #: Relative seat of each seat, in the order of play (0: the viewer).
     rel = [((seat - me) * step) % n for seat in range(n)]

@@ -21,12 +21,14 @@ follow, so a seat's legal plays are simply the bits of its hand.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from ...core.actions import ChanceEvent, check_digits, deal_reader
+from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_deal, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_deal, uniform_outcomes
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from .cards import COLOURS, Deck
@@ -49,17 +51,17 @@ from .view import StichelnView, make_view, redact_history
 class StichelnGame(Game):
     """Sticheln for 3 to 8 players (7-8 with the big-box deck), variants as options."""
 
-    name = "sticheln"
+    name: ClassVar[str] = "sticheln"
 
-    title = "Sticheln"
-    summary = (
+    title: ClassVar[str] = "Sticheln"
+    summary: ClassVar[str] = (
         "Trick-taking without following suit where every colour but the led one is trump: "
         "each card you take scores +1, except those of your secret handicap colour, which cost their value."
     )
-    min_players = 3
-    max_players = 8
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 8
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.sticheln.bot:StichelnHeuristicBot"}
-    package = "atout.games.sticheln"
+    package: ClassVar[str] = "atout.games.sticheln"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "hands",
@@ -129,7 +131,7 @@ class StichelnGame(Game):
         ),
     )
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
         super().__init__(players, **options)
         #: Play a card (ids 0..N-1), lay a handicap card (N..2N-1): :func:`.rules.action_space`.
         self.space = action_space(self.deck)
@@ -141,7 +143,9 @@ class StichelnGame(Game):
         self.play_ids = range(play.start, play.stop)
         self.pain_ids = range(pain.start, pain.stop)
 
-    card_name = staticmethod(_card_name)
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def _check_options(self) -> None:
         o = self.options
@@ -234,10 +238,13 @@ class StichelnGame(Game):
         return -bound, bound
 
 
-class StichelnState(State):
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class StichelnState(State[StichelnGame]):
     """A Sticheln match in progress.  See the module docstring for the phases."""
 
-    phase_names = PHASE_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "to_act", "dealt", "deal_count", "pain_turns", "revealed", "leader", "prev_round_trick",
@@ -246,8 +253,29 @@ class StichelnState(State):
         copied=("hands", "trick", "trick_seats", "captured", "tricks"),
         nested=("pains",),
     )  # fmt: skip
-    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
-    game: StichelnGame
+
+    def clone(self) -> Self:
+        """A copy, each field as :attr:`fields` declares (written out, checked by tests/test_state_shape.py)."""
+        new = self._clone_base()
+        new.dealer = self.dealer
+        new.to_act = self.to_act
+        new.dealt = self.dealt
+        new.deal_count = self.deal_count
+        new.pain_turns = self.pain_turns
+        new.revealed = self.revealed
+        new.leader = self.leader
+        new.prev_round_trick = self.prev_round_trick
+        new.tricks_shown = self.tricks_shown
+        new.deal_order = self.deal_order
+        new.scores_ = self.scores_
+        new.sheet = self.sheet
+        new.hands = self.hands.copy()
+        new.trick = self.trick.copy()
+        new.trick_seats = self.trick_seats.copy()
+        new.captured = self.captured.copy()
+        new.tricks = self.tricks.copy()
+        new.pains = [x.copy() for x in self.pains]
+        return new
 
     def __init__(self, game: StichelnGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -401,12 +429,18 @@ class StichelnState(State):
             return reason("sticheln.already_dealt", card=Card(deck.text(action)))
         return None
 
-    refusals: ClassVar[Refusals] = {
-        PLAY: _play_refusal,
-        PAIN: _pain_refusal,
-        DEAL: _deal_refusal,
-        FIRST_DEALER: State._first_dealer_refusal,
-    }
+    def _phase_refusal(self, action: int) -> Reason | None:
+        """Why ``action`` breaks Sticheln's rules now: a card to play, a pain colour, a card dealt, a draw."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_refusal(action)
+        if phase == PAIN:
+            return self._pain_refusal(action)
+        if phase == DEAL:
+            return self._deal_refusal(action)
+        if phase == FIRST_DEALER:
+            return self._first_dealer_refusal(action)
+        return reason("match_over")
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -527,8 +561,11 @@ class StichelnState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    view = make_view
-    redacted_history = redact_history
+    def view(self, seat: int, public: bool = False) -> StichelnView:
+        return make_view(self, seat, public)
+
+    def redacted_history(self, seat: int) -> list[int | None]:
+        return redact_history(self, seat)
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

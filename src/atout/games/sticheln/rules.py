@@ -8,15 +8,21 @@ these are the functions of the rules the state applies.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...core.actions import ActionRange, ActionSpace, Reader
 from .cards import Deck
 
 # Phases of a hand, in the order they come (the index is ``state.phase``).
-FIRST_DEALER, DEAL, PAIN, PLAY, OVER = range(5)
+FIRST_DEALER: Final = 0
+DEAL: Final = 1
+PAIN: Final = 2
+PLAY: Final = 3
+OVER: Final = 4
 PHASE_NAMES = ("first-dealer", "deal", "pain", "play", "over")
 
 #: ``winner`` recorded for a trick of zeros that was set aside (all_zero_trick=void).
-VOID_TRICK = -1
+VOID_TRICK: Final = -1
 
 
 def trick_winner_index(

@@ -77,10 +77,10 @@ def led_colour(game: StichelnGame, trick: tuple[tuple[int, int], ...]) -> int | 
 
 def _constants(game: StichelnGame) -> tuple[tuple[int, int], int]:
     """((observation size, information-state size), :func:`hand_bound`), computed once per game."""
-    cached: tuple[tuple[int, int], int] | None = game.__dict__.get("_tensor_constants")
+    cached: tuple[tuple[int, int], int] | None = game.cache.get("_tensor_constants")
     if cached is None:
         cached = ((tensor_size(game, False), tensor_size(game, True)), hand_bound(game))
-        game.__dict__["_tensor_constants"] = cached
+        game.cache["_tensor_constants"] = cached
     return cached
 
 

@@ -17,6 +17,8 @@ Notation: ``B7`` (blue 7), ``G13``, ``R1``, ``Y12``, ``Z`` (Wizard), ``N`` (Jest
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...core.bits import fill_slots
 from ...core.cardname import CardName
 from ...core.errors import Explained
@@ -24,17 +26,17 @@ from ...core.reason import Quoted, reason
 
 SUITS = ("blue", "green", "red", "yellow")
 SUIT_LETTERS = "BGRY"
-RANKS = 13
-WIZARD = 52
-JESTER = 53
-NUM_KINDS = 54
-NUM_SLOTS = 60
+RANKS: Final = 13
+WIZARD: Final = 52
+JESTER: Final = 53
+NUM_KINDS: Final = 54
+NUM_SLOTS: Final = 60
 
-SUIT_MASK = tuple(((1 << RANKS) - 1) << (RANKS * s) for s in range(4))
-WIZARD_MASK = 0xF << 52
-JESTER_MASK = 0xF << 56
-SPECIAL_MASK = WIZARD_MASK | JESTER_MASK
-FULL_MASK = (1 << NUM_SLOTS) - 1
+SUIT_MASK: Final = tuple(((1 << RANKS) - 1) << (RANKS * s) for s in range(4))
+WIZARD_MASK: Final = 0xF << 52
+JESTER_MASK: Final = 0xF << 56
+SPECIAL_MASK: Final = WIZARD_MASK | JESTER_MASK
+FULL_MASK: Final = (1 << NUM_SLOTS) - 1
 
 
 def suit_of(kind: int) -> int:
@@ -104,7 +106,7 @@ def _suit_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 #: ``SUIT_KINDS[s][m]``: the card kinds of suit ``s`` present in the 13-bit mask ``m``.
-SUIT_KINDS = _suit_tables()
+SUIT_KINDS: Final = _suit_tables()
 
 
 def kinds_in(mask: int) -> list[int]:

@@ -18,12 +18,14 @@ search bot.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, Self
 
 from ...core.actions import ChanceEvent, deal_reader, integer
+from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, Refusals, State, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
+from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
@@ -48,23 +50,26 @@ from .rules import (
 )
 from .view import WizardView, make_view, redact_history
 
-_BLUE, _GREEN, _RED, _YELLOW = C.SUIT_KINDS
+_BLUE: Final = C.SUIT_KINDS[0]
+_GREEN: Final = C.SUIT_KINDS[1]
+_RED: Final = C.SUIT_KINDS[2]
+_YELLOW: Final = C.SUIT_KINDS[3]
 
 
 class WizardGame(Game):
     """Wizard for 3 to 6 players, with the official variants as options."""
 
-    name = "wizard"
-    title = "Wizard"
-    summary = (
+    name: ClassVar[str] = "wizard"
+    title: ClassVar[str] = "Wizard"
+    summary: ClassVar[str] = (
         "60 cards, 4 Wizards and 4 Jesters: each round, bid exactly how many tricks "
         "you will take; 20 points plus 10 a trick when right, minus 10 a trick off."
     )
-    min_players = 3
-    max_players = 6
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
     bots: ClassVar[dict[str, str]] = {"heuristic": "atout.games.wizard.bot:WizardHeuristicBot"}
-    playout_model = "atout.games.wizard.playout:WizardPlayoutBot"
-    package = "atout.games.wizard"
+    playout_model: ClassVar[str | None] = "atout.games.wizard.playout:WizardPlayoutBot"
+    package: ClassVar[str] = "atout.games.wizard"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "plus_minus_one",
@@ -134,7 +139,7 @@ class WizardGame(Game):
         #: The last round this match plays (its number, not a count).
         self.num_rounds = start + o["rounds"] - 1 if o["rounds"] is not None else full
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: object, **options: Any) -> None:
         super().__init__(players, **options)
         # The ids: cards 0..53, bids 0..full_rounds, four trumps, the blind play
         # (clairvoyance).  The hot paths read the starts as plain attributes.
@@ -151,7 +156,9 @@ class WizardGame(Game):
     def num_chance_outcomes(self) -> int:
         return NUM_KINDS + self.players
 
-    card_name = staticmethod(_card_name)
+    @classmethod
+    def card_name(cls, text: str) -> CardName:
+        return _card_name(text)
 
     def max_history_length(self) -> int:
         # First dealer; per round r: r*n deals, a turn-up, a trump choice, n bids, r*n plays.
@@ -168,13 +175,16 @@ class WizardGame(Game):
         return self._new_state(WizardState, seed, position)
 
 
-class WizardState(State):
+# allow_interpreted_subclasses: mypyc's ``__new__`` then makes a blank state, without ``__init__``
+# (it runs ``__init__`` in ``__new__`` otherwise), which ``clone`` and ``fields.build`` need.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class WizardState(State[WizardGame]):
     """A Wizard match in progress.  See the module docstring for the phases."""
 
     #: Every field once (the generated clone copies them as declared).  The
     #: kinds lists inside ``tricks`` and ``prev_round_trick`` are never changed
     #: once stored, and ``_deck`` is replaced, never changed: clones share them.
-    phase_names = PHASE_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
     fields: ClassVar[StateFields] = state_fields(
         shared=(
             "dealer", "to_act", "dealt", "deal_count", "turned", "trump", "leader", "led", "win_seat",
@@ -182,8 +192,33 @@ class WizardState(State):
         ),
         copied=("hands", "bids", "tricks_won", "trick", "tricks", "voids", "scores_", "sheet"),
     )  # fmt: skip
-    __slots__ = fields.names  # attribute access and the generated clone are faster on slots
-    game: WizardGame
+
+    def clone(self) -> Self:
+        """A copy, each field as :attr:`fields` declares (written out, checked by tests/test_state_shape.py)."""
+        new = self._clone_base()
+        new.dealer = self.dealer
+        new.to_act = self.to_act
+        new.dealt = self.dealt
+        new.deal_count = self.deal_count
+        new.turned = self.turned
+        new.trump = self.trump
+        new.leader = self.leader
+        new.led = self.led
+        new.win_seat = self.win_seat
+        new.win_kind = self.win_kind
+        new.prev_round_trick = self.prev_round_trick
+        new.prev_round_trick_shown = self.prev_round_trick_shown
+        new.tricks_shown = self.tricks_shown
+        new._deck = self._deck
+        new.hands = self.hands.copy()
+        new.bids = self.bids.copy()
+        new.tricks_won = self.tricks_won.copy()
+        new.trick = self.trick.copy()
+        new.tricks = self.tricks.copy()
+        new.voids = self.voids.copy()
+        new.scores_ = self.scores_.copy()
+        new.sheet = self.sheet.copy()
+        return new
 
     def __init__(self, game: WizardGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -373,14 +408,20 @@ class WizardState(State):
         held = Cards(tuple(C.card_text(k) for k in C.cards_in(hand & SUIT_MASK[led])))
         return reason("wizard.follow_suit", colour=Word("colour", C.SUITS[led]), held=held)
 
-    refusals: ClassVar[Refusals] = {
-        PLAY: _play_turn_refusal,
-        BID: _bid_refusal,
-        TRUMP: _trump_refusal,
-        FIRST_DEALER: State._first_dealer_refusal,
-        DEAL: _deal_refusal,
-        TURN_UP: _deal_refusal,
-    }
+    def _phase_refusal(self, action: int) -> Reason | None:
+        """Why ``action`` breaks Wizard's rules now: a card to play, a bid, a trump, a draw, a card dealt or turned."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_turn_refusal(action)
+        if phase == BID:
+            return self._bid_refusal(action)
+        if phase == TRUMP:
+            return self._trump_refusal(action)
+        if phase == FIRST_DEALER:
+            return self._first_dealer_refusal(action)
+        if phase in (DEAL, TURN_UP):
+            return self._deal_refusal(action)
+        return reason("match_over")
 
     # -- applying -----------------------------------------------------------------------
     def _do(self, action: int) -> None:
@@ -612,8 +653,11 @@ class WizardState(State):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    view = make_view
-    redacted_history = redact_history
+    def view(self, seat: int, public: bool = False) -> WizardView:
+        return make_view(self, seat, public)
+
+    def redacted_history(self, seat: int) -> list[int | None]:
+        return redact_history(self, seat)
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

@@ -13,6 +13,7 @@ the tensors all read these from here and never from each other.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from ...core.actions import ActionRange, ActionSpace, Reader, integer
 from ...core.errors import Explained
@@ -20,21 +21,30 @@ from ...core.reason import Quoted, reason
 from . import cards as C
 from .cards import NUM_KINDS
 
-# Phases of a round, in the order they come (``phase <= TURN_UP``: a chance node).
-FIRST_DEALER, DEAL, TURN_UP, TRUMP, BID, PLAY, OVER = range(7)
+# Phases of a round, in the order they come (``phase <= TURN_UP``: a chance node).  Final:
+# the compiled engine inlines them (a module global is a dictionary lookup at each use).
+FIRST_DEALER: Final = 0
+DEAL: Final = 1
+TURN_UP: Final = 2
+TRUMP: Final = 3
+BID: Final = 4
+PLAY: Final = 5
+OVER: Final = 6
 PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
 
 # ``led`` values besides a suit: no ordinary card yet / a Wizard came first.
-LED_NONE = -1
-LED_FREE = -2
+LED_NONE: Final = -1
+LED_FREE: Final = -2
 
 #: Per card kind, the slot mask of its copies; per slot, its kind (hot-loop tables).
-SLOTS_OF_KIND = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
-KIND_OF_SLOT = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
+SLOTS_OF_KIND: Final = tuple(C.slots_of_kind(k) for k in range(NUM_KINDS))
+KIND_OF_SLOT: Final = tuple(C.kind_of_slot(s) for s in range(C.NUM_SLOTS))
 
 #: Per table size, per leader: the seats in play order, to pair with a trick's
 #: cards (a precomputed rotation: views zip rather than compute).
-SEATS_FROM = {n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in range(3, 7)}
+SEATS_FROM: Final = {
+    n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in range(3, 7)
+}
 
 #: Playing a card kind: ids 0..53 in every configuration (the id is the kind).
 #: The bids, trumps and the blind play follow; their ids depend on the number of

@@ -63,11 +63,11 @@ WEIGHT = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
 
 def _constants(game: WizardGame) -> tuple[float, int, int]:
     """(score scale, observation size, information-state size), computed once per game."""
-    cached: tuple[float, int, int] | None = game.__dict__.get("_tensor_constants")
+    cached: tuple[float, int, int] | None = game.cache.get("_tensor_constants")
     if cached is None:
         low, high = game.score_bounds()
         cached = (float(max(-low, high)), tensor_size(game, False), tensor_size(game, True))
-        game.__dict__["_tensor_constants"] = cached
+        game.cache["_tensor_constants"] = cached
     return cached
 
 
