@@ -138,10 +138,11 @@ def test_the_policy_bot_answers_from_the_view_only() -> None:
 
 
 def test_no_model_for_a_player_count_is_said_plainly() -> None:
-    game = atout.load("wizard", players=6)
-    if (MODELS / "wizard-6p.npz").exists():
-        pytest.skip("a 6-player model is shipped")
-    with pytest.raises(ModelMismatch, match="not at 6"):
+    """Where no policy network is shipped for the table's player count, the level is refused
+    with the counts that have one and how to make one (never another count's model)."""
+    game = atout.load("malin", players=5)
+    assert not (MODELS / "malin-5p.npz").exists()
+    with pytest.raises(ModelMismatch, match=r"malin at 4 players only, not at 5; train one \(atout train"):
         make_bot("policy", game, 1)
 
 
