@@ -50,6 +50,11 @@ ROWS = ("random", "normal", "hard", "expert", "policy", "master", "ppo_batch", "
 #: Rows whose bots search (minutes per deal): they play ``--search-deals``.
 SEARCH_ROWS = {"hard", "expert", "master"}
 FIELD = "normal"
+#: A row on fewer deals is *thin* and says so in its cell: an interval over so few deals
+#: understates the doubt (docs/research.md, "Thin rows"); read it as a direction, not a figure.
+THIN_DEALS = 10
+#: Under this many deals a row gives no interval at all (one or two deals are no sample).
+MIN_INTERVAL_DEALS = 3
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -142,7 +147,22 @@ def row(game: atout.Game, label: str, args: argparse.Namespace, work: Path) -> s
     m = c.margin_per_round
     aborted = sum(o.error is not None for o in outcomes)
     print(f"<!-- {label}: {time.perf_counter() - start:.0f} s, {aborted} aborted -->", flush=True)
-    return f"{where} {played} × {game.players} | {m.mean:+.2f} ± {m.ci95 or 0:.2f} | {c.win_share.mean:.1%} |"
+    deals_cell, margin = figures(played, game.players, m.mean, m.ci95)
+    return f"{where} {deals_cell} | {margin} | {c.win_share.mean:.1%} |"
+
+
+def figures(played: int, players: int, mean: float, ci95: float | None) -> tuple[str, str]:
+    """A row's deals cell and margin cell, a thin row marked as such in the deals cell.
+
+    Why in the script: the table is pasted from its output, so a row on a handful of deals
+    must carry its warning itself (docs/research.md marked them by hand until issue 49).
+    """
+    cell = f"{played} × {players}"
+    if played < MIN_INTERVAL_DEALS or ci95 is None:
+        return f"{cell}, **thin** (too few for an interval)", f"{mean:+.2f}"
+    if played < THIN_DEALS:
+        cell += ", **thin**"
+    return cell, f"{mean:+.2f} ± {ci95:.2f}"
 
 
 def main(argv: list[str] | None = None) -> None:

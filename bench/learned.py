@@ -41,6 +41,11 @@ class Uniform:
         return choice
 
 
+def others(players: int) -> str:
+    """The field's size in words: a card reads "against two `normal`" at a 3-player table."""
+    return {2: "one", 3: "two", 4: "three", 5: "four", 6: "five"}.get(players, str(players - 1))
+
+
 def card(path: Path, deals: int, offset: int) -> None:
     model = PolicyModel.load(path)
     meta = model.meta
@@ -69,7 +74,8 @@ def card(path: Path, deals: int, offset: int) -> None:
             meta["game"], int(meta["players"]), policy, field, deals=deals, seed_base=EVAL_SEED_BASE + offset
         )
         print(
-            f"- against three `{name}` (batch, {deals} deals × {meta['players']} rotations, held-out seeds): "
+            f"- against {others(int(meta['players']))} `{name}` (batch, {deals} deals × {meta['players']} "
+            "rotations, held-out seeds): "
             f"**{got.margin:+.2f} ± {got.half_width:.2f}** a round ({time.perf_counter() - start:.0f} s)"
         )
     print()

@@ -138,10 +138,11 @@ def test_the_policy_bot_answers_from_the_view_only() -> None:
 
 
 def test_no_model_for_a_player_count_is_said_plainly() -> None:
-    game = atout.load("wizard", players=6)
-    if (MODELS / "wizard-6p.npz").exists():
-        pytest.skip("a 6-player model is shipped")
-    with pytest.raises(ModelMismatch, match="not at 6"):
+    """Where no policy network is shipped for the table's player count, the level is refused
+    with the counts that have one and how to make one (never another count's model)."""
+    game = atout.load("malin", players=5)
+    assert not (MODELS / "malin-5p.npz").exists()
+    with pytest.raises(ModelMismatch, match=r"malin at 4 players only, not at 5; train one \(atout train"):
         make_bot("policy", game, 1)
 
 
@@ -169,11 +170,33 @@ print(len(result.state.scores()), bots[0].model.meta["training"]["decisions"])
 
 
 def test_every_game_at_four_players_ships_a_model() -> None:
-    assert sorted(p.stem for p in SHIPPED) == ["malin-4p", "nain-jaune-4p", "sticheln-4p", "wizard-4p"]
+    """Every game at 4 players, and Wizard at every count it is played at (issue 49)."""
+    assert sorted(p.stem for p in SHIPPED) == [
+        "malin-4p",
+        "nain-jaune-4p",
+        "sticheln-4p",
+        "wizard-3p",
+        "wizard-4p",
+        "wizard-5p",
+        "wizard-6p",
+    ]
     for path in SHIPPED:
-        game = atout.load(path.stem.rsplit("-", 1)[0], players=4)
+        name, players = path.stem.rsplit("-", 1)
+        game = atout.load(name, players=int(players[:-1]))
         PolicyModel.load(path).check(game)
-        assert play_match(game, [make_bot("policy", game, s) for s in range(4)], seed=2).state.is_terminal
+        bots = [make_bot("policy", game, s) for s in range(game.players)]
+        assert play_match(game, bots, seed=2).state.is_terminal
+
+
+def test_policy_reads_the_model_of_the_tables_player_count() -> None:
+    """The level picks the file of the table's count; a count without one is refused, never
+    served another count's network (its tensors would mean something else)."""
+    for players in (3, 4, 5, 6):
+        bot = make_bot("policy", atout.load("wizard", players=players), 1)
+        assert isinstance(bot, PolicyBot) and bot.model is not None
+        assert bot.model.meta["players"] == players
+    with pytest.raises(ModelMismatch, match="sticheln at 4 players only, not at 3"):
+        make_bot("policy", atout.load("sticheln", players=3), 1)
 
 
 PLAYOUT_SHIPPED = sorted((MODELS / "playout").glob("*.npz"))

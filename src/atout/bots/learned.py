@@ -372,7 +372,10 @@ def shipped_model(game: Game) -> PolicyModel:
         if not resource.is_file():
             counts = shipped_players(game.name)
             where = f"at {', '.join(map(str, counts))} players only" if counts else "for no player count yet"
-            raise ModelMismatch(f"atout ships a learned model of {game.name} {where}, not at {game.players}")
+            raise ModelMismatch(
+                f"atout ships a learned model of {game.name} {where}, not at {game.players}; "
+                f"train one (atout train {game.name} --players {game.players}) and play it as net:PATH"
+            )
         with resource.open("rb") as stream:
             model = PolicyModel.load(stream)
         _CACHE[key] = model
