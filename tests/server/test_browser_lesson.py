@@ -9,10 +9,13 @@ end offers a real game.  Laptops (1280×800) in English and German, phones (360�
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import atout
 from atout.server.lessons import ANY, LESSONS, words
 
 from .conftest import Server
@@ -37,6 +40,18 @@ RULE_WORDS = {
 }
 #: How the lesson's own refusal begins (reasons.json server.lesson_move), in each language tested.
 LESSON_SAYS = {"en": "this lesson asks", "fr": "cette leçon demande", "de": "diese Lektion verlangt"}
+
+
+def win_lines(game: str, lang: str, you: str) -> tuple[list[str], list[str]]:
+    """How the felt's line under the trick begins when the learner's card is winning: the
+    ``_you`` forms ("You are winning with"), and the other seats' form with the learner's name
+    put in ("You is winning with", "Vous remporte", "Du liegt"), which must never show."""
+    path = Path(atout.__file__).parent / "i18n" / lang / f"{game}.json"
+    said: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    keys = [k for k in said if f"{k}_you" in said]
+    right = [said[f"{k}_you"].split("{")[0] for k in keys]
+    wrong = [said[k].split("{card}")[0].replace("{name}", you) for k in keys]
+    return right, wrong
 
 
 def click_move(page: Any, move: str) -> None:
@@ -135,7 +150,19 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     def shot(what: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
 
+    right, wrong = win_lines(game, lang, said["lesson_you"])
+    you_win_seen = False
+
+    def trick_line() -> None:
+        """The line under the trick never says "You is winning": the reader's own form."""
+        nonlocal you_win_seen
+        if page.locator(".trick-why").count():
+            why = page.inner_text(".trick-why")
+            assert not any(why.startswith(w) for w in wrong), why
+            you_win_seen = you_win_seen or any(why.startswith(r) for r in right)
+
     def held(step: str) -> None:
+        trick_line()
         shot(f"step{int(step):02d}-watch")
 
     try:
@@ -148,6 +175,7 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
             if step.expect is None:
                 continue
             coach_at(page, step.n, held)
+            trick_line()
             assert board(page)["toAct"] == str(lesson.seat)
             assert page.inner_text("#coach .coach-say") == said[step.say]
             assert page.locator(".coach-target").count() >= 1
@@ -187,6 +215,8 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
         assert page.inner_text("#coach .coach-say") == said[last.say]
         assert page.locator("#coach a.coach-link").first.get_attribute("href") == "/"
         shot("end")
+        # The Wizard lesson's third trick is the learner's green 12 winning so far.
+        assert you_win_seen or game != "wizard"
         assert errors == []
     finally:
         context.close()

@@ -20,7 +20,7 @@
    }} TableModel
 */
 
-import { el, t, tn, reducedMotion } from "./lib/dom.js";
+import { el, has, t, tn, reducedMotion } from "./lib/dom.js";
 import { cardSvg, backSvg } from "./cards.js";
 
 /** A view's trick as `[seat, card]` pairs (Wizard's, Sticheln's) → the model's plays. */
@@ -161,7 +161,14 @@ export function trickWinning(view, ctx, number = String) {
     card: w.card ? ctx.cardName(w.card) : "",
     value: w.value === undefined ? "" : number(w.value),
   };
-  return { winning: w.seat, why: t(w.why, vars) };
+  return { winning: w.seat, why: t(whyKey(w.why, w.seat, ctx), vars) };
+}
+
+/** The words saying who takes the trick, said to the player when it is their own card ("You are
+    winning with…", where "{name} is winning" would read "You is winning" at a lesson's table,
+    whose learner is named "You"): the key's `_you` form when the seat is the reader's own. */
+export function whyKey(key, seat, ctx) {
+  return seat !== null && seat === ctx.me && has(`${key}_you`) ? `${key}_you` : key;
 }
 
 /** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone). */

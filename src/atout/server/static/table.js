@@ -98,6 +98,7 @@ function context(msg, mod, readOnly) {
   const deckOpts = mod.deckOptions ? mod.deckOptions(msg) : {};
   return {
     names, readOnly, deck: mod.deck || msg.game, deckOpts,
+    me: readOnly || msg.spectator ? null : msg.seat, // the reader's seat: "You are winning", not "Ann is"
     cardName: (c) => (mod.cardName ? mod.cardName(c, msg) : c),
     act: readOnly ? () => {} : act,
     choose: readOnly ? () => {} : choose,

@@ -9,7 +9,7 @@
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
 import { el, t, tn, i18n } from "../lib/dom.js";
-import { cardElement, seatModels, trickModel } from "../felt.js";
+import { cardElement, seatModels, trickModel, whyKey } from "../felt.js";
 
 export const deck = "malin";
 export const css = true;
@@ -52,7 +52,7 @@ const LESSON = new URLSearchParams(location.hash.slice(1)).get("lesson") !== nul
 function plainWhy(v, ctx) {
   const w = v.winning;
   if (!w || w.why !== "mal_win_highest" || !w.card || ctx.cardName(w.card) !== fmt(w.value)) return {};
-  return { why: t("mal_win_highest_plain", { name: ctx.names[w.seat], card: ctx.cardName(w.card) }) };
+  return { why: t(whyKey("mal_win_highest_plain", w.seat, ctx), { name: ctx.names[w.seat], card: ctx.cardName(w.card) }) };
 }
 
 /** Whether the player lets the table pass for them when no Malheur card of theirs can be played (on by default). */
