@@ -51,6 +51,8 @@ def win_lines(game: str, lang: str, you: str) -> tuple[list[str], list[str]]:
     keys = [k for k in said if f"{k}_you" in said]
     right = [said[f"{k}_you"].split("{")[0] for k in keys]
     wrong = [said[k].split("{card}")[0].replace("{name}", you) for k in keys]
+    if "mal_w_after_card" in said:  # Le Malin's window "after You's card": "after your card"
+        wrong.append(said["mal_w_after_card"].replace("{name}", you))
     return right, wrong
 
 
@@ -150,16 +152,18 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     def shot(what: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
 
-    right, wrong = win_lines(game, lang, said["lesson_you"])
+    right, never = win_lines(game, lang, said["lesson_you"])
     you_win_seen = False
 
     def trick_line() -> None:
-        """The line under the trick never says "You is winning": the reader's own form."""
+        """The line under the trick and the prompt never say "You is winning", "after You's card"."""
         nonlocal you_win_seen
         if page.locator(".trick-why").count():
             why = page.inner_text(".trick-why")
-            assert not any(why.startswith(w) for w in wrong), why
+            assert not any(why.startswith(w) for w in never), why
             you_win_seen = you_win_seen or any(why.startswith(r) for r in right)
+        prompt = page.inner_text("#prompt")
+        assert not any(w in prompt for w in never), prompt
 
     def held(step: str) -> None:
         trick_line()

@@ -349,7 +349,7 @@ function prompt(msg, ctx, o, { bids, twin, high, malheur }) {
     return t("mal_redeclare_prompt_v", { v: w ? fmt(w.declared) : "?", name: lastCard ? names[lastCard.seat] : "" });
   }
   if (v.phase === "window") {
-    const when = v.window === "before bidding" ? t("mal_w_before_bidding") : t("mal_w_after_card", { name: names[v.last_actor] ?? "" });
+    const when = v.window === "before bidding" ? t("mal_w_before_bidding") : v.last_actor === msg.seat && !msg.spectator ? t("mal_w_after_your_card") : t("mal_w_after_card", { name: names[v.last_actor] ?? "" });
     if (!mine) return t("mal_window_other", { name: actor, when });
     if (!malheur.length) return autoPassOn() ? t("mal_window_autopass", { when }) : t("mal_window_none", { when });
     return t("mal_window_mine", { when });
