@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import atout
 from atout import i18n
 from atout.core.registry import names
 from atout.server.app import STATIC
@@ -119,3 +120,19 @@ def test_a_copied_string_is_caught() -> None:
     en = dictionary("table", "en")
     german = {**dictionary("table", "de"), "your_turn": en["your_turn"], "mal_m_avocat": en["mal_m_avocat"]}
     assert copied_from_english(en, german, "de") == ["your_turn"]
+
+
+#: Decisions the review heads "your move" (review.js's moveKey falls back to review_move): a
+#: pass in Le Malin's windows and Le Nain Jaune, Le Nain Jaune's claim.
+GENERIC_MOVES = {"pass", "claim"}
+
+
+@pytest.mark.parametrize("game", names())
+def test_the_review_names_every_kind_of_decision(game: str) -> None:
+    """Each kind of move a game has (its notation's first word) gets its own review heading
+    ("your bid", "your card", "your choice of trump", "your handicap card"...): Sticheln's
+    handicap card was headed "your move"."""
+    rules = atout.load(game, players=4)
+    kinds = {rules.action_to_text(action).split()[0] for action in range(rules.num_actions)}
+    review = dictionary("review", "en")
+    assert {kind for kind in kinds - GENERIC_MOVES if f"review_move_{kind}" not in review} == set()

@@ -9,7 +9,7 @@
  * option labels come from the game's own module (its model of the replayed view).
  */
 
-import { el, svg, t, i18n, loadStrings } from "./lib/dom.js";
+import { el, has, svg, t, i18n, loadStrings } from "./lib/dom.js";
 
 /** Seconds between two questions while a review is queued or running. */
 const POLL = 1.2;
@@ -180,12 +180,13 @@ function flagged(decisions) {
 }
 
 /** The decision's heading, by the kind of move chosen (its notation's first word): a bid, a card,
+    a trump, a handicap card, a Wish's value, a Malheur card (Sticheln's handicap said "your move"),
     another move.  Numbered as the replay numbers its steps ("Move 63 of 175": 63 moves made),
     the decision being the one taken there (issue 50: the review said "Move 64" there). */
 function moveKey(d) {
   const chosen = d.options.find((o) => o.action === d.chosen);
   const word = chosen ? chosen.text.split(" ")[0] : "";
-  return word === "bid" ? "review_move_bid" : word === "play" ? "review_move_play" : "review_move";
+  return has(`review_move_${word}`) ? `review_move_${word}` : "review_move"; // a bid, a card, a trump, a handicap card…
 }
 
 /** The decision at the replay's step: its options, best first, the played and the best marked. */
