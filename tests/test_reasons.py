@@ -153,7 +153,7 @@ def _other_messages() -> list[tuple[Reason, Game]]:
     wizard = atout.load("wizard", 4)
     state = wizard.new_state(None)
     calls: list[Any] = [
-        lambda: state.parse(5),  # type: ignore[arg-type]  # not a text: refused as such
+        lambda: state.parse(5),  # not a text: refused as such
         lambda: wizard.action_to_text(10**6),
         lambda: wizard_cards.mask_of([wizard_cards.WIZARD] * 5),
         lambda: read_chance("deal 1 B7", "play", None),
@@ -173,7 +173,7 @@ def _other_messages() -> list[tuple[Reason, Game]]:
 
 def _refusals(state: State, space: int) -> list[Reason]:
     out = [state.refusal(a) for a in range(-1, space + 2)]
-    out.append(state.refusal("play B7"))  # type: ignore[arg-type]  # not an id: refused as such
+    out.append(state.refusal("play B7"))  # not an id: refused as such
     return [w for w in out if w is not None]
 
 

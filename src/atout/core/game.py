@@ -595,7 +595,7 @@ class State(ABC, Generic[G]):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; empty elsewhere."""
 
-    def refusal(self, action: int) -> Reason | None:
+    def refusal(self, action: object) -> Reason | None:
         """Why ``action`` is illegal now (the rule broken, as data), or ``None`` if legal.
 
         An action is an integer id; the phase's refusal (:attr:`refusals`) judges it,
@@ -623,7 +623,7 @@ class State(ABC, Generic[G]):
             return reason("match_over")
         return refusal(self, action)
 
-    def illegal_reason(self, action: int) -> str | None:
+    def illegal_reason(self, action: object) -> str | None:
         """Why ``action`` is illegal now, in the engine's English words, or ``None`` if legal."""
         why = self.refusal(action)
         return None if why is None else str(why)
@@ -636,18 +636,22 @@ class State(ABC, Generic[G]):
     def _seeded_outcome(self) -> int:
         """The chance outcome this state's seed gives at the current chance node."""
 
-    def apply(self, action: int | str) -> None:
+    def apply(self, action: object) -> None:
         """Play ``action`` (an id, or its text) for the player to act.
 
         Raises :class:`IllegalAction` (state unchanged) or :class:`NotationError`.
+        ``action`` is typed ``object``, as :meth:`refusal`'s, because anything a caller
+        passes must be refused by the rules' words ("not an action id: 1.5"): a compiled
+        ``int`` parameter would raise a bare TypeError before the rules could say why.
         """
         if isinstance(action, str):
             action = self.parse(action)
         why = self.refusal(action)
         if why is not None:
-            raise IllegalAction(why, action)
-        self._do(action)
-        self.history.append(action)
+            raise IllegalAction(why, action if isinstance(action, int) else None)
+        legal = cast(int, action)  # refusal() let only an int through
+        self._do(legal)
+        self.history.append(legal)
         if self.seed is not None:
             self._resolve_chance()
 
@@ -666,7 +670,7 @@ class State(ABC, Generic[G]):
             self._do(outcome)
             self.history.append(outcome)
 
-    def is_legal(self, action: int) -> bool:
+    def is_legal(self, action: object) -> bool:
         return self.refusal(action) is None
 
     # -- notation ---------------------------------------------------------------
@@ -676,8 +680,11 @@ class State(ABC, Generic[G]):
             return self._chance_to_text(action)
         return self.game.action_to_text(action)
 
-    def parse(self, text: str) -> int:
-        """Action id for ``text`` at this state (chance notation at chance nodes)."""
+    def parse(self, text: object) -> int:
+        """Action id for ``text`` at this state (chance notation at chance nodes).
+
+        ``text`` is typed ``object`` so that the compiled build refuses a non-text with the
+        notation's words, as the pure one does, not with a bare TypeError."""
         if not isinstance(text, str):
             raise NotationError(reason("notation.not_a_text", v=repr(text)))
         if self.is_chance:
@@ -852,7 +859,7 @@ class State(ABC, Generic[G]):
         return f"{self.game!r}.new_state(position={position!r})"
 
 
-def check_seat(game: Game, seat: int) -> None:
+def check_seat(game: Game, seat: object) -> None:
     """Refuse a seat number that is not at the table."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
         raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")

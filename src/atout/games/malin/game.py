@@ -1220,7 +1220,7 @@ class MalinState(State[MalinGame]):
             return ChanceEvent("steal", 2, steal, "steal 2 belzebuth")
         return None
 
-    def parse(self, text: str) -> int:
+    def parse(self, text: object) -> int:
         """As :meth:`State.parse`, reading a bare number by the phase ("3" is a bid while
         bidding) and checking a card named after a target ("on 2:19")."""
         if self.is_chance or not isinstance(text, str):

@@ -533,7 +533,7 @@ class StichelnState(State[StichelnGame]):
         return self.deal_order[self.deal_count]
 
     # -- notation -------------------------------------------------------------------
-    def parse(self, text: str) -> int:
+    def parse(self, text: object) -> int:
         """As :meth:`State.parse`; a bare card ("B7") means "pain B7" while handicap cards are laid."""
         if not isinstance(text, str) or self.is_chance:
             return super().parse(text)

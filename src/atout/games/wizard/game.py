@@ -466,7 +466,7 @@ class WizardState(State[WizardGame]):
         else:
             self.phase = TURN_UP
 
-    def apply(self, action: int | str) -> None:
+    def apply(self, action: object) -> None:
         """As :meth:`State.apply`, with a fast path for card play (the hot loop)."""
         if self.phase == PLAY and type(action) is int and 0 <= action < NUM_KINDS:
             hand = self.hands[self.to_act]
