@@ -338,11 +338,12 @@ def test_a_whole_game_as_a_new_player_meets_it(
             reading.close()
             assert seen == [360, 360], seen
         assert page.locator("#keys-line").is_visible() == (device == "laptop")
-        has_tricks = game != "nain-jaune"
-        assert page.text_content("#keys-line") == said["keys_help" if has_tricks else "keys_help_no_tricks"]
+        keys = {"nain-jaune": "keys_help_no_tricks", "sticheln": "keys_help_no_bids"}.get(game, "keys_help")
+        assert page.text_content("#keys-line") == said[keys]  # Sticheln's said "digits to bid"
         # The settings, in the reader's language too.
         page.click(".seat-menu summary")
         assert_translated(page, english, "the settings", lang)
+        assert page.text_content(".seat-menu .keys") == said[keys]  # its copy of the keys too
         page.click(".seat-menu summary")
         refused = hinted = narrowed = False
         for moves in range(MAX_MOVES):

@@ -342,7 +342,12 @@ function sheetView() {
 async function show(msg) {
   const mod = await adapterFor(msg.game);
   $("btn-last").hidden = mod.tricks === false; // a game without tricks (Le Nain Jaune)
-  $("keys-line").textContent = t(mod.tricks === false ? "keys_help_no_tricks" : "keys_help"); // no L, no bids there
+  // No L and no bids in a game without tricks (Le Nain Jaune), no digits in one without bids (Sticheln).
+  const keys = mod.tricks === false ? "keys_help_no_tricks" : mod.bids === false ? "keys_help_no_bids" : "keys_help";
+  for (const help of document.querySelectorAll("[data-i18n^=keys_help]")) { // the line and the settings' copy
+    help.dataset.i18n = keys; // a language switch (translatePage) then writes the game's own help
+    help.textContent = t(keys);
+  }
   $("keys-line").hidden = !!msg.spectator; // a spectator has no card to pick nor bid to make
   const ctx = context(msg, mod, false);
   const model = mod.model(msg, ctx);

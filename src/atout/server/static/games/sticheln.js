@@ -16,6 +16,9 @@ import { cardElement, seatModels, trickModel } from "../felt.js";
 export const deck = "sticheln";
 export const css = true;
 
+/** No bids: the keyboard's help names no digits to bid with. */
+export const bids = false;
+
 /** Sticheln calls its rounds hands: the review names them so too. */
 export const roundUnit = "hand";
 
