@@ -112,3 +112,16 @@ def test_action_space_is_named_ranges(name: str, players: int) -> None:
     for action, text in game.action_table():
         assert space.range_of(action).text(action) == text
         assert game.text_to_action(text) == action, f"{text!r} does not read back to {action}"
+
+
+@pytest.mark.parametrize("name", ["wizard", "malin", "sticheln", "nain-jaune"])
+@pytest.mark.parametrize("seat", ["0", 1.5, None, True, -1, 4])
+def test_a_seat_not_at_the_table_is_refused_by_name(name: str, seat: object) -> None:
+    """A view or a redacted history for a seat not at the table: ValueError naming the seats, in
+    both builds (compiled, an ``int`` parameter raised a bare TypeError for ``"0"``), and the
+    redacted history no longer answers for seat 4 of 4 as if it were a spectator's."""
+    state = atout.load(name, 4).new_state(seed=1)
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        state.view(seat)  # type: ignore[arg-type]  # not a seat: refused as such
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        state.redacted_history(seat)  # type: ignore[arg-type]  # not a seat: refused as such

@@ -859,10 +859,16 @@ class State(ABC, Generic[G]):
         return f"{self.game!r}.new_state(position={position!r})"
 
 
-def check_seat(game: Game, seat: object) -> None:
-    """Refuse a seat number that is not at the table."""
+def check_seat(game: Game, seat: object) -> int:
+    """``seat`` if it is a seat of the table, else ValueError saying which are.
+
+    ``object``: the states' ``view`` and ``redacted_history`` take anything and ask here,
+    so that a wrong seat gets these words in the compiled build too (an ``int`` parameter
+    of a native method raises a bare TypeError first).
+    """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
         raise ValueError(f"seat must be 0..{game.players - 1}, not {seat!r}")
+    return seat
 
 
 def seeded_rng(seed: int, *keys: object) -> random.Random:

@@ -33,7 +33,7 @@ from ...core.actions import ActionRange, ActionSpace, ChanceEvent, check_digits,
 from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Num, Quoted, Reason, Seat, Seats, Word, reason
@@ -1232,11 +1232,11 @@ class MalinState(State[MalinGame]):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    def view(self, seat: int, public: bool = False) -> MalinView:
-        return make_view(self, seat, public)
+    def view(self, seat: object, public: bool = False) -> MalinView:
+        return make_view(self, check_seat(self.game, seat), public)
 
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
+    def redacted_history(self, seat: object) -> list[int | None]:
+        return redact_history(self, check_seat(self.game, seat))
 
     def step(self, action: int) -> None:
         """Apply ``action``, known to be legal here, without recording it in the history.

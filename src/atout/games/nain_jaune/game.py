@@ -28,7 +28,7 @@ from ...core.actions import ChanceEvent, deal_reader
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_deal, uniform_outcomes
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_deal, uniform_outcomes
 from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Rank, Reason, reason
@@ -669,11 +669,11 @@ class NainJauneState(State[NainJauneGame]):
         """Each seat's tokens (what the player has in front of him, stakes excluded)."""
         return list(self.tokens)
 
-    def view(self, seat: int, public: bool = False) -> NainJauneView:
-        return make_view(self, seat, public)
+    def view(self, seat: object, public: bool = False) -> NainJauneView:
+        return make_view(self, check_seat(self.game, seat), public)
 
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
+    def redacted_history(self, seat: object) -> list[int | None]:
+        return redact_history(self, check_seat(self.game, seat))
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""

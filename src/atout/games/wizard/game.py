@@ -24,7 +24,7 @@ from ...core.actions import ChanceEvent, deal_reader, integer
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, State, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
 from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
@@ -653,11 +653,11 @@ class WizardState(State[WizardGame]):
     def scores(self) -> list[int]:
         return list(self.scores_)
 
-    def view(self, seat: int, public: bool = False) -> WizardView:
-        return make_view(self, seat, public)
+    def view(self, seat: object, public: bool = False) -> WizardView:
+        return make_view(self, check_seat(self.game, seat), public)
 
-    def redacted_history(self, seat: int) -> list[int | None]:
-        return redact_history(self, seat)
+    def redacted_history(self, seat: object) -> list[int | None]:
+        return redact_history(self, check_seat(self.game, seat))
 
     def __str__(self) -> str:
         """The whole state as plain text (debugging; shows every hand): no rich, no renderer."""
