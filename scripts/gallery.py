@@ -206,6 +206,7 @@ def play_and_shoot(
         if "3-trick" not in done:
             try:
                 page.wait_for_function(full, timeout=1200)
+                page.wait_for_timeout(300)  # the last card lands (caught in flight, it was drawn small)
                 page.screenshot(path=str(out / f"{stem}-3-trick.png"))
                 done.add("3-trick")
             except PlaywrightError:

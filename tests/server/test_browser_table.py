@@ -436,6 +436,9 @@ def test_a_whole_game_as_a_new_player_meets_it(
             if page.locator(tool).is_visible():
                 page.click(tool)
                 assert_translated(page, english, f"{game}, {tool}", lang)
+                # Negative scores with a true minus sign in every game ("−30", never "-30").
+                text = page.inner_text("#overlay")
+                assert not re.search(r"(?<![\w-])-\d", text), text
                 if page.locator("#overlay:not([hidden]) .close").count():
                     page.locator("#overlay .close").click()
         # Item 11: the replay counts moves ("Move 50 of 56").

@@ -26,14 +26,14 @@ DOM = (Path(str(STATIC)) / "lib" / "dom.js").resolve().as_uri()
 
 
 def run(lang: str, expr: str) -> Any:
-    """The value of the JavaScript expression ``expr`` (t and tn in scope) with every table
+    """The value of the JavaScript expression ``expr`` (t, tn, num and signed in scope) with every table
     dictionary of ``lang`` loaded, as the page has it."""
     words: dict[str, str] = {}
     for name in TABLE_FILES:
         words.update(dictionary(name, lang))
     script = (
         f"globalThis.document = {{ documentElement: {{ lang: {json.dumps(lang)} }} }};\n"
-        f"const {{ t, tn, i18n }} = await import({json.dumps(DOM)});\n"
+        f"const {{ t, tn, i18n, num, signed }} = await import({json.dumps(DOM)});\n"
         f"Object.assign(i18n.dict, {json.dumps(words)});\n"
         f"console.log(JSON.stringify({expr}));\n"
     )
@@ -73,6 +73,13 @@ def test_winners_and_moves_are_worded_for_their_count() -> None:
     assert out == ["Winner: Ann", "Winners: Ann, Bob", "Move 50 of 56"]
     out = run("fr", """[tn("winners", 1, { names: "Ann" }), t("step", { step: 50, steps: 56 })]""")
     assert out == ["Vainqueur : Ann", "Coup 50 sur 56"]
+
+
+def test_scores_are_written_with_a_true_minus_sign() -> None:
+    # Every game's plates, sheets, ranking and chart write scores through num/signed: Wizard's
+    # sheet wrote "-30" (a hyphen) where Le Malin and Le Nain Jaune wrote "−100".
+    out = run("en", "[num(-30), num(0), num(120), signed(-10), signed(0), signed(20)]")
+    assert out == ["\u221230", "0", "120", "\u221210", "0", "+20"]
 
 
 #: A count of one followed by a plural noun: what no string may say.

@@ -20,7 +20,7 @@
    }} TableModel
 */
 
-import { el, has, t, tn, reducedMotion } from "./lib/dom.js";
+import { el, has, num, t, tn, reducedMotion } from "./lib/dom.js";
 import { cardSvg, backSvg } from "./cards.js";
 
 /** A view's trick as `[seat, card]` pairs (Wizard's, Sticheln's) → the model's plays. */
@@ -38,7 +38,7 @@ export function lastTrickModel(v, toPlays) {
 /** A trick game's seats in the model: the dealer's mark and the score every such game shows,
     then what `more(s)` adds for seat `s` (cards, badges, extra). */
 export function seatModels(msg, v, more) {
-  return msg.seats.map((_, s) => ({ dealer: s === v.dealer, score: String(v.scores[s]), ...more(s) }));
+  return msg.seats.map((_, s) => ({ dealer: s === v.dealer, score: num(v.scores[s]), ...more(s) }));
 }
 
 /** A trick game's trick in the model: the trick, who is winning it and why, and the last trick;

@@ -10,7 +10,7 @@
    @typedef {{heads: string[], rounds: RoundLine[], start?: number[]}} Sheet
 */
 
-import { el, svg, t } from "./lib/dom.js";
+import { el, num, svg, t } from "./lib/dom.js";
 
 const COLOURS = ["#2f6fd0", "#d2383f", "#23914a", "#c28a12", "#7b4fb3", "#5b5b5b", "#138f8f", "#a85a2d"];
 
@@ -29,7 +29,7 @@ export function sheetTable(sheet, names) {
       el("tr", {}, names.map(() => [...sheet.heads.map((h) => el("th", { class: "sub" }, h)), el("th", { class: "sub total" }, t("total"))]))),
     el("tbody", {}, sheet.rounds.map((r) => el("tr", {},
       el("th", { scope: "row" }, r.label),
-      r.seats.map((s) => [...s.cells.map((c, i) => el("td", {}, c, i === s.cells.length - 1 ? mark(s.ok) : null)), el("td", { class: "total" }, String(s.total))]))))));
+      r.seats.map((s) => [...s.cells.map((c, i) => el("td", {}, c, i === s.cells.length - 1 ? mark(s.ok) : null)), el("td", { class: "total" }, num(s.total))]))))));
 }
 
 /** One round's summary: a line per seat (its cells, ✓/✗, points and total). */
@@ -42,7 +42,7 @@ export function roundSummary(sheet, names, index) {
       // On one line, cut with its whole self in a tooltip if it must be ("Bot / 2" wrapped at 8 seats).
       el("th", { scope: "row" }, el("span", { class: "summary-name", title: names[seat] }, names[seat])),
       s.cells.map((c, i) => el("td", {}, c, i === s.cells.length - 1 ? mark(s.ok) : null)),
-      el("td", { class: "total" }, String(s.total))))));
+      el("td", { class: "total" }, num(s.total))))));
 }
 
 /** The final ranking: places (ties share one), names, scores; the winners crowned. */
@@ -56,7 +56,7 @@ export function ranking(result, names, betterIsHigher = true) {
     return el("li", { class: won ? "winner" : null, "data-seat": s },
       el("span", { class: "place" }, won ? el("span", { class: "star", "aria-hidden": "true" }, "★") : null, t(place === 1 ? "place_first" : "place", { n: place })),
       el("span", { class: "name" }, names[s]),
-      el("span", { class: "points" }, String(result.scores[s])));
+      el("span", { class: "points" }, num(result.scores[s])));
   }));
 }
 
@@ -82,7 +82,7 @@ export function chart(sheet, names) {
   names.forEach((name, seat) => {
     const c = COLOURS[seat % COLOURS.length];
     s.append(svg("polyline", { fill: "none", stroke: c, "stroke-width": 2.2, "stroke-linejoin": "round", points: points.map((line, i) => `${x(i)},${y(line[seat])}`).join(" ") }));
-    s.append(svg("text", { x: W - R + 5, y: labelY[seat], "font-size": 11, fill: c }, `${name.slice(0, 12)} ${end[seat]}`));
+    s.append(svg("text", { x: W - R + 5, y: labelY[seat], "font-size": 11, fill: c }, `${name.slice(0, 12)} ${num(end[seat])}`));
   });
   return s;
 }

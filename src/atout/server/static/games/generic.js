@@ -2,7 +2,7 @@
    fields alone (hand, trick, dealer, hand sizes, scores, legal moves), so that a
    newly registered game is playable at once.  The four games have their own. */
 
-import { t } from "../lib/dom.js";
+import { num, t } from "../lib/dom.js";
 
 export const deck = "generic";
 
@@ -26,7 +26,7 @@ export function model(msg) {
     info: [],
     seats: msg.seats.map((_, s) => ({
       badges: [],
-      score: Array.isArray(v.scores) ? String(v.scores[s]) : undefined,
+      score: Array.isArray(v.scores) ? num(v.scores[s]) : undefined,
       cards: Array.isArray(v.hand_sizes) ? v.hand_sizes[s] : undefined,
       dealer: v.dealer === s,
     })),

@@ -19,7 +19,7 @@
    hand, what was paid or received, the deal's balance and the tokens after the deal;
    the chart is drawn from it (start = the starting tokens), so both agree. */
 
-import { el, svg, t, tn, i18n, reducedMotion } from "../lib/dom.js";
+import { el, signed, svg, t, tn, i18n, reducedMotion } from "../lib/dom.js";
 import { cardElement, fly } from "../felt.js";
 import { SUITS, rankLabel } from "../decks/nain-jaune.js";
 
@@ -591,10 +591,6 @@ export function summaryNote(msg, ctx) {
     ? tn("nj_summary_stakes", paid[0], { deal: v.deal })
     : t("nj_summary_stakes_each", { deal: v.deal, list: paid.map((p, s) => t("nj_summary_stake_of", { name: ctx.names[s], n: p })).join(", ") });
   return el("p", { class: "summary-note" }, text);
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 /** Per deal and seat: the points (or cards) left in hand and the board cards caught, the

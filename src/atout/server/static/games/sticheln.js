@@ -10,7 +10,7 @@
    trick of zeros set aside), last_trick {cards, winner, round}; led_card (the card
    whose colour is led, null: none yet); sheet [{pains, deltas}]. */
 
-import { el, t, tn } from "../lib/dom.js";
+import { el, signed, t, tn } from "../lib/dom.js";
 import { cardElement, seatModels, trickModel } from "../felt.js";
 
 export const deck = "sticheln";
@@ -80,8 +80,6 @@ export function taken(msg) {
     return { tricks: mine.length, cards: cards.length, cost, points };
   });
 }
-
-function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 /** The cost of a seat's handicap so far, as a small tag ("−8"; "?" while face down). */
 function costNode(got) {

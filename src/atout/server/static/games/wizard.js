@@ -2,7 +2,7 @@
    card on the felt, the card winning the trick crowned, the dealer's trump choice
    told as such, and the score sheet (bid / tricks / points, ✓ when the bid is made). */
 
-import { t, tn, i18n } from "../lib/dom.js";
+import { signed, t, tn, i18n } from "../lib/dom.js";
 import { seatModels, trickModel } from "../felt.js";
 
 export const deck = "wizard";
@@ -109,7 +109,7 @@ export function sheet(msg) {
       seats: msg.seats.map((_, s) => {
         totals[s] += line.deltas[s];
         const d = line.deltas[s];
-        return { cells: [String(line.bids[s]), String(line.tricks[s]), d > 0 ? `+${d}` : String(d)], ok: line.bids[s] === line.tricks[s], total: totals[s] };
+        return { cells: [String(line.bids[s]), String(line.tricks[s]), signed(d)], ok: line.bids[s] === line.tricks[s], total: totals[s] };
       }),
     })),
   };

@@ -93,6 +93,17 @@ export function isNamed(table, seat) {
   try { return localStorage.getItem(`atout.named.${table}.${seat}`) === "1"; } catch { return true; }
 }
 
+/** A score as the table writes it: a true minus sign (U+2212, "−30", as printed score sheets
+    do; ASCII "-" is a hyphen, shorter and set lower), so every game writes its negatives alike. */
+export function num(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
+/** A change of score: "+20", "−10", "0". */
+export function signed(n) {
+  return n > 0 ? `+${n}` : num(n);
+}
+
 /** Whether the dictionary has `key` (for optional, game-specific strings). */
 export function has(key) {
   return Object.prototype.hasOwnProperty.call(i18n.dict, key);
