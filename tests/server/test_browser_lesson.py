@@ -10,6 +10,7 @@ end offers a real game.  Laptops (1280Ã—800) in English and German, phones (360Ã
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +70,23 @@ def click_move(page: Any, move: str) -> None:
         page.locator(f'#board .moves button[data-action="{move}"]').click()
 
 
+#: In the page: the moments (ms) the board drew a new move count.
+DRAWN = """window.__drawn = [];
+new MutationObserver(() => {
+  const n = document.getElementById('board')?.dataset.n;
+  if (n !== undefined && n !== window.__drawnN) { window.__drawnN = n; window.__drawn.push(performance.now()); }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-n'] });"""
+#: The least pause between two of the bots' moves drawn after a "Continue" (ms): they were made
+#: while the learner read, and come one at a time at the bots' pace (table.js BOT_PACE.fast,
+#: 350, less the timers' slack), never all at once.
+PACED = 300
+
+
 def coach_at(page: Any, n: int, held: Any = None) -> None:
     """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
-    "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot)."""
+    "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot),
+    the moves held back drawn at the bots' pace."""
+    after: int | None = None
     while True:
         page.wait_for_function(
             "n => { const b = document.getElementById('board'), c = document.getElementById('coach');"
@@ -79,12 +94,18 @@ def coach_at(page: Any, n: int, held: Any = None) -> None:
             " || b.dataset.n === String(n) && c.dataset.n === String(n)); }",
             arg=n,
         )
+        if after is not None:
+            drawn: list[float] = page.evaluate("i => window.__drawn.slice(i)", after)
+            gaps = [b - a for a, b in pairwise(drawn)]
+            assert all(g >= PACED for g in gaps), f"moves drawn after Continue {gaps} ms apart"
+            after = None
         go = page.locator("#coach .coach-continue")
         if not go.count():
             return
         if held is not None:
             held(page.get_attribute("#coach", "data-step"))
         coach_keeps_clear(page, "a step the bots play")
+        after = page.evaluate("window.__drawn.length")
         go.click()
 
 
@@ -143,6 +164,7 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     said = words(lang)
     context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
     context.add_init_script(FAST_CARDS)
+    context.add_init_script(DRAWN)
     page = context.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []

@@ -20,6 +20,9 @@ const store = {
   set(k, v) { try { localStorage.setItem(`atout.${k}`, v); } catch { /* private mode: not remembered */ } },
 };
 const HOLD = { normal: 1700, fast: 700 };
+/** The pause between the bots' moves a lesson's coach held back (ms): the server's own pace
+    (its bot delay, 0.8 s by default) at normal speed. */
+const BOT_PACE = { normal: 800, fast: 350 };
 /** How long a round's summary holds the table (ms) unless the player closes it first: the bots
     play on at the server, their moves are drawn once it has been read. */
 const SUMMARY_HOLD = { normal: 6000, fast: 3000 };
@@ -32,6 +35,8 @@ const watch = key ? null : hashParams.get("watch");
 const spectator = !key && watch !== null;
 const adapters = {};
 const queue = [];
+/** Whether a lesson's coach held the table (its "Continue") since the queue was last empty. */
+let coachHeld = false;
 let busy = false;
 let socket = null;
 let retry = 0;
@@ -157,6 +162,10 @@ function takenBy(names, winner) {
 }
 
 function sameTrick(a, b) { return JSON.stringify(a || null) === JSON.stringify(b || null); }
+
+function pause(ms) {
+  return new Promise((resolve) => { setTimeout(resolve, ms); });
+}
 
 function hold(ms) {
   return new Promise((resolve) => {
@@ -358,7 +367,9 @@ async function show(msg) {
   if (auto) model.moves = [];
   const board = $("board");
   const prev = shown;
-  const hurry = queue.length > 3;
+  // A backlog (a player back at the table) is drawn fast; not the moves a lesson's coach held
+  // back while the learner read (they are what the step shows: drawn at the table's pace).
+  const hurry = queue.length > 3 && !coachHeld;
   if (prev && model.lastTrick && !sameTrick(model.lastTrick, prev.model.lastTrick) && prev.msg.n < msg.n) {
     // The trick is complete: show it whole, let it be read, then let its winner take it.
     // The round's last trick is shown on the round it belongs to: the seats as they were, the
@@ -432,6 +443,7 @@ async function show(msg) {
 function tellCoach(msg) {
   const holds = [];
   document.dispatchEvent(new CustomEvent("atout:shown", { detail: { msg, hold: (p) => holds.push(p) } }));
+  if (holds.length) coachHeld = true;
   return Promise.all(holds);
 }
 
@@ -544,7 +556,11 @@ async function pump() {
       const msg = queue.shift();
       if (queue.some((m) => m.n === msg.n)) continue; // a newer copy of the same position (a rename)
       await show(msg);
+      // The moves a lesson's coach held back were the bots', made while the learner read: drawn
+      // one at a time at the bots' own pace, as they would have come, not all at once.
+      if (coachHeld && queue.length) await pause(BOT_PACE[store.get("speed", "normal")] || BOT_PACE.normal);
     }
+    coachHeld = false; // (caught up: the moves held back by a coach are all drawn)
   } finally {
     busy = false;
   }
