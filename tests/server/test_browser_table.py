@@ -496,10 +496,11 @@ def test_le_nain_jaune_s_summary_stays_and_agrees_with_the_seats(server: Server,
         note = page.inner_text("#overlay .summary-note")
         stake = int(re.search(r"already put (\d+) tokens?", note).group(1))  # type: ignore[union-attr]
         totals = page.eval_on_selector_all(
-            "#overlay table.summary td.total", "ts => ts.map((t) => Number(t.textContent))"
+            "#overlay table.summary td.total",
+            "ts => ts.map((t) => Number(t.textContent.replace('\u2212', '-')))",
         )
         scores = page.eval_on_selector_all(
-            "#board .seat .score", "ss => ss.map((s) => Number(s.textContent))"
+            "#board .seat .score", "ss => ss.map((s) => Number(s.textContent.replace('\u2212', '-')))"
         )
         assert [t - stake for t in totals] == scores, (totals, stake, scores, note)
         # The bots play on at the server (0.05 s a move); the summary stays to be read.
