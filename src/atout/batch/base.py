@@ -202,11 +202,12 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             self._queue = SeedQueue(iter(reset_seeds), self._deal, max(self.num_games, 256))
         self._start_matches(self._games, self._deal(self.seeds))
 
-    def _setup(self, game: GameT, seeds: list[int], check: bool) -> None:
+    def _setup(self, game: GameT, seeds: list[int], check: bool, arrays: bool = True) -> None:
         """What every batch sets before its matches start: the game, the sizes, the seeds, the state arrays.
 
-        Shared by ``__init__`` (matches started from seeds) and :meth:`from_states`
-        (matches loaded from engine states); auto-reset off until the caller says.
+        Shared by ``__init__`` (matches started from seeds), :meth:`from_states`
+        (matches loaded from engine states) and :meth:`subset` (``arrays`` False: it
+        sets the state arrays itself); auto-reset off until the caller says.
         """
         self.game = game
         self.num_games = N = len(seeds)
@@ -219,6 +220,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         self.matches_done = 0
         self._games = np.arange(N, dtype=np.intp)
         self._init_state()
+        if not arrays:
+            return
         state = self.__dict__
         for array in self._match_arrays:
             state[array.name] = array.create(self, N)
@@ -516,7 +519,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         if not picked.size:
             raise ValueError("subset needs at least one row")
         part = type(self).__new__(type(self))
-        part._setup(self.game, [self.seeds[i] for i in picked.tolist()], self.check)
+        part._setup(self.game, [self.seeds[i] for i in picked.tolist()], self.check, arrays=False)
         state, mine = part.__dict__, self.__dict__
         for array in self._match_arrays:
             state[array.name] = mine[array.name][picked]
