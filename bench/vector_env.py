@@ -17,7 +17,9 @@ leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the en
 Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
 [--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab] [--subset-ab]``.  Each figure is given by
 wall time and by CPU time (the steadier on a shared machine); ``--dense-ab`` runs learned opponents
-with the sparse first layer (the default) and the dense one, interleaved in the same run.
+with the sparse first layer (the default) and the dense one, interleaved in the same run;
+``--subset-ab`` with their tensors and prior written for the rows they answer (the default,
+``AtoutVectorEnv.subset_rows``) and for the whole batch.
 """
 
 from __future__ import annotations
@@ -56,7 +58,17 @@ WRAPS: dict[str, Wrap] = {
     "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
         fast.FlattenObservation(env)
     ),
+    # gymnasium's own switch, after a warm-up say: the statistics' passes go, the normalisation stays.
+    "atout's Flatten + Normalize, statistics frozen": lambda env: _frozen(
+        fast.NormalizeObservation(fast.FlattenObservation(env))
+    ),
 }
+
+
+def _frozen(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:
+    """``env`` with its running statistics frozen (``update_running_mean = False``)."""
+    env.update_running_mean = False
+    return env
 
 
 def steps_per_second(
