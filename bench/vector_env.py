@@ -15,9 +15,11 @@ decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's d
 leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
 
 Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
-[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab]``.  Each figure is given by
+[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab] [--subset-ab]``.  Each figure is given by
 wall time and by CPU time (the steadier on a shared machine); ``--dense-ab`` runs learned opponents
-with the sparse first layer (the default) and the dense one, interleaved in the same run.
+with the sparse first layer (the default) and the dense one, interleaved in the same run;
+``--subset-ab`` with their tensors and prior written for the rows they answer (the default,
+``AtoutVectorEnv.subset_rows``) and for the whole batch.
 """
 
 from __future__ import annotations
@@ -56,22 +58,41 @@ WRAPS: dict[str, Wrap] = {
     "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
         fast.FlattenObservation(env)
     ),
+    # gymnasium's own switch, after a warm-up say: the statistics' passes go, the normalisation stays.
+    "atout's Flatten + Normalize, statistics frozen": lambda env: _frozen(
+        fast.NormalizeObservation(fast.FlattenObservation(env))
+    ),
 }
 
 
+def _frozen(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:
+    """``env`` with its running statistics frozen (``update_running_mean = False``)."""
+    env.update_running_mean = False
+    return env
+
+
 def steps_per_second(
-    game: str, num_envs: int, wrap: Wrap, seconds: float, mode: str, sparse: bool = True, **kwargs: Any
+    game: str,
+    num_envs: int,
+    wrap: Wrap,
+    seconds: float,
+    mode: str,
+    sparse: bool = True,
+    subset: bool = True,
+    **kwargs: Any,
 ) -> tuple[float, float]:
     """Env steps per second (``num_envs`` per ``step`` call) of one configuration: by wall time, by CPU time.
 
     CPU time (``time.process_time``: every thread of this process) is given beside wall time
     because the machine is shared: wall time swings with the load, CPU time far less.
-    ``sparse=False``: learned opponents read the dense tensors (``AtoutVectorEnv.sparse_inputs``).
+    ``sparse=False``: learned opponents read the dense tensors (``AtoutVectorEnv.sparse_inputs``);
+    ``subset=False``: their tensors and prior are written for every match (``AtoutVectorEnv.subset_rows``).
     """
     env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode, **kwargs))
     raw = env.unwrapped
     assert isinstance(raw, AtoutVectorEnv)
     raw.sparse_inputs = sparse
+    raw.subset_rows = subset
     env.reset(seed=1)
     rng = np.random.default_rng(0)
 
@@ -104,6 +125,11 @@ def main() -> None:
         action="store_true",
         help="learned opponents: also run each configuration with the dense first layer (A/B)",
     )
+    parser.add_argument(
+        "--subset-ab",
+        action="store_true",
+        help="learned opponents: also run each configuration with their tensors written for every match (A/B)",
+    )
     args = parser.parse_args()
     kwargs: dict[str, Any] = {"opponents": args.opponents, "blas_threads": args.blas_threads or None}
     if "all" in args.wraps:
@@ -111,17 +137,24 @@ def main() -> None:
     else:
         chosen = ["bare (Dict obs)" if w == "bare" else w for w in args.wraps]
         wraps = {name: WRAPS[name] for name in chosen}
-    inputs = {"sparse": True, "dense": False} if args.dense_ab else {"": True}
+    # label -> (sparse first layer, tensors of the answered rows only)
+    inputs = {"": (True, True)}
+    if args.dense_ab:
+        inputs = {"sparse": (True, True), "dense": (False, True)}
+    if args.subset_ab:
+        inputs = {**{f"{k} rows only".strip(): v for k, v in inputs.items()}, "whole batch": (True, False)}
     results: dict[tuple[int, str], list[tuple[float, float]]] = {}
     for _ in range(args.runs):
         for n in args.envs:
             for name, wrap in wraps.items():
                 if "Flatten" in name and args.mode == "same_step":
                     continue
-                for label, sparse in inputs.items():
+                for label, (sparse, subset) in inputs.items():
                     key = (n, f"{name} {label}".strip())
                     results.setdefault(key, []).append(
-                        steps_per_second(args.game, n, wrap, args.seconds, args.mode, sparse, **kwargs)
+                        steps_per_second(
+                            args.game, n, wrap, args.seconds, args.mode, sparse, subset, **kwargs
+                        )
                     )
     threads = args.blas_threads or "OpenBLAS's default"
     print(

@@ -8,26 +8,38 @@ product's logits (the same sums in another order) and so the same greedy actions
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
 import atout
 from atout.batch import batch_class
-from atout.batch.common import SparseTensor
+from atout.batch.common import Batch, SparseTensor
 from atout.bots.learned import shipped_model
 from atout.envs.vector import AtoutVectorEnv
 from tests.bots.test_learned import random_model
 
 
+def played_positions(
+    name: str, players: int, seeds: range, steps: int
+) -> Iterator[tuple[Batch, np.random.Generator]]:
+    """A batch of ``name`` at each of its first ``steps`` positions (random play, every kind of position),
+    with the generator that plays it (the caller may draw from it too)."""
+    batch = batch_class(name)(players, seeds)
+    rng = np.random.default_rng(players)
+    for _ in range(steps):
+        if batch.terminal.all():
+            return
+        yield batch, rng
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+
+
 @pytest.mark.parametrize("name", ["wizard", "malin", "sticheln", "nain-jaune"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_sparse_tensors_hold_the_dense_tensors_values(name: str, players: int) -> None:
-    batch = batch_class(name)(players, range(40, 104))
-    rng = np.random.default_rng(players)
     checked = 0
-    for _ in range(120):
-        if batch.terminal.all():
-            break
+    for batch, rng in played_positions(name, players, range(40, 104), 120):
         for information_state in (True, False):
             for seats in (None, rng.integers(0, players, batch.num_games)):
                 dense = batch.observation_tensor(seats, information_state=information_state)
@@ -38,7 +50,6 @@ def test_sparse_tensors_hold_the_dense_tensors_values(name: str, players: int) -
                 rows = rng.permutation(batch.num_games)[:20]
                 assert np.array_equal(sparse.select(rows).toarray(), dense[rows])
                 checked += 1
-        batch.step(batch.random_actions(rng), active=~batch.terminal)
     assert checked > 100
 
 
@@ -84,13 +95,23 @@ def test_the_sparse_first_layer_gives_the_dense_logits_and_actions(name: str) ->
     assert decisions > 5000 and margins < decisions // 100
 
 
-def test_learned_opponents_play_the_same_matches_from_sparse_and_dense_tensors() -> None:
-    """The vector env's learned opponents (sparse first layer, the default) move as with the dense
-    product: the same observations, rewards and ends, step by step, on seeded matches."""
+@pytest.mark.parametrize(
+    ("switch", "opponents"),
+    [
+        ("sparse_inputs", ["policy", "heuristic", "policy"]),
+        ("subset_rows", ["policy", "heuristic", "policy"]),  # the heuristic seat's prior reused
+        ("subset_rows", ["policy", "policy", "policy"]),  # the prior written for the rows only
+    ],
+)
+def test_learned_opponents_play_the_same_matches_either_way(switch: str, opponents: list[str]) -> None:
+    """The vector env's learned opponents move the same with either setting of ``switch``: from
+    sparse tensors (the default) as with the dense product; from tensors and a prior written for
+    the rows they answer (``subset_rows``, the default) as from the whole batch's: the same
+    observations, rewards and ends, step by step, on seeded matches."""
     envs = []
-    for sparse in (True, False):
-        env = AtoutVectorEnv("wizard", 48, 4, seat=2, opponents=["policy", "heuristic", "policy"])
-        env.sparse_inputs = sparse
+    for on in (True, False):
+        env = AtoutVectorEnv("wizard", 48, 4, seat=2, opponents=opponents)
+        setattr(env, switch, on)
         envs.append(env)
     observed = [env.reset(seed=11)[0] for env in envs]
     rng = np.random.default_rng(3)

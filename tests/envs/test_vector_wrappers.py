@@ -34,8 +34,14 @@ def masks_of(env: VectorEnv[Any, Any, Any]) -> Any:
     return raw.action_masks()
 
 
+@pytest.mark.parametrize(
+    "block_bytes", [fast.BLOCK_BYTES, 1, 40_000]
+)  # whole batch, a row, a few rows a block
 @pytest.mark.parametrize("name", ["wizard", "nain-jaune"])
-def test_the_whole_batch_wrappers_give_gymnasiums_observations(name: str) -> None:
+def test_the_whole_batch_wrappers_give_gymnasiums_observations(
+    name: str, block_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fast, "BLOCK_BYTES", block_bytes)
     theirs = wrappers.NormalizeObservation(wrappers.FlattenObservation(make(name, 16)))
     ours = fast.NormalizeObservation(fast.FlattenObservation(make(name, 16)))
     assert isinstance(ours, wrappers.NormalizeObservation) and isinstance(
@@ -81,3 +87,82 @@ def test_another_observation_space_falls_back_to_gymnasiums_loop() -> None:
     )
     obs, _ = env.reset(seed=0)
     assert obs.shape == (4, spaces.flatdim(env.single_observation_space))
+
+
+@pytest.mark.parametrize("block_bytes", [1, 100, 1 << 19])
+def test_the_variance_in_blocks_is_numpys_bit_for_bit(
+    block_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """np.var adds the squares' rows in order in float32; the blocks add them in the same order
+    (would fail if a block's sum were added to the total as one number)."""
+    monkeypatch.setattr(fast, "BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(7)
+    x = (rng.random((301, 37)) * (rng.random((301, 37)) < 0.3)).astype(np.float32)
+    x[:, :3] = rng.normal(50.0, 10.0, (301, 3)).astype(np.float32)  # large values: rounding shows
+    mean = x.mean(axis=0)
+    assert np.array_equal(fast._variance(x, mean), np.var(x, axis=0))
+    pairwise = np.float32(0)
+    for row in ((x - mean) ** 2).reshape(7, 43, 37).sum(axis=1):  # sums of blocks, then their sum
+        pairwise = pairwise + row
+    assert not np.array_equal(pairwise / np.float32(301), np.var(x, axis=0))  # the test can tell
+
+
+def test_flatten_over_the_env_returns_the_array_the_env_wrote() -> None:
+    """Directly over the env, flattening copies nothing: the env writes its Dict's entries as views
+    of one fresh flattened array a step, gymnasium's values (and its observations' own values stay
+    the bare env's)."""
+    ours = fast.FlattenObservation(make("wizard", 8))
+    theirs = wrappers.FlattenObservation(make("wizard", 8))
+    bare = make("wizard", 8)
+    raw = ours.unwrapped
+    assert isinstance(raw, AtoutVectorEnv) and raw.flat_observations
+    a, _ = theirs.reset(seed=3)
+    b, _ = ours.reset(seed=3)
+    c, _ = bare.reset(seed=3)
+    rng = np.random.default_rng(1)
+    seen = []
+    for _ in range(30):
+        assert np.array_equal(a, b) and b.flags.c_contiguous and b.dtype == np.float32
+        assert raw.batch is not None
+        inner = raw._observe(raw.batch)
+        assert np.array_equal(inner["observation"], c["observation"])
+        assert np.array_equal(inner["action_mask"], c["action_mask"])
+        assert fast._root(inner["observation"]).shape == b.shape  # a view of the flattened array
+        seen.append(b)
+        masks = masks_of(theirs)
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        a, *_ = theirs.step(actions)
+        b, *_ = ours.step(actions)
+        c, *_ = bare.step(actions)
+    assert len({id(x) for x in seen}) == len(seen)  # a fresh array each step
+
+
+def test_flattened_parts_that_are_not_the_envs_are_concatenated() -> None:
+    """The check of each step: a part that is no view at its place and differs from the array's
+    values there makes the wrapper concatenate (what a wrapper between the two could cause)."""
+    count = 4
+    flat = np.zeros((count, 7), dtype=np.float32)
+    flat[:, :3] = [1, 0, 1]
+    mask = np.tile(np.array([1, 0, 1], dtype=np.int8), (count, 1))
+    observation = flat[:, 3:]
+    observation[:] = 0.5
+    assert fast._written_flat([mask, observation], count, np.float32) is flat
+    assert fast._written_flat([mask, observation.copy()], count, np.float32) is None  # no view: no array
+    changed = mask.copy()
+    changed[2, 1] = 1
+    assert fast._written_flat([changed, observation], count, np.float32) is None
+    assert fast._written_flat([mask, observation + 1], count, np.float32) is None
+    assert fast._written_flat([mask, observation], count, np.float64) is None
+
+
+def test_normalize_writes_in_place_over_atouts_flatten_only() -> None:
+    """Over atout's FlattenObservation (a fresh array kept by no one) the normalisation overwrites
+    it; over gymnasium's, what it was given stays as it was."""
+    ours = fast.NormalizeObservation(fast.FlattenObservation(make("wizard", 8)))
+    x = ours.env.reset(seed=2)[0]
+    assert ours.observations(x) is x
+    mixed = fast.NormalizeObservation(wrappers.FlattenObservation(make("wizard", 8)))
+    y = mixed.env.reset(seed=2)[0]
+    kept = y.copy()
+    out = mixed.observations(y)
+    assert out is not y and np.array_equal(y, kept)

@@ -202,11 +202,12 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             self._queue = SeedQueue(iter(reset_seeds), self._deal, max(self.num_games, 256))
         self._start_matches(self._games, self._deal(self.seeds))
 
-    def _setup(self, game: GameT, seeds: list[int], check: bool) -> None:
+    def _setup(self, game: GameT, seeds: list[int], check: bool, arrays: bool = True) -> None:
         """What every batch sets before its matches start: the game, the sizes, the seeds, the state arrays.
 
-        Shared by ``__init__`` (matches started from seeds) and :meth:`from_states`
-        (matches loaded from engine states); auto-reset off until the caller says.
+        Shared by ``__init__`` (matches started from seeds), :meth:`from_states`
+        (matches loaded from engine states) and :meth:`subset` (``arrays`` False: it
+        sets the state arrays itself); auto-reset off until the caller says.
         """
         self.game = game
         self.num_games = N = len(seeds)
@@ -219,6 +220,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         self.matches_done = 0
         self._games = np.arange(N, dtype=np.intp)
         self._init_state()
+        if not arrays:
+            return
         state = self.__dict__
         for array in self._match_arrays:
             state[array.name] = array.create(self, N)
@@ -497,6 +500,37 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         self.start_round[g] = self.game.start_round  # the queue deals from the configuration's start
         self._start_matches(g, self._deals_type(*arrays))
 
+    def subset(self, rows: Sequence[int] | IntArray) -> Self:
+        """A batch of the matches ``rows`` of this one, in that order: copies of their arrays, to read.
+
+        Why: the vector env asks its learned opponents' network for the matches
+        whose learned seat is to act only, about half of them at each opponent
+        step; their tensors and heuristic prior, written for those rows alone,
+        cost that much less than the whole batch's (the encoders and the
+        heuristic write every match).  Its tensors, legal masks and heuristic
+        are this batch's rows, value for value (tested in every game); it is
+        made to be read: it has no seeds queue, and stepping it changes nothing
+        here.  Every :class:`MatchArray` is indexed; the game's own tables of
+        the batch's size (``_games``...) are built again by ``_init_state``
+        for the subset's size; everything else (the game, the options' flags)
+        is shared.
+        """
+        picked = np.asarray(rows, dtype=np.intp).reshape(-1)
+        if not picked.size:
+            raise ValueError("subset needs at least one row")
+        part = type(self).__new__(type(self))
+        part._setup(self.game, [self.seeds[i] for i in picked.tolist()], self.check, arrays=False)
+        state, mine = part.__dict__, self.__dict__
+        for array in self._match_arrays:
+            state[array.name] = mine[array.name][picked]
+        for key, value in mine.items():
+            if key not in state:
+                if isinstance(value, np.ndarray):  # a table sized by the batch, not rebuilt: refuse to guess
+                    raise TypeError(f"{type(self).__name__}.subset: {key} is not rebuilt by _init_state")
+                state[key] = value
+        part._legal = None
+        return part
+
     # -- restarting matches one by one -------------------------------------------------------------
     def start_rounds(self) -> range:
         """The rounds :meth:`restart` may start a match at: the configuration's start to its last round.
@@ -662,6 +696,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         *,
         information_state: bool = False,
         dtype: type[np.floating[Any]] = np.float32,
+        out: NDArray[np.floating[Any]] | None = None,
     ) -> NDArray[np.floating[Any]]:
         """(N, size) tensors in the engine's layout (the game's ``tensor`` module, e.g. :mod:`atout.games.wizard.tensor`).
 
@@ -669,8 +704,10 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         once a match is over).  The same values as
         ``game.observation_tensor(state.view(seat))`` (or
         ``information_state_tensor`` with ``information_state=True``).
+        ``out``: (N, size) zeros of ``dtype`` to write them into, returned (a view of a wider
+        array, say: the vector env writes its observations into its flattened buffer so).
         """
-        return self._encode(seats, information_state, dtype, sparse=False).dense()
+        return self._encode(seats, information_state, dtype, sparse=False, out=out).dense()
 
     def sparse_tensor(
         self,
@@ -695,6 +732,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         information_state: bool,
         dtype: type[np.floating[Any]],
         sparse: bool,
+        out: NDArray[np.floating[Any]] | None = None,
     ) -> TensorFrame:
         if seats is None:
             seat_array = np.maximum(self.current_player, 0)
@@ -703,7 +741,7 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         encoder = importlib.import_module(self._tensor_module, __package__)
         layout = encoder.blocks(self.game, information_state)
         frame = TensorFrame(
-            layout, seat_array, self.num_games, self.players, dtype, self._direction, sparse=sparse
+            layout, seat_array, self.num_games, self.players, dtype, self._direction, sparse=sparse, out=out
         )
         encoder.encode(self, frame, information_state)
         return frame

@@ -307,8 +307,10 @@ class TensorFrame:
         dtype: type[np.floating[Any]],
         step: int = 1,
         sparse: bool = False,
+        out: NDArray[np.floating[Any]] | None = None,
     ) -> None:
-        """``seats``: the viewer of each of the ``count`` matches (refused unless one seat 0..players - 1 each)."""
+        """``seats``: the viewer of each of the ``count`` matches (refused unless one seat 0..players - 1 each);
+        ``out``: the (count, size) zeros of ``dtype`` to fill (a dense frame's; by default a new array)."""
         checked = np.asarray(seats, dtype=np.intp)
         if checked.shape != (count,) or ((checked < 0) | (checked >= players)).any():
             raise ValueError(f"seats must be one seat 0..{players - 1} per match")
@@ -319,7 +321,17 @@ class TensorFrame:
             at += size
         #: The tensors: an (N, size) array of zeros to fill, or with ``sparse`` a recorder of the
         #: writes (:class:`_SparseOut`: the same indexing, read back by :meth:`sparse_tensor`).
-        self.out: Any = _SparseOut(count, at) if sparse else np.zeros((count, at), dtype=dtype)
+        self.out: Any
+        if sparse:
+            self.out = _SparseOut(count, at)
+        elif out is None:
+            self.out = np.zeros((count, at), dtype=dtype)
+        else:
+            if out.shape != (count, at) or out.dtype != dtype:
+                raise ValueError(
+                    f"out must be ({count}, {at}) {np.dtype(dtype)} zeros, not {out.dtype} {out.shape}"
+                )
+            self.out = out
         self.dtype = dtype
         self.rows = np.arange(count)
         self.seats = checked
@@ -435,6 +447,7 @@ class Batch(Protocol):
         *,
         information_state: bool = False,
         dtype: type[np.floating[Any]] = np.float32,
+        out: NDArray[np.floating[Any]] | None = None,
     ) -> NDArray[np.floating[Any]]: ...
     def information_state_tensor(
         self,
@@ -450,6 +463,7 @@ class Batch(Protocol):
         dtype: type[np.floating[Any]] = np.float32,
     ) -> SparseTensor: ...
     def heuristic_actions(self) -> NDArray[np.intp]: ...
+    def subset(self, rows: Sequence[int] | NDArray[np.intp]) -> Self: ...
     @classmethod
     def has_playout_model(cls) -> bool: ...
     def playout_model_actions(self, rng: np.random.Generator) -> NDArray[np.intp]: ...

@@ -212,6 +212,17 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     #: of the non-zero inputs); False: the dense tensors and product, as before (bench/vector_env.py's
     #: A/B, and the tests that compare the two).
     sparse_inputs: bool = True
+    #: The observations' two arrays are views of one fresh (N, flatdim) float32 array a step, laid
+    #: out as gymnasium's ``FlattenObservation`` flattens the ``Dict`` (the entry ``observation``
+    #: then strided, not contiguous; the same values).  Set by
+    #: :class:`atout.envs.vector_wrappers.FlattenObservation` when it wraps this env directly:
+    #: it then returns that array as it is instead of copying both into a new one (at 8,192 envs
+    #: the copy was 125 MB a step).
+    flat_observations: bool = False
+    #: Learned opponents' tensors and heuristic prior are written for the matches they answer only
+    #: (``batch.subset``); False: for the whole batch, then those rows picked, as before (the A/B of
+    #: bench/vector_env.py, and the tests that compare the two).
+    subset_rows: bool = True
 
     def __init__(
         self,
@@ -331,12 +342,21 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
             if tensor == "observation"
             else game.information_state_tensor_size()
         )
-        self.single_observation_space = spaces.Dict(
+        self.single_observation_space = observations = spaces.Dict(
             {
                 "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
             }
         )
+        #: Each entry's columns in the flattened observation (gymnasium's order: the ``Dict``'s
+        #: keys), and ``"end"``: all of them (:attr:`flat_observations`).
+        self._flat_columns: dict[str, slice] = {}
+        at = 0
+        for key, space in observations.items():
+            width = int(np.prod(space.shape or ()))
+            self._flat_columns[key] = slice(at, at + width)
+            at += width
+        self._flat_columns["end"] = slice(0, at)
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -365,8 +385,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 if self.engine_random
                 else batch.random_actions(self.np_random)
             )
-        if "heuristic" in wanted or any(
-            isinstance(m, PolicyModel) and m.prior_weight is not None for m in self._models.values()
+        if "heuristic" in wanted or (
+            not self.subset_rows
+            and any(isinstance(m, PolicyModel) and m.prior_weight is not None for m in self._models.values())
         ):
             found["heuristic"] = batch.heuristic_actions()
         if self._models:
@@ -384,10 +405,13 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         """Learned opponents' actions: greedy, on the view of the seat to act, for the matches where a
         learned seat is to act only (elsewhere -1: those matches are held or another policy moves).
 
-        Why this shape: the network is the whole cost of a step with learned opponents, so every
-        row it must answer, in every env, goes through one matrix product per layer (one per
-        model when seats hold different models), and no row that does not need it: at 4 players
-        about half of the matches wait for the agent at each opponent step.
+        Why this shape: every row the network must answer, in every env, goes through one matrix
+        product per layer (one per model when seats hold different models), and no row that does
+        not need it: at 4 players about half of the matches wait for the agent at each opponent
+        step.  The rows' tensors and heuristic prior are written for those rows alone
+        (``batch.subset``, :attr:`subset_rows`): writing them for the whole batch cost more than
+        the network (bench/vector_env.py).  ``heuristic``: the whole batch's heuristic actions
+        when a heuristic seat asked for them already (else computed here for the rows).
         """
         player = batch.current_player
         code = self._model_code[np.maximum(player, 0)]
@@ -399,21 +423,35 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         code = code[rows]
         tensors: dict[bool, FloatArray] = {}
         sparse: list[SparseTensor] = []  # written once a step, if asked
+        everyone = rows.size == self.num_envs  # rows is then arange(N)
+        # The matches to answer, alone (their tensors and prior, no other match's).
+        part = batch if everyone or not self.subset_rows else batch.subset(rows)
+
+        def picked(x: Any) -> Any:
+            """The rows of something written for ``part``: all of it when ``part`` is just the rows."""
+            return x if part is not batch or everyone else _pick(x, rows)
 
         def sparse_rows() -> SparseTensor:
             """The rows' information-state tensors as compressed rows, for the networks: their first
             layer adds the weight rows of the non-zero inputs only (``PolicyModel``'s sparse path)."""
             if not sparse:
-                sparse.append(batch.sparse_tensor(information_state=True).select(rows))
+                sparse.append(picked(part.sparse_tensor(information_state=True)))
             return sparse[0]
 
         def tensor(information_state: bool) -> FloatArray:
             """The rows' tensors from the seat to act's view, written once per kind a step."""
             if information_state not in tensors:
-                tensors[information_state] = batch.observation_tensor(
-                    information_state=information_state, dtype=np.float32
-                )[rows]
+                tensors[information_state] = picked(
+                    part.observation_tensor(information_state=information_state, dtype=np.float32)
+                )
             return tensors[information_state]
+
+        if heuristic is None and any(
+            isinstance(m, PolicyModel) and m.prior_weight is not None for m in self._models.values()
+        ):
+            heuristic_rows = picked(part.heuristic_actions())
+        else:
+            heuristic_rows = None if heuristic is None else heuristic[rows]
 
         for i, (name, model) in enumerate(self._models.items()):
             mine = None if len(self._models) == 1 else np.flatnonzero(code == i)
@@ -423,8 +461,8 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 rows_x = sparse_rows() if self.sparse_inputs else tensor(True)
                 prior = None
                 if model.prior_weight is not None:
-                    assert heuristic is not None
-                    prior = heuristic[rows] if mine is None else heuristic[rows[mine]]
+                    assert heuristic_rows is not None
+                    prior = heuristic_rows if mine is None else heuristic_rows[mine]
                 answer = model.best_actions(
                     rows_x if mine is None else _pick(rows_x, mine),
                     mask if mine is None else mask[mine],
@@ -553,10 +591,21 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     def _observe(self, batch: Batch) -> ObsType:
         info = self.tensor == "information_state"
         seats = np.full(self.num_envs, self.seat, dtype=np.intp)
-        return {
-            "observation": batch.observation_tensor(seats, information_state=info, dtype=np.float32),
-            "action_mask": self.action_masks().astype(np.int8),
-        }
+        mask = self.action_masks()
+        if not self.flat_observations:
+            return {
+                "observation": batch.observation_tensor(seats, information_state=info, dtype=np.float32),
+                "action_mask": mask.astype(np.int8),
+            }
+        # One fresh (N, flatdim) float32 array in the flattened Dict's order, each entry a view of its
+        # columns: what gymnasium's FlattenObservation would build, written once.
+        columns = self._flat_columns
+        flat = np.zeros((self.num_envs, columns["end"].stop), dtype=np.float32)
+        flat[:, columns["action_mask"]] = mask
+        tensor = batch.observation_tensor(
+            seats, information_state=info, dtype=np.float32, out=flat[:, columns["observation"]]
+        )
+        return {"observation": tensor, "action_mask": mask.astype(np.int8)}
 
     def action_masks(self) -> BoolArray:
         """(num_envs, num_actions) bool: the actions each env accepts now (sb3-contrib's MaskablePPO calls this).
