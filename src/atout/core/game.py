@@ -558,11 +558,7 @@ class State(ABC, Generic[G]):
         calls it, then sets its own fields.
         """
         self.game = game
-        self.seed = seed
-        self.start = None
-        self.history = []
-        self.n = game.players
-        self.round = game.start_round
+        _set_common(self, seed, None, game.start_round, [], game.players)
 
     # -- whose turn -------------------------------------------------------------
     @property
@@ -833,12 +829,8 @@ class State(ABC, Generic[G]):
         ``clone`` starts (a native class takes no generated method, issue 48)."""
         new = type(self).__new__(type(self))
         new.game = self.game
-        new.seed = self.seed
-        new.start = self.start
-        new.n = self.n
-        new.round = self.round
+        _set_common(new, self.seed, self.start, self.round, self.history.copy(), self.n)
         new.phase = self.phase
-        new.history = self.history.copy()
         return new
 
     def __str__(self) -> str:
@@ -857,6 +849,20 @@ class State(ABC, Generic[G]):
         except (PositionError, NotImplementedError):
             return f"<{type(self).__name__} {self}>"
         return f"{self.game!r}.new_state(position={position!r})"
+
+
+def _set_common(
+    state: State[Any], seed: int | None, start: str | None, round_number: int, history: list[int], n: int
+) -> None:
+    """Set the fields every state has (``STATE_SHARED``, ``STATE_COPIED`` of :mod:`.fields`) but
+    ``game``, set first, and ``phase``: one place for a state that starts (:meth:`State.__init__`)
+    and one that is a copy (:meth:`State._clone_base`), so that a field added to every state is set
+    by both.  A function, not a method: a direct call in the compiled build, on every clone."""
+    state.seed = seed
+    state.start = start
+    state.history = history
+    state.n = n
+    state.round = round_number
 
 
 def check_seat(game: Game, seat: object) -> int:
