@@ -43,10 +43,17 @@ from types import ModuleType
 #: so that a game written in plain Python still subclasses them (tests/test_plain_game.py);
 #: each game's state too, as then mypyc's ``__new__`` makes the blank state ``clone`` and
 #: ``fields.build`` fill (otherwise it runs ``__init__``; ``serializable`` runs it never).
-#: Left pure: the views (``core/view.py``, the games' ``view.py``: a game's view extends
-#: ``BaseView`` and ``LastTrick``, which mypyc refuses, "Multiple inheritance is not
-#: supported (except for traits)"; the mixin as a trait and the frozen dataclasses as
-#: native classes are not tried yet), ``core/tricks.py`` (the views' mixin),
+#: ``core/rng.py``: ``random.Random``'s shuffle and draws with the same numbers, compiled (a
+#: seeded deal and every sampled world shuffle).  Each game's ``seen.py``: the values of a
+#: seat's view (the work of ``view.make_view``, run at every decision of every playout).
+#: Left pure: the view classes (``core/view.py``, the games' ``view.py``: a game's view
+#: extends ``BaseView`` and ``LastTrick``, which mypyc refuses as a native class, "Multiple
+#: inheritance is not supported (except for traits)"; kept as Python classes in a compiled
+#: module, ``@mypyc_attr(native_class=False)``, mypyc 2.4 stops with an internal error at
+#: the first nested function or lambda of a method, and ``read_dict``/``to_dict`` are made of
+#: them), so the views' values are computed in ``seen.py`` and the view built from them at
+#: once (``BaseView.made``); ``core/tricks.py`` (the views' mixin); the games' heuristic
+#: bots (``bot.py``: the same internal error, their methods' ``key=lambda``),
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
