@@ -19,6 +19,7 @@ Heuristics (documented in docs/bots.md):
 from __future__ import annotations
 
 from ...core.bot import RuleBot
+from ...core.native import mypyc_attr
 from . import cards as C
 from .view import WizardView
 
@@ -71,6 +72,9 @@ def expected_tricks(hand: tuple[int, ...], trump: int | None, players: int) -> f
     return total
 
 
+# A Python class in a compiled module (issue 48): its methods run compiled, and it still
+# extends the interpreted RuleBot and may be subclassed (the playout model, a user's bot).
+@mypyc_attr(native_class=False)
 class WizardHeuristicBot(RuleBot[WizardView]):
     """Bids from hand strength; plays to make exactly its bid."""
 
@@ -85,17 +89,23 @@ class WizardHeuristicBot(RuleBot[WizardView]):
             hand = view.hand or tuple(k for h in (view.seen_hands or ()) if h for k in h)[:0]
             want = round(expected_tricks(hand, view.trump, game.players)) if view.hand else 0
             bids = [a - game.bid_base for a in legal]
-            return game.bid_base + min(bids, key=lambda b: (abs(b - want), b))
+            return (
+                game.bid_base + min([(abs(b - want), b) for b in bids])[1]
+            )  # the nearest, the lower on a tie
         return self._play(view)
 
     @staticmethod
     def _best_suit(hand: tuple[int, ...]) -> int:
-        def score(suit: int) -> tuple[int, int]:
+        best, best_score = 0, (-1, -1)
+        for suit in range(4):  # the first of the best, as max(range(4), key=...) picks
             mine = [C.rank_of(k) for k in hand if C.suit_of(k) == suit]
-            return len(mine), sum(mine)
+            score = (len(mine), sum(mine))
+            if score > best_score:
+                best, best_score = suit, score
+        return best
 
-        return max(range(4), key=score)
-
+    # Written without nested functions or lambdas, which mypyc cannot compile in a
+    # method of this (Python) class: ``_weakest``/``_strongest`` are min/max by strength.
     def _play(self, view: WizardView) -> int:
         trump = view.trump
         legal = list(view.legal_actions)
@@ -104,21 +114,39 @@ class WizardHeuristicBot(RuleBot[WizardView]):
         last = len(view.trick) == view.game.players - 1
         winners = [k for k in legal if would_win(k, view.trick, trump)]
         losers = [k for k in legal if k not in winners]
-
-        def power(kind: int) -> int:
-            return strength(kind, trump)
-
         if not view.trick:  # leading
             if need > 0:
-                return max(legal, key=power)
-            return min(legal, key=power)
+                return _strongest(legal, trump)
+            return _weakest(legal, trump)
         if need > 0:
             if winners:
                 if last:
-                    return min(winners, key=power)
-                safe = [k for k in winners if k == C.WIZARD or power(k) >= 50 + 11]
-                return min(safe, key=power) if safe else max(winners, key=power)
-            return min(legal, key=power)
+                    return _weakest(winners, trump)
+                safe = [k for k in winners if k == C.WIZARD or strength(k, trump) >= 50 + 11]
+                return _weakest(safe, trump) if safe else _strongest(winners, trump)
+            return _weakest(legal, trump)
         if losers:
-            return max(losers, key=power)
-        return max(winners, key=power)
+            return _strongest(losers, trump)
+        return _strongest(winners, trump)
+
+
+def _weakest(kinds: list[int], trump: int | None) -> int:
+    """The first card of ``kinds`` of the least :func:`strength` (``min(kinds, key=...)``)."""
+    best = kinds[0]
+    low = strength(best, trump)
+    for kind in kinds:
+        power = strength(kind, trump)
+        if power < low:
+            best, low = kind, power
+    return best
+
+
+def _strongest(kinds: list[int], trump: int | None) -> int:
+    """The first card of ``kinds`` of the greatest :func:`strength` (``max(kinds, key=...)``)."""
+    best = kinds[0]
+    high = strength(best, trump)
+    for kind in kinds:
+        power = strength(kind, trump)
+        if power > high:
+            best, high = kind, power
+    return best
