@@ -59,17 +59,16 @@ def test_the_compiled_modules_exist() -> None:
 def _opens_to_interpreted(node: ast.ClassDef) -> bool:
     """Whether a compiled class says ``@mypyc_attr(allow_interpreted_subclasses=True)``
     (:mod:`atout.core.native`): mypyc then takes an interpreted subclass (the engine's
-    ``Game`` and ``State``, which a game written in plain Python extends), or
-    ``native_class=False``: a Python class in a compiled module (the heuristic bots, which
-    the Wizard playout model extends), which anything may subclass."""
+    ``Game`` and ``State``, which a game written in plain Python extends)."""
     return any(
         isinstance(d, ast.Call)
         and isinstance(d.func, ast.Name)
         and d.func.id == "mypyc_attr"
         and any(
-            (k.arg, k.value.value) in {("allow_interpreted_subclasses", True), ("native_class", False)}
+            k.arg == "allow_interpreted_subclasses"
+            and isinstance(k.value, ast.Constant)
+            and k.value.value is True
             for k in d.keywords
-            if isinstance(k.value, ast.Constant)
         )
         for d in node.decorator_list
     )

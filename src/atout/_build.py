@@ -52,10 +52,11 @@ from types import ModuleType
 #: module, ``@mypyc_attr(native_class=False)``, mypyc 2.4 stops with an internal error at
 #: the first nested function or lambda of a method, and ``read_dict``/``to_dict`` are made of
 #: them), so the views' values are computed in ``seen.py`` and the view built from them at
-#: once (``BaseView.made``); ``core/tricks.py`` (the views' mixin).  The games' heuristic
-#: bots (``bot.py``) are compiled as Python classes (they extend the interpreted ``RuleBot``),
-#: their methods written without nested functions or lambdas for that.  Left pure too:
-#: the Wizard playout model (``playout.py``: its ``super()`` call),
+#: once (``BaseView.made``); ``core/tricks.py`` (the views' mixin); the games' heuristic
+#: bots (``bot.py``): compiled as Python classes (their methods rewritten without nested
+#: functions, which compiles), an interpreted subclass's instance is refused by the
+#: compiled methods it inherits ("WizardHeuristicBot object expected; got
+#: WizardPlayoutBot"), and the Wizard playout model, and anyone's bot, extend them;
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
@@ -71,7 +72,6 @@ COMPILED: tuple[str, ...] = (
     "atout/core/rng.py",
     "atout/core/tensor.py",
     "atout/core/viewdict.py",
-    "atout/games/wizard/bot.py",
     "atout/games/wizard/cards.py",
     "atout/games/wizard/game.py",
     "atout/games/wizard/position.py",
@@ -79,7 +79,6 @@ COMPILED: tuple[str, ...] = (
     "atout/games/wizard/sampling.py",
     "atout/games/wizard/seen.py",
     "atout/games/wizard/tensor.py",
-    "atout/games/malin/bot.py",
     "atout/games/malin/cards.py",
     "atout/games/malin/game.py",
     "atout/games/malin/position.py",
@@ -87,7 +86,6 @@ COMPILED: tuple[str, ...] = (
     "atout/games/malin/sampling.py",
     "atout/games/malin/seen.py",
     "atout/games/malin/tensor.py",
-    "atout/games/sticheln/bot.py",
     "atout/games/sticheln/cards.py",
     "atout/games/sticheln/game.py",
     "atout/games/sticheln/position.py",
@@ -95,7 +93,6 @@ COMPILED: tuple[str, ...] = (
     "atout/games/sticheln/sampling.py",
     "atout/games/sticheln/seen.py",
     "atout/games/sticheln/tensor.py",
-    "atout/games/nain_jaune/bot.py",
     "atout/games/nain_jaune/cards.py",
     "atout/games/nain_jaune/game.py",
     "atout/games/nain_jaune/position.py",

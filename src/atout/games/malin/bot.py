@@ -27,7 +27,6 @@ Heuristics (documented in src/atout/i18n/en/rules/le-malin.md, "The heuristic bo
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from ...core.native import mypyc_attr
 from . import cards as C
 from .cards import AVOCAT, BELZ, FENNEC, MALIN, SIX, TWIN, WISH, Value
 from .game import MalinGame
@@ -79,9 +78,6 @@ def effect_value(game: MalinGame, mtype: int, value: Value) -> Value:
     return 0
 
 
-# A Python class in a compiled module (issue 48): its methods run compiled, and it still
-# extends the interpreted RuleBot and may be subclassed (a user's bot).
-@mypyc_attr(native_class=False)
 class MalinHeuristicBot(RuleBot[MalinView]):
     """Bids from hand strength; plays to make its contract exactly; uses Malheur cards to save it."""
 

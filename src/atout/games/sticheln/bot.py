@@ -21,14 +21,10 @@ Heuristics (also described in src/atout/i18n/en/rules/sticheln.md):
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from ...core.native import mypyc_attr
 from .rules import led_index, trick_winner_index
 from .view import StichelnView
 
 
-# A Python class in a compiled module (issue 48): its methods run compiled, and it still
-# extends the interpreted RuleBot and may be subclassed (a user's bot).
-@mypyc_attr(native_class=False)
 class StichelnHeuristicBot(RuleBot[StichelnView]):
     """Chooses a safe handicap colour; plays to dump it on others and avoid taking it."""
 

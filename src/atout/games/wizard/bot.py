@@ -19,7 +19,6 @@ Heuristics (documented in docs/bots.md):
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from ...core.native import mypyc_attr
 from . import cards as C
 from .view import WizardView
 
@@ -72,9 +71,6 @@ def expected_tricks(hand: tuple[int, ...], trump: int | None, players: int) -> f
     return total
 
 
-# A Python class in a compiled module (issue 48): its methods run compiled, and it still
-# extends the interpreted RuleBot and may be subclassed (the playout model, a user's bot).
-@mypyc_attr(native_class=False)
 class WizardHeuristicBot(RuleBot[WizardView]):
     """Bids from hand strength; plays to make exactly its bid."""
 
@@ -104,8 +100,8 @@ class WizardHeuristicBot(RuleBot[WizardView]):
                 best, best_score = suit, score
         return best
 
-    # Written without nested functions or lambdas, which mypyc cannot compile in a
-    # method of this (Python) class: ``_weakest``/``_strongest`` are min/max by strength.
+    # Without nested functions or lambdas (mypyc compiles none in a method of a Python
+    # class): ``_weakest``/``_strongest`` are min/max by strength, the first on a tie.
     def _play(self, view: WizardView) -> int:
         trump = view.trump
         legal = list(view.legal_actions)
