@@ -57,6 +57,8 @@ from types import ModuleType
 #: functions, which compiles), an interpreted subclass's instance is refused by the
 #: compiled methods it inherits ("WizardHeuristicBot object expected; got
 #: WizardPlayoutBot"), and the Wizard playout model, and anyone's bot, extend them;
+#: their rules are compiled instead as functions of a view in Wizard's and Le Nain Jaune's
+#: ``heuristic.py``, which the bot classes call (Le Malin's and Sticheln's not yet);
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
@@ -74,6 +76,7 @@ COMPILED: tuple[str, ...] = (
     "atout/core/viewdict.py",
     "atout/games/wizard/cards.py",
     "atout/games/wizard/game.py",
+    "atout/games/wizard/heuristic.py",
     "atout/games/wizard/position.py",
     "atout/games/wizard/rules.py",
     "atout/games/wizard/sampling.py",
@@ -95,6 +98,7 @@ COMPILED: tuple[str, ...] = (
     "atout/games/sticheln/tensor.py",
     "atout/games/nain_jaune/cards.py",
     "atout/games/nain_jaune/game.py",
+    "atout/games/nain_jaune/heuristic.py",
     "atout/games/nain_jaune/position.py",
     "atout/games/nain_jaune/rules.py",
     "atout/games/nain_jaune/sampling.py",
