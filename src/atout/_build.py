@@ -43,10 +43,22 @@ from types import ModuleType
 #: so that a game written in plain Python still subclasses them (tests/test_plain_game.py);
 #: each game's state too, as then mypyc's ``__new__`` makes the blank state ``clone`` and
 #: ``fields.build`` fill (otherwise it runs ``__init__``; ``serializable`` runs it never).
-#: Left pure: the views (``core/view.py``, the games' ``view.py``: a game's view extends
-#: ``BaseView`` and ``LastTrick``, which mypyc refuses, "Multiple inheritance is not
-#: supported (except for traits)"; the mixin as a trait and the frozen dataclasses as
-#: native classes are not tried yet), ``core/tricks.py`` (the views' mixin),
+#: ``core/rng.py``: ``random.Random``'s shuffle and draws with the same numbers, compiled (a
+#: seeded deal and every sampled world shuffle).  Each game's ``seen.py``: the values of a
+#: seat's view (the work of ``view.make_view``, run at every decision of every playout).
+#: Left pure: the view classes (``core/view.py``, the games' ``view.py``: a game's view
+#: extends ``BaseView`` and ``LastTrick``, which mypyc refuses as a native class, "Multiple
+#: inheritance is not supported (except for traits)"; kept as Python classes in a compiled
+#: module, ``@mypyc_attr(native_class=False)``, mypyc 2.4 stops with an internal error at
+#: the first nested function or lambda of a method, and ``read_dict``/``to_dict`` are made of
+#: them), so the views' values are computed in ``seen.py`` and the view built from them at
+#: once (``BaseView.made``); ``core/tricks.py`` (the views' mixin); the games' heuristic
+#: bots (``bot.py``): compiled as Python classes (their methods rewritten without nested
+#: functions, which compiles), an interpreted subclass's instance is refused by the
+#: compiled methods it inherits ("WizardHeuristicBot object expected; got
+#: WizardPlayoutBot"), and the Wizard playout model, and anyone's bot, extend them;
+#: their rules are compiled instead as functions of a view in Wizard's and Le Nain Jaune's
+#: ``heuristic.py``, which the bot classes call (Le Malin's and Sticheln's not yet);
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
@@ -59,13 +71,16 @@ COMPILED: tuple[str, ...] = (
     "atout/core/options.py",
     "atout/core/position.py",
     "atout/core/reason.py",
+    "atout/core/rng.py",
     "atout/core/tensor.py",
     "atout/core/viewdict.py",
     "atout/games/wizard/cards.py",
     "atout/games/wizard/game.py",
+    "atout/games/wizard/heuristic.py",
     "atout/games/wizard/position.py",
     "atout/games/wizard/rules.py",
     "atout/games/wizard/sampling.py",
+    "atout/games/wizard/seen.py",
     "atout/games/wizard/tensor.py",
     "atout/games/malin/cards.py",
     "atout/games/malin/chance.py",
@@ -77,18 +92,22 @@ COMPILED: tuple[str, ...] = (
     "atout/games/malin/position.py",
     "atout/games/malin/rules.py",
     "atout/games/malin/sampling.py",
+    "atout/games/malin/seen.py",
     "atout/games/malin/tensor.py",
     "atout/games/sticheln/cards.py",
     "atout/games/sticheln/game.py",
     "atout/games/sticheln/position.py",
     "atout/games/sticheln/rules.py",
     "atout/games/sticheln/sampling.py",
+    "atout/games/sticheln/seen.py",
     "atout/games/sticheln/tensor.py",
     "atout/games/nain_jaune/cards.py",
     "atout/games/nain_jaune/game.py",
+    "atout/games/nain_jaune/heuristic.py",
     "atout/games/nain_jaune/position.py",
     "atout/games/nain_jaune/rules.py",
     "atout/games/nain_jaune/sampling.py",
+    "atout/games/nain_jaune/seen.py",
     "atout/games/nain_jaune/tensor.py",
 )
 

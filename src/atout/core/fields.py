@@ -49,13 +49,15 @@ class StateFields:
       copies each.
     """
 
-    __slots__ = ("copied", "names", "nested", "shared")
+    __slots__ = ("copied", "name_set", "names", "nested", "shared")
 
     def __init__(self, *, shared: Sequence[str] = (), copied: Sequence[str] = (), nested: Sequence[str] = ()):
         self.shared = tuple(shared)
         self.copied = tuple(copied)
         self.nested = tuple(nested)
         self.names = (*self.shared, *self.copied, *self.nested)
+        #: The names as a set: :meth:`build` compares a world's keys with it at every sample.
+        self.name_set = frozenset(self.names)
         for name in self.names:
             if not name.isidentifier():
                 raise ValueError(f"{name!r} is not a field name")
@@ -84,9 +86,9 @@ class StateFields:
 
     def build(self, cls: type[T], **values: Any) -> T:
         """A new ``cls`` object with these field values, which must name every field and no other."""
-        missing = [n for n in self.names if n not in values]
-        unknown = sorted(set(values) - set(self.names))
-        if missing or unknown:
+        if values.keys() != self.name_set:  # one set comparison in the common case (every world)
+            missing = [n for n in self.names if n not in values]
+            unknown = sorted(set(values) - self.name_set)
             parts = []
             if missing:
                 parts.append("missing " + ", ".join(missing))

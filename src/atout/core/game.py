@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, Generic, Self, TypedDict, TypeVar, cast
 
+from . import rng as rand
 from .actions import ActionSpace, ChanceEvent, integer, read_chance
 from .cardname import CardName
 from .errors import Explained, IllegalAction, NotationError, OptionError, PositionError
@@ -723,7 +724,7 @@ class State(ABC, Generic[G]):
 
     def _seeded_dealer(self) -> int:
         """The seeded state's first-dealer draw."""
-        return self._dealer_base() + seeded_rng(self.seed or 0, "first-dealer").randrange(self.n)
+        return self._dealer_base() + rand.randrange(seeded_rng(self.seed or 0, "first-dealer"), self.n)
 
     def _dealer_text(self, outcome: int) -> str:
         """The draw ``outcome`` in the notation: ``dealer 2``."""
@@ -895,7 +896,7 @@ def seeded_deal(seed: int, key: str, round_number: int, cards: int, seats: int, 
     same history.  The cards left over (a talon) are not in the list.
     """
     deck = list(range(cards))
-    seeded_rng(seed, key, round_number).shuffle(deck)
+    rand.shuffle(seeded_rng(seed, key, round_number), deck)  # the same order as Random.shuffle, compiled
     order: list[int] = []
     for i in range(seats):
         order.extend(sorted(deck[i * hand_size : (i + 1) * hand_size]))

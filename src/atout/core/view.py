@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     from .game import Game
@@ -93,6 +93,28 @@ class BaseView(View):
     legal_actions: tuple[int, ...]
     phase: str
 
+    @classmethod
+    def made(cls, values: dict[str, Any]) -> Self:
+        """The view of these field values, which name every field of ``cls`` and no other.
+
+        What each game's ``make_view`` builds its view with (issue 48): the frozen
+        dataclass's ``__init__`` sets each field through ``object.__setattr__``, a third
+        of a Wizard view's cost, and a search builds a view at every decision of every
+        playout.  The values go into the instance's dict at once, in their order (the
+        fields', as ``make_view`` writes them); a missing or unknown name is refused as
+        the ``__init__`` would refuse it, since nothing then checks the values' names.
+        """
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+        if values.keys() != names:
+            missing = sorted(names - values.keys())
+            unknown = sorted(values.keys() - names)
+            raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
+        view = object.__new__(cls)
+        view.__dict__.update(values)
+        return view
+
     def head_dict(self) -> dict[str, Any]:
         """The head of :meth:`to_dict`: ``{**self.head_dict(), "round": ...}`` (the keys come first, in this order)."""
         game = self.game
@@ -103,3 +125,7 @@ class BaseView(View):
             "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
             "phase": self.phase,
         }
+
+
+#: The field names of each view class :meth:`BaseView.made` has built (read once a class).
+_FIELD_NAMES: dict[type[BaseView], frozenset[str]] = {}

@@ -87,7 +87,7 @@ class MalinHeuristicBot(RuleBot[MalinView]):
         legal = view.legal_actions
         if view.phase == "bid":
             want = round(expected_tricks(view))
-            return min(legal, key=lambda a: (abs(a - BID_BASE - want), a))
+            return min([(abs(a - BID_BASE - want), a) for a in legal])[1]  # the nearest, the lower on a tie
         if view.phase == "play":
             return self._play(view)
         if view.phase == "redeclare":
@@ -134,29 +134,22 @@ class MalinHeuristicBot(RuleBot[MalinView]):
         wishes = [a for a in legal if a >= WISH_BASE - 100]
         twins = [a for a in legal if a in (TWIN_LOW, TWIN_HIGH)]
         best: Value | None = max((c[3] for c in view.trick), default=None)
-
-        def value(a: int) -> int:
-            return play_kind_value(a, twin_high)[1]
-
-        def beats(a: int) -> bool:
-            return best is None or value(a) > best
-
         tricks_left = view.hand_size - len(view.tricks)
         need = self._need(view)
         last = len(view.trick) == view.game.players - 1
         if need > 0:
-            winners = [a for a in numbers if beats(a)]
+            winners = [a for a in numbers if _beats(a, best, twin_high)]
             if last:
                 if winners:
                     return min(winners)
                 for a in (TWIN_HIGH, *(sorted(wishes, reverse=True)[:1])):
-                    if a in legal and beats(a):
+                    if a in legal and _beats(a, best, twin_high):
                         return a
             else:
                 strong = [a for a in winners if a + 1 >= view.game.top - 3]
                 if strong:
                     return max(strong)
-                if TWIN_HIGH in twins and beats(TWIN_HIGH):
+                if TWIN_HIGH in twins and _beats(TWIN_HIGH, best, twin_high):
                     return TWIN_HIGH
                 if wishes and (need >= tricks_left or not numbers):
                     return max(wishes)
@@ -164,7 +157,7 @@ class MalinHeuristicBot(RuleBot[MalinView]):
                     return max(winners)
             return _weakest(numbers, twins, legal)  # cannot win this one
         # Contract made (or overshooting): lose every trick if possible.
-        losers = [a for a in numbers if not beats(a)] if best is not None else []
+        losers = [a for a in numbers if not _beats(a, best, twin_high)] if best is not None else []
         if losers:
             return max(losers)
         if TWIN_LOW in twins and (best is not None and best > 0):
@@ -178,8 +171,13 @@ class MalinHeuristicBot(RuleBot[MalinView]):
         legal = view.legal_actions
         if view.window == "before bidding":
             malins = [a for a in legal if malheur_type(a) == MALIN]
-            if malins:
-                return max(malins, key=lambda a: sum(view.malheur_counts[t] for t in malin_targets(a)))
+            if malins:  # the one hitting the most Malheur cards, the first on a tie
+                pick, most = malins[0], -1
+                for a in malins:
+                    hits = sum([view.malheur_counts[t] for t in malin_targets(a)])
+                    if hits > most:
+                        pick, most = a, hits
+                return pick
             return PASS
         if len(view.trick) != view.game.players:
             return PASS  # later cards can still change the trick: keep the cards for the end
@@ -216,3 +214,8 @@ def _weakest(numbers: list[int], twins: list[int], legal: tuple[int, ...]) -> in
 
 
 __all__ = ["MalinHeuristicBot", "expected_tricks"]
+
+
+def _beats(action: int, best: Value | None, twin_high: int) -> bool:
+    """Whether the card ``action`` plays beats ``best``, the trick's best value so far (None: no card yet)."""
+    return best is None or play_kind_value(action, twin_high)[1] > best

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from ...core import rng as rand
 from ...core.deal import LastView, frame
 from . import cards as C
 from .cards import AVOCAT, MALIN, WISH
@@ -84,7 +85,7 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
     out = 0
     if known.pool is not None:
         pool = list(known.pool)
-        rng.shuffle(pool)
+        rand.shuffle(rng, pool)
         i = 0
         for seat in range(n):
             if seat == view.seat:
@@ -104,7 +105,7 @@ def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinS
     if known.too_many_malheurs:
         raise ValueError("view is inconsistent: more Malheur cards seen than exist")
     unseen = list(known.unseen)
-    rng.shuffle(unseen)
+    rand.shuffle(rng, unseen)
     mal = [[0] * C.NUM_MALHEURS for _ in range(n)]
     mal[view.seat] = list(view.malheur)
     i = 0
@@ -353,7 +354,7 @@ def _opening_malheurs(
         nonlocal losses
         if mtype != MALIN:
             return
-        victims = [rng.choice(targets)] if one_total and targets else targets
+        victims = [rand.choice(rng, targets)] if one_total and targets else targets
         for v in victims:
             count[v] += 1
             count[caster] -= 1
@@ -404,12 +405,12 @@ def _opening_malheurs(
             forced[victim][t] += 1
             return True
         sources = [w for w in stolen_from[victim] if w != view.seat]
-        return bool(sources) and depth < n and give(rng.choice(sources), t, depth + 1)
+        return bool(sources) and depth < n and give(rand.choice(rng, sources), t, depth + 1)
 
     for victim in robbed:
         held = [t for t in range(C.NUM_MALHEURS) for _ in range(kept[t])]
         if held:
-            t = rng.choice(held)
+            t = rand.choice(rng, held)
             kept[t] -= 1
             own[t] -= 1
         else:
@@ -417,7 +418,7 @@ def _opening_malheurs(
             # or lost again to a later Le Malin (then of any type).
             held = [t for t in range(C.NUM_MALHEURS) for _ in range(own[t])]
             if held and not (losses and rng.random() < 0.5):
-                t = rng.choice(held)
+                t = rand.choice(rng, held)
                 own[t] -= 1
             elif losses:
                 losses -= 1
@@ -428,7 +429,7 @@ def _opening_malheurs(
                 ]
                 if not free:
                     return None
-                t = rng.choice(free)
+                t = rand.choice(rng, free)
             else:
                 return None
         if not give(victim, t):
@@ -445,7 +446,7 @@ def _opening_malheurs(
             for v in {seat, *victims}
             if (len(lost) < losses if v == view.seat else sum(forced[v]) < count[v])
         ]
-        source = rng.choice(sorted(sources)) if sources else seat
+        source = rand.choice(rng, sorted(sources)) if sources else seat
         if source == view.seat:
             lost.append(mtype)
         else:
@@ -460,7 +461,7 @@ def _opening_malheurs(
         pool = [t for t in range(C.NUM_MALHEURS) for _ in range(unseen[t])]
         if not pool:
             return None
-        t = rng.choice(pool)
+        t = rand.choice(rng, pool)
         unseen[t] -= 1
         own[t] += 1
     mal = [[0] * C.NUM_MALHEURS for _ in range(n)]
@@ -473,7 +474,7 @@ def _opening_malheurs(
     if min(unseen) < 0:
         return None
     pool = [t for t in range(C.NUM_MALHEURS) for _ in range(unseen[t])]
-    rng.shuffle(pool)
+    rand.shuffle(rng, pool)
     i = 0
     for s in range(n):
         if s != view.seat:
@@ -556,7 +557,7 @@ def _replay(
                     choices = [PASS]
             elif phase == STEAL:
                 choices = [a for a, _ in replay.chance_outcomes()]
-                rng.shuffle(choices)
+                rand.shuffle(rng, choices)
             elif phase == BID:
                 bid = view.bids[replay.to_act]
                 if bid is not None:

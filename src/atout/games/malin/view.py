@@ -16,13 +16,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.game import CHANCE, BaseView, redact_by_replay, view_head
+from ...core.game import CHANCE, BaseView, redact_by_replay
 from ...core.reason import Card, Num, Param, Quoted, Seat, reason
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
 from . import cards as C
 from .cards import Value
 from .rules import C_STEAL, DEAL, GAIN, PHASE_NAMES, STEAL, WINDOW_NAMES, Played, Trick, trick_lead
+from .seen import view_fields
 
 if TYPE_CHECKING:
     from .game import MalinGame, MalinState
@@ -270,35 +271,7 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
 
 def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return MalinView(
-        **view_head(state, seat, public),
-        round=state.round,
-        dealer=state.dealer,
-        hand_size=state.game.hand_size,
-        removed=None if state.removed < 0 else state.removed,
-        hand=() if public else tuple(C.cards_in(state.hands[seat])),
-        hand_sizes=tuple(map(int.bit_count, state.hands)),
-        bids=tuple([None if b < 0 else b for b in state.bids]),
-        tricks_won=tuple(state.tricks_won),
-        leader=state.leader,
-        trick=tuple(state.trick),
-        wish_modified=state.wish_mod,
-        tricks=tuple(state.tricks),
-        prev_round_trick=state.prev_round_trick,
-        scores=tuple(state.scores_),
-        sheet=tuple(state.sheet),
-        malheur=tuple(0 for _ in state.mal[seat]) if public else tuple(state.mal[seat]),
-        malheur_counts=tuple(map(sum, state.mal)),
-        malheur_pile=sum(state.pile),
-        malheur_discard=tuple(state.discard),
-        malheur_log=tuple(state.mlog),
-        window=WINDOW_NAMES[state.win_kind],
-        passed=tuple([s for s in range(state.n) if state.passed >> s & 1]) if state.passed else (),
-        pending=state.pending,
-        steal_groups=tuple(state.steal_groups),
-        gain_queue=tuple(state.gain_queue),
-        last_actor=state.last_actor,
-    )
+    return MalinView.made(view_fields(state, seat, public))
 
 
 def redact_history(state: MalinState, seat: int) -> list[int | None]:

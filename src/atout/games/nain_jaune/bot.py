@@ -24,43 +24,8 @@ by points alone, without the per-card weight, gains almost nothing.
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from . import cards as C
-from .rules import CLAIM, PASS
+from .heuristic import CARD_WEIGHT, KING_BONUS, card_value, move, run_value
 from .view import NainJauneView
-
-#: Worth of each card a run sheds (the measured driver of strength).
-CARD_WEIGHT = 20
-#: Worth of getting the lead back (a King, or a dead rank with free restarts).
-KING_BONUS = 8
-
-
-def card_value(c: int, boxes: tuple[int, ...]) -> int:
-    """What shedding ``c`` is worth: its points, plus twice its box (won now, not paid later)."""
-    box = C.BOX_OF[c]
-    return C.POINTS[c] + (2 * boxes[box] if box >= 0 else 0)
-
-
-def run_value(
-    start: int,
-    hand: tuple[int, ...],
-    boxes: tuple[int, ...],
-    played: int = 0,
-    free_restart: bool = False,
-) -> int:
-    """Value of the run opened with ``start`` from ``hand`` (``played``: mask of the pile)."""
-    rank = C.rank_of(start)
-    total = CARD_WEIGHT + card_value(start, boxes)
-    while rank < C.KING:
-        nxt = rank + 1
-        step = [card_value(c, boxes) for c in hand if C.rank_of(c) == nxt]
-        if step:
-            total += CARD_WEIGHT + max(step)
-        elif C.RANK_MASK[nxt] & ~played:
-            return total  # someone else may hold it: the run leaves us
-        elif free_restart:
-            return total + KING_BONUS  # nobody has it: we start again
-        rank = nxt
-    return total + KING_BONUS
 
 
 class NainJauneHeuristicBot(RuleBot[NainJauneView]):
@@ -69,18 +34,7 @@ class NainJauneHeuristicBot(RuleBot[NainJauneView]):
     view_type = NainJauneView
 
     def decide(self, view: NainJauneView) -> int:
-        legal = view.legal_actions
-        if CLAIM in legal:
-            return CLAIM
-        cards = [a for a in legal if a != PASS]
-        if not cards:
-            return PASS
-        boxes = view.boxes
-        if view.need is not None:
-            return max(cards, key=lambda c: (card_value(c, boxes), -c))
-        played = C.mask_of([c for _, c in view.played])
-        free = view.game.options["stuck_rule"] == "free_restart"
-        return max(
-            cards,
-            key=lambda c: (run_value(c, view.hand, boxes, played, free), -C.rank_of(c), -c),
-        )
+        return move(view)  # compiled: .heuristic
+
+
+__all__ = ["CARD_WEIGHT", "KING_BONUS", "NainJauneHeuristicBot", "card_value", "run_value"]

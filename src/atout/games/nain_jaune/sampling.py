@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...core import rng as rand
 from ...core.deal import dealt_within_tries, frame, place_on_try
 from ...core.errors import IllegalAction
 from . import cards as C
@@ -114,7 +115,7 @@ def _assign(
             candidates = [c for c in pool if C.rank_of(c) == rank]
             if not candidates or room[seat] == 0:
                 raise ValueError("view is inconsistent: the player to act cannot hold the needed rank")
-            first = rng.choice(candidates)
+            first = rand.choice(rng, candidates)
             out[seat].append(first)
             room[seat] -= 1
             rest = [c for c in pool if c != first]

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import BaseView, redact_by_replay, view_head
+from ...core.game import BaseView, redact_by_replay
 from ...core.viewdict import CardReader, CardWriter, Play, Reader, ints, read_head
 from . import cards as C
 from .rules import DEAL, PHASE_NAMES, DealResult
+from .seen import view_fields
 
 if TYPE_CHECKING:
     from .game import NainJauneGame, NainJauneState
@@ -154,24 +155,7 @@ class NainJauneView(BaseView):
 
 def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return NainJauneView(
-        **view_head(state, seat, public),
-        deal=state.round,
-        dealer=state.dealer,
-        opener=state.opener,
-        hand=() if public else tuple(C.cards_in(state.hands[seat])),
-        hand_sizes=tuple(map(int.bit_count, state.hands)),
-        need=state.need or None,
-        last=state.last,
-        asked=state.asked,
-        lacks=tuple(state.lacks),
-        played=tuple(state.played),
-        claim_box=None if state.claim_box < 0 else state.claim_box,
-        boxes=tuple(state.boxes),
-        tokens=tuple(state.tokens),
-        bonus_due=state.bonus_due,
-        sheet=tuple(state.sheet),
-    )
+    return NainJauneView.made(view_fields(state, seat, public))
 
 
 def redact_history(state: NainJauneState, seat: int) -> list[int | None]:

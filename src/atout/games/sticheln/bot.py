@@ -46,12 +46,12 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
         top = deck.values - 1
         total = top * (top + 1) // 2  # the value of a whole colour
 
-        def danger(kind: int) -> float:
+        dangers = []  # (danger, kind): the least dangerous, the lowest kind on a tie
+        for kind in candidates:
             colour = deck.colour_of[kind]
-            mine = sum(deck.value_of[k] for k in hand if deck.colour_of[k] == colour)
-            return (total - mine) / n + deck.value_of[kind]
-
-        return pain(min(candidates, key=lambda k: (danger(k), k)))
+            mine = sum([deck.value_of[k] for k in hand if deck.colour_of[k] == colour])
+            dangers.append(((total - mine) / n + deck.value_of[kind], kind))
+        return pain(min(dangers)[1])
 
     # -- card play -------------------------------------------------------------------
     def _play(self, view: StichelnView) -> int:
@@ -67,15 +67,6 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
         zero_sets_lead = game.zero_sets_lead
         leader_takes = game.options["all_zero_trick"] == "leader_takes"
 
-        def points_for_me(kinds: list[int]) -> float:
-            total = 0.0
-            for k in kinds:
-                if my_pain >> colour_of[k] & 1:
-                    total -= 1 if game.options["gentle"] else value_of[k]
-                else:
-                    total += 1
-            return total
-
         # Who takes the trick with each card, without going over the trick again for every card:
         # once the trick fixes the colour led, a card only meets the best card so far (the last
         # step of trick_winner_index's loop, written out); before that, the card itself leads.
@@ -85,7 +76,12 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
             best = trick_winner_index(colour_of, value_of, trick, zero_sets_lead)
             best_value = value_of[trick[best]] if best >= 0 else 0
             best_trump = best >= 0 and colour_of[trick[best]] != lead
-        trick_points = points_for_me(trick)
+        trick_points = 0.0  # what the cards on the table are worth to me
+        for k in trick:
+            if my_pain >> colour_of[k] & 1:
+                trick_points -= 1 if game.options["gentle"] else value_of[k]
+            else:
+                trick_points += 1
         best_action = -1
         best_score = float("-inf")
         for kind in view.legal_actions:
@@ -109,7 +105,7 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
                 is_trump = bool(trick) and colour_of[kind] != colour_of[trick[0]]
                 keep = strength if is_trump or not trick else strength * 0.5
                 keep = keep**after if after else 1.0
-                points = trick_points  # points_for_me([*trick, kind]), the trick's part counted once
+                points = trick_points  # and this card's, the trick's part counted once
                 if my_pain >> colour_of[kind] & 1:
                     points -= 1 if game.options["gentle"] else value
                 else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from ...core import rng as rand
 from ...core.deal import LastView, frame
 from .game import StichelnGame, StichelnState
 from .rules import PAIN, PHASE_NAMES, PLAY
@@ -60,7 +61,7 @@ def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> 
     unknown = list(known.unknown)
     need_hidden_pain = known.need_hidden_pain
     for _ in range(_ATTEMPTS):
-        rng.shuffle(unknown)
+        rand.shuffle(rng, unknown)
         hands = [0] * n
         pains = [list(p) if p is not None else [] for p in view.pains]
         pos = 0

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import BaseView, redact_by_replay, view_head
-from ...core.tricks import LastTrick, shown_tricks, winning
+from ...core.game import BaseView, redact_by_replay
+from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, read_head
 from .rules import DEAL, OVER, PAIN, PHASE_NAMES, led_index, trick_lead
+from .seen import view_fields
 
 if TYPE_CHECKING:
     from .game import StichelnGame, StichelnState
@@ -138,32 +139,7 @@ class StichelnView(BaseView, LastTrick[PastTrick]):
 
 def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    deck = state.game.deck
-    shown = state.tricks_shown = shown_tricks(
-        state.tricks_shown, state.tricks, lambda t: (tuple(zip(t[0], t[1], strict=True)), t[2])
-    )
-    return StichelnView(
-        **view_head(state, seat, public),
-        round=state.round,
-        rounds=state.game.num_hands,
-        dealer=state.dealer,
-        hand=() if public else tuple(deck.kinds_in(state.hands[seat])),
-        hand_sizes=tuple(map(int.bit_count, state.hands)),
-        pain_laid=tuple(map(len, state.pains)),
-        pains=tuple(
-            [
-                tuple(p) if (state.revealed or (s == seat and not public)) else None
-                for s, p in enumerate(state.pains)
-            ]
-        ),
-        revealed=state.revealed,
-        leader=state.leader,
-        trick=tuple(zip(state.trick_seats, state.trick, strict=True)),
-        tricks=() if shown is None else shown[1],
-        prev_round_trick=state.prev_round_trick,
-        scores=state.scores_,
-        sheet=state.sheet,
-    )
+    return StichelnView.made(view_fields(state, seat, public))
 
 
 def redact_history(state: StichelnState, seat: int) -> list[int | None]:

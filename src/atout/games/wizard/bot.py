@@ -19,106 +19,25 @@ Heuristics (documented in docs/bots.md):
 from __future__ import annotations
 
 from ...core.bot import RuleBot
-from . import cards as C
+from .heuristic import best_suit, bid, expected_tricks, play, strength, would_win
 from .view import WizardView
 
 
-def strength(kind: int, trump: int | None) -> int:
-    """An ordering of card power: Jester < plain ranks < trumps < Wizard."""
-    if kind == C.WIZARD:
-        return 100
-    if kind == C.JESTER:
-        return -1
-    rank = C.rank_of(kind)
-    return 50 + rank if C.suit_of(kind) == trump else rank
-
-
-def would_win(kind: int, trick: tuple[tuple[int, int], ...], trump: int | None) -> bool:
-    """Whether ``kind`` added to ``trick`` would be winning it right now."""
-    win = -1
-    for _, k in trick:
-        win = k if _beats(k, win, trump) else win
-    return _beats(kind, win, trump) if trick else True
-
-
-def _beats(kind: int, win: int, trump: int | None) -> bool:
-    if win == -1:
-        return True
-    if win == C.WIZARD or kind == C.JESTER:
-        return False
-    if kind == C.WIZARD or win == C.JESTER:
-        return True
-    suit, wsuit = C.suit_of(kind), C.suit_of(win)
-    return (suit == wsuit and kind > win) or (suit == trump and wsuit != trump)
-
-
-def expected_tricks(hand: tuple[int, ...], trump: int | None, players: int) -> float:
-    scale = 1.0 - 0.08 * (players - 4)
-    total = 0.0
-    for k in hand:
-        if k == C.WIZARD:
-            total += 0.95
-        elif k == C.JESTER:
-            continue
-        else:
-            rank = C.rank_of(k)
-            if C.suit_of(k) == trump:
-                total += scale * (0.9 if rank >= 11 else 0.6 if rank >= 8 else 0.35)
-            elif trump is None:
-                total += scale * {13: 0.85, 12: 0.6, 11: 0.3}.get(rank, 0.0)
-            else:
-                total += scale * {13: 0.7, 12: 0.45, 11: 0.2}.get(rank, 0.0)
-    return total
-
-
 class WizardHeuristicBot(RuleBot[WizardView]):
-    """Bids from hand strength; plays to make exactly its bid."""
+    """Bids from hand strength; plays to make exactly its bid (the rules run compiled: :mod:`.heuristic`)."""
 
     view_type = WizardView
 
     def decide(self, view: WizardView) -> int:
-        legal = view.legal_actions
-        game = view.game
         if view.phase == "trump":
-            return game.trump_base + self._best_suit(view.hand)
+            return view.game.trump_base + best_suit(view.hand)
         if view.phase == "bid":
-            hand = view.hand or tuple(k for h in (view.seen_hands or ()) if h for k in h)[:0]
-            want = round(expected_tricks(hand, view.trump, game.players)) if view.hand else 0
-            bids = [a - game.bid_base for a in legal]
-            return game.bid_base + min(bids, key=lambda b: (abs(b - want), b))
+            return bid(view)
         return self._play(view)
 
-    @staticmethod
-    def _best_suit(hand: tuple[int, ...]) -> int:
-        def score(suit: int) -> tuple[int, int]:
-            mine = [C.rank_of(k) for k in hand if C.suit_of(k) == suit]
-            return len(mine), sum(mine)
-
-        return max(range(4), key=score)
-
     def _play(self, view: WizardView) -> int:
-        trump = view.trump
-        legal = list(view.legal_actions)
-        bid = view.bids[view.seat]
-        need = (bid if bid is not None else 0) - view.tricks_won[view.seat]
-        last = len(view.trick) == view.game.players - 1
-        winners = [k for k in legal if would_win(k, view.trick, trump)]
-        losers = [k for k in legal if k not in winners]
+        """The card to play (a subclass may play otherwise: the playout model)."""
+        return play(view)
 
-        def power(kind: int) -> int:
-            return strength(kind, trump)
 
-        if not view.trick:  # leading
-            if need > 0:
-                return max(legal, key=power)
-            return min(legal, key=power)
-        if need > 0:
-            if winners:
-                if last:
-                    return min(winners, key=power)
-                safe = [k for k in winners if k == C.WIZARD or power(k) >= 50 + 11]
-                return min(safe, key=power) if safe else max(winners, key=power)
-            return min(legal, key=power)
-        if losers:
-            return max(losers, key=power)
-        return max(winners, key=power)
+__all__ = ["WizardHeuristicBot", "expected_tricks", "strength", "would_win"]

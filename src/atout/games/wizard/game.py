@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final, Self
 
+from ...core import rng as rand
 from ...core.actions import ChanceEvent, deal_reader, integer
 from ...core.cardname import CardName
 from ...core.errors import OptionError
@@ -617,7 +618,8 @@ class WizardState(State[WizardGame]):
         """
         if self._deck is None:
             deck = list(range(C.NUM_SLOTS))
-            seeded_rng(self.seed or 0, "round", self.round).shuffle(deck)
+            # Random.shuffle's order, compiled (atout.core.rng)
+            rand.shuffle(seeded_rng(self.seed or 0, "round", self.round), deck)
             r, n = self.round, self.n
             order: list[int] = []
             for i in range(n):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from ...core import rng as rand
 from ...core.deal import LastView, dealt_within_tries, frame, place_on_try
 from . import cards as C
 from .game import WizardGame, WizardState
@@ -95,7 +96,7 @@ def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> Wiza
         turned=-1 if view.turned is None else view.turned,
         trump=-1 if view.trump is None else view.trump,
         bids=[
-            (b if b is not None else (rng.randint(0, view.round) if view.has_bid[s] else -1))
+            (b if b is not None else (rand.randint(rng, 0, view.round) if view.has_bid[s] else -1))
             for s, b in enumerate(view.bids)
         ],
         tricks_won=list(view.tricks_won),
@@ -212,7 +213,7 @@ def _deal(
         if not place_on_try(number, constrained, room, out, rng):
             return False
         free = list(free_slots)
-        rng.shuffle(free)
+        rand.shuffle(rng, free)
         at = 0
         for seat, left in room.items():
             out[seat].extend(free[at : at + left])

@@ -1,0 +1,44 @@
+"""What a Sticheln seat sees: its :class:`~.view.StichelnView`'s values, computed compiled.
+
+See :data:`atout._build.COMPILED` for why this is apart from :mod:`.view` (issue 48).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import view_head
+from ...core.tricks import shown_tricks
+
+if TYPE_CHECKING:
+    from .game import StichelnState
+
+
+def view_fields(state: StichelnState, seat: int, public: bool = False) -> dict[str, Any]:
+    """The fields of seat ``seat``'s :class:`~.view.StichelnView` of ``state``, by name (``public``: a spectator's)."""
+    deck = state.game.deck
+    shown = state.tricks_shown = shown_tricks(
+        state.tricks_shown, state.tricks, lambda t: (tuple(zip(t[0], t[1], strict=True)), t[2])
+    )
+    return {
+        **view_head(state, seat, public),
+        "round": state.round,
+        "rounds": state.game.num_hands,
+        "dealer": state.dealer,
+        "hand": () if public else tuple(deck.kinds_in(state.hands[seat])),
+        "hand_sizes": tuple(map(int.bit_count, state.hands)),
+        "pain_laid": tuple(map(len, state.pains)),
+        "pains": tuple(
+            [
+                tuple(p) if (state.revealed or (s == seat and not public)) else None
+                for s, p in enumerate(state.pains)
+            ]
+        ),
+        "revealed": state.revealed,
+        "leader": state.leader,
+        "trick": tuple(zip(state.trick_seats, state.trick, strict=True)),
+        "tricks": () if shown is None else shown[1],
+        "prev_round_trick": state.prev_round_trick,
+        "scores": state.scores_,
+        "sheet": state.sheet,
+    }

@@ -1,0 +1,55 @@
+"""atout.core.rng draws exactly what random.Random's own methods draw (seeded deals and worlds stay bit for bit)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from atout.core import rng as R
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 54, 60, 129])
+def test_shuffle_is_random_shuffle(size: int) -> None:
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(range(size)), list(range(size))
+        R.shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b
+        assert ours.random() == theirs.random()  # the generators stay in step
+
+
+def test_draws_are_random_draws() -> None:
+    ours, theirs = random.Random("x"), random.Random("x")
+    for n in [1, 2, 3, 7, 8, 9, 100, 2**40 + 3]:
+        for _ in range(20):
+            assert R.randrange(ours, n) == theirs.randrange(n)
+            assert R.randint(ours, -3, n) == theirs.randint(-3, n)
+            assert R.choice(ours, "abcdefghij"[: n % 10 + 1]) == theirs.choice("abcdefghij"[: n % 10 + 1])
+    assert ours.random() == theirs.random()
+
+
+def test_bad_arguments_are_refused_as_random_refuses_them() -> None:
+    with pytest.raises(IndexError):
+        R.choice(random.Random(1), [])
+    with pytest.raises(ValueError):
+        R.randrange(random.Random(1), 0)
+    with pytest.raises(ValueError):
+        R.randint(random.Random(1), 3, 2)
+
+
+class _Own(random.Random):
+    """A generator with its own ``random``: its methods draw without getrandbits."""
+
+    def random(self) -> float:
+        return 0.5
+
+
+def test_other_generators_use_their_own_methods() -> None:
+    a, b = list(range(10)), list(range(10))
+    R.shuffle(_Own(1), a)
+    _Own(1).shuffle(b)
+    assert a == b
+    assert R.choice(_Own(2), range(10)) == _Own(2).choice(range(10))
+    assert R.randint(_Own(3), 0, 9) == _Own(3).randint(0, 9)
