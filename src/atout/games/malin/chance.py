@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core import rng as rand
 from ...core.game import seeded_rng
 from . import cards as C
 from .cards import NUM_MALHEURS, TWIN, WISH
@@ -72,9 +73,9 @@ def seeded_outcome(state: MalinState) -> int:
         # dealt in ascending order so that a record replays to the same history.
         slots = [s for s in range(C.NUM_SLOTS) if state.game.deck >> s & 1 and s != C.WISH_SLOT]
         rng = seeded_rng(seed, "hand", state.round)
-        rng.shuffle(slots)
+        rand.shuffle(rng, slots)  # (Random.shuffle's permutation, compiled)
         rest = [*slots[1:], C.WISH_SLOT]
-        rng.shuffle(rest)
+        rand.shuffle(rng, rest)
         size, n = state.game.hand_size, state.n
         order = [C.kind_of_slot(slots[0])]
         for i in range(n):
