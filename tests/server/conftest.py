@@ -135,6 +135,12 @@ class Server:
         SERVERS.append(self)
 
     def start(self) -> None:
+        """Start the process and wait until it listens."""
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (:meth:`wait_ready` does)."""
         cmd = [
             sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
             "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
@@ -149,6 +155,10 @@ class Server:
         # The server's output goes to a file: a pipe nobody reads could fill up and block it.
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+
+    def wait_ready(self) -> None:
+        """Wait until the launched process accepts connections on its port and has said its URL."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -187,13 +197,57 @@ class Server:
                 self.kill()
 
 
+class Spares:
+    """The next test's ``server``, started while the current test runs.
+
+    A served table takes a second or more of start-up (Python, Starlette, SQLAlchemy, the
+    database's tables), about 70 times a run; the browser tests that use it mostly wait (on
+    the page, the bots' pace), so starting the next one's server meanwhile takes that second
+    off every test but the first.  Each test still gets a server of its own, fresh: its own
+    process and database, its deals the same fixed sequence from the first table on.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.count = 0
+        self.next: Server | None = None
+
+    def new(self) -> Server:
+        self.count += 1
+        folder = self.directory / f"served-{self.count}"
+        folder.mkdir()
+        srv = Server(str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
+        SERVERS.remove(srv)  # the test it goes to registers it (see take), not the running one
+        srv.launch()
+        return srv
+
+    def take(self) -> Server:
+        """A started server (this test's), and the next one launched."""
+        srv = self.next or self.new()
+        self.next = self.new()
+        SERVERS.append(srv)
+        srv.wait_ready()
+        return srv
+
+    def close(self) -> None:
+        if self.next is not None:
+            self.next.stop()
+
+
+@pytest.fixture(scope="session")
+def spare_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spares]:
+    spares = Spares(tmp_path_factory.mktemp("servers"))
+    yield spares
+    spares.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(spare_servers: Spares) -> Iterator[Server]:
     """A served table for the browser tests: its deals drawn from a fixed seed (a failure
     replays with the same cards), a small review and hint budget (the pages are checked,
-    not the advice: tests/server/test_review.py checks the figures)."""
-    srv = Server(str(tmp_path / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
-    srv.start()
+    not the advice: tests/server/test_review.py checks the figures).  Started ahead, while
+    the previous test ran (:class:`Spares`)."""
+    srv = spare_servers.take()
     yield srv
     srv.stop()
 
