@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from playwright.sync_api import Browser, sync_playwright
 
 # Starlette 1.x suggests httpx2 for its test client; httpx works and is what we ship.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -250,6 +251,31 @@ def server(spare_servers: Spares) -> Iterator[Server]:
     srv = spare_servers.take()
     yield srv
     srv.stop()
+
+
+#: Debian's chromium (Playwright cannot download browsers here: .ci/run installs it with apt).
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One Chromium for all the browser tests a worker runs: each test opens contexts of its own
+    (their cookies, storage and pages), so the tests share the process only, and the launch (a
+    second or two) is paid once a worker rather than once a module."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -19,17 +19,8 @@ import pytest
 from atout.core.registry import game_class
 from atout.server.languages import LANGUAGES
 
-from .conftest import SHORT_OPTIONS, Server, game_names, short_options
+from .conftest import CHROMIUM, SHORT_OPTIONS, Server, game_names, short_options
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 #: The language folders (src/atout/i18n/<lang>/), whose dictionaries the pages load.
 I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "i18n"
@@ -45,17 +36,8 @@ MAX_MOVES = 400
 if not os.path.exists(CHROMIUM):  # .ci/run installs it; say so rather than fail obscurely
     pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
 
 #: The card speed a player may choose in the table's settings: a finished trick stays 0.7 s
 #: instead of 1.7 s, so whole games play through in the time the suite has.

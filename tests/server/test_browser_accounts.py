@@ -17,7 +17,7 @@ from atout.server import accounts
 from atout.server.storage import Storage
 
 from .conftest import Server
-from .test_browser import ARTIFACTS, browser, new_table, page  # noqa: F401
+from .test_browser import ARTIFACTS, new_table, page  # noqa: F401
 
 #: Whether the signed-in account's games include table ``t`` (``evaluate`` awaits the fetch).
 MINE = "t => fetch('/api/account/games').then(r => r.json()).then(d => d.games.some(g => g.table === t))"
@@ -26,7 +26,7 @@ MINE = "t => fetch('/api/account/games').then(r => r.json()).then(d => d.games.s
 def test_sign_up_then_the_profile_lists_the_table_opened_signed_in(
     server: Server,
     page: Page,  # noqa: F811
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     page.goto(f"{server.url}/account")
     form = page.locator("#signup")
@@ -125,7 +125,7 @@ def account(server: Server, name: str) -> httpx.Client:
 
 def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
     server: Server,
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     """At a game's end the final ranking (the box with "Play again") shows, under the names, the
     reader's own rating change and that of a player whose profile is public (a link to it); a
@@ -199,7 +199,7 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
 
 def test_a_deleted_accounts_seat_is_a_former_player_on_the_running_server(
     server: Server,
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     """``atout accounts delete`` from another process while ``atout serve`` (SQLite) holds the
     finished table in memory: the table's next page shows the seat as a former player, in the

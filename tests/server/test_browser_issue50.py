@@ -27,7 +27,6 @@ from .test_browser import (
     play_to_the_end,
     wait_my_turn_or_end,
 )
-from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser import page as page  # the fixture, re-exported
 from .test_browser_accounts import play_out
 from .test_browser_hint import PHONE, hint_table

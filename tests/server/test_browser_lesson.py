@@ -19,7 +19,7 @@ import atout
 from atout.server.lessons import ANY, LESSONS, words
 
 from .conftest import Server
-from .test_browser import ARTIFACTS, FAST_CARDS, board, browser, play_one, wait_my_turn_or_end  # noqa: F401
+from .test_browser import ARTIFACTS, FAST_CARDS, board, play_one, wait_my_turn_or_end
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -137,7 +137,7 @@ def refusal(page: Any) -> str:
         ("nain-jaune", "de-DE", "laptop"),
     ],
 )
-def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, locale: str, size: str) -> None:  # noqa: F811
+def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, locale: str, size: str) -> None:
     lesson = LESSONS[game]
     lang = locale[:2]
     said = words(lang)
@@ -229,7 +229,7 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
 @pytest.mark.parametrize(("locale", "size"), [("en-US", "laptop"), ("fr-FR", "phone")])
 def test_every_game_s_lesson_is_one_click_from_home_and_its_rules(
     server: Server,
-    browser: Any,  # noqa: F811
+    browser: Any,
     locale: str,
     size: str,
 ) -> None:

@@ -13,7 +13,6 @@ from playwright.sync_api import Browser, Page
 
 from . import test_browser as tb
 from .conftest import Server, short_options
-from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser_hint import PHONE
 
 

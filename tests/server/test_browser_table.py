@@ -60,7 +60,6 @@ from .test_browser import (
     review_on_page,
     wait_my_turn_or_end,
 )
-from .test_browser import browser as browser  # the fixture, re-exported
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
