@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 # Starlette 1.x suggests httpx2 for its test client; httpx works and is what we ship.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -101,11 +101,33 @@ def free_port() -> int:
         return port
 
 
+#: Where the browser tests leave what a person may look at after a run (the pictures, a stuck page).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+#: The pictures of the pages the browser tests go through (every lesson step, each whole game's
+#: end, the review...) are for a person reviewing a layout or a translation, not checks: each
+#: costs a frame drawn and a PNG encoded (0.3 to 1.5 s), some 150 times a run, so they are taken
+#: only with ``ATOUT_SCREENSHOTS=1`` in the environment (``ATOUT_SCREENSHOTS=1 ./run test
+#: tests/server/test_browser_lesson.py``).  A page a test is stuck on is always kept (stuck.png).
+SCREENSHOTS = os.environ.get("ATOUT_SCREENSHOTS", "") not in ("", "0")
+
+
+def screenshot(target: Page | Locator, name: str, full_page: bool = False) -> None:
+    """Save ``target`` (a page, or an element by its locator) as artifacts/``name``, when
+    ``ATOUT_SCREENSHOTS`` asks for the pictures (see :data:`SCREENSHOTS`)."""
+    if not SCREENSHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    if isinstance(target, Page):
+        target.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+    else:
+        target.screenshot(path=str(ARTIFACTS / name))
+
+
 #: The servers started by the test being run (this process's: each xdist worker has its own).
 SERVERS: list[Server] = []
 #: How much of a server's log a failure report shows (its end); the whole log goes to artifacts/.
 LOG_TAIL = 12_000
-SERVER_LOGS = Path(__file__).resolve().parents[2] / "artifacts" / "server-logs"
+SERVER_LOGS = ARTIFACTS / "server-logs"
 
 
 class Server:

@@ -16,8 +16,8 @@ from websockets.sync.client import connect
 from atout.server import accounts
 from atout.server.storage import Storage
 
-from .conftest import Server
-from .test_browser import ARTIFACTS, new_table, page  # noqa: F401
+from .conftest import Server, screenshot
+from .test_browser import new_table, page  # noqa: F401
 
 #: Whether the signed-in account's games include table ``t`` (``evaluate`` awaits the fetch).
 MINE = "t => fetch('/api/account/games').then(r => r.json()).then(d => d.games.some(g => g.table === t))"
@@ -63,7 +63,7 @@ def test_sign_up_then_the_profile_lists_the_table_opened_signed_in(
     line.wait_for()
     assert "Wizard" in line.inner_text() and "Unfinished" in line.inner_text()
     assert line.locator("a.acc-game-go").get_attribute("href") == url.replace(server.url, "")
-    page.screenshot(path=str(ARTIFACTS / "account-profile-en.png"), full_page=True)
+    screenshot(page, "account-profile-en.png", full_page=True)
     # The home page's "my games" has it too; a stranger is refused the private profile.
     page.goto(server.url)
     page.wait_for_selector("#my-games-section:not([hidden]) .acc-open")
@@ -189,7 +189,7 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
                             b,
                             seen,
                         )
-                    page.screenshot(path=str(ARTIFACTS / f"account-final-ranking-{device}-{lang}.png"))
+                    screenshot(page, f"account-final-ranking-{device}-{lang}.png")
                 finally:
                     context.close()
             me.close()

@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server, short_options
-from .test_browser import ARTIFACTS, board, open_table, play_one, wait_my_turn_or_end
+from .conftest import Server, screenshot, short_options
+from .test_browser import board, open_table, play_one, wait_my_turn_or_end
 
 #: One of the two humans is to act (seats 0 and 1), or the game is over.
 HUMAN_TO_ACT = "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || ['0', '1'].includes(b.dataset.toAct); }"
@@ -74,8 +74,7 @@ def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, siz
                 assert ("points espérés" if locale.startswith("fr") else "expected") in says
                 assert page.locator("#hint-button").is_disabled()  # one hint a decision
                 hinted += 1
-                ARTIFACTS.mkdir(exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / f"hint-wizard-{size}-{locale[:2]}.png"))
+                screenshot(page, f"hint-wizard-{size}-{locale[:2]}.png")
             else:
                 assert page.locator("#hint-button").count() == 0  # a forced move needs no hint
             play_one(page)
@@ -105,8 +104,7 @@ def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> No
         assert not page.is_checked("#hints")
         page.check("#hints")
         page.locator("#hints").scroll_into_view_if_needed()
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "hint-home-form.png"))
+        screenshot(page, "hint-home-form.png")
         page.click("#create-button")
         page.locator("a[data-seat='0']").click()
         page.wait_for_selector("#board[data-n]")

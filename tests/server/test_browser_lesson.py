@@ -5,7 +5,7 @@ points at (bounding boxes), and leaves the table's buttons and cards clickable; 
 play through the table waits for the coach's "Continue"; a legal move off the script is refused
 with the lesson's reason, a card the rules forbid with the rule's, each with a coaching line; the
 end offers a real game.  Laptops (1280×800) in English and German, phones (360×740) in French
-(screenshots of every step in artifacts/)."""
+(screenshots of every step in artifacts/ with ATOUT_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import pytest
 import atout
 from atout.server.lessons import ANY, LESSONS, words
 
-from .conftest import Server
-from .test_browser import ARTIFACTS, FAST_CARDS, board, play_one, wait_my_turn_or_end
+from .conftest import Server, screenshot
+from .test_browser import FAST_CARDS, board, play_one, wait_my_turn_or_end
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -147,10 +147,9 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    ARTIFACTS.mkdir(exist_ok=True)
 
     def shot(what: str) -> None:
-        page.screenshot(path=str(ARTIFACTS / f"lesson-{game}-{what}-{size}-{lang}.png"))
+        screenshot(page, f"lesson-{game}-{what}-{size}-{lang}.png")
 
     right, never = win_lines(game, lang, said["lesson_you"])
     you_win_seen = False
@@ -238,7 +237,6 @@ def test_every_game_s_lesson_is_one_click_from_home_and_its_rules(
     context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
     page = context.new_page()
     page.set_default_timeout(20_000)
-    ARTIFACTS.mkdir(exist_ok=True)
     try:
         page.goto(server.url + "/")
         for game in LESSONS:
@@ -247,11 +245,11 @@ def test_every_game_s_lesson_is_one_click_from_home_and_its_rules(
             assert link.get_attribute("href") == f"/learn/{game}"
             link.scroll_into_view_if_needed()
             assert link.is_visible()
-        page.screenshot(path=str(ARTIFACTS / f"lesson-home-{size}-{lang}.png"), full_page=True)
+        screenshot(page, f"lesson-home-{size}-{lang}.png", full_page=True)
         for game in LESSONS:
             page.goto(f"{server.url}/rules/{game}")
             link = page.locator("a.rules-learn")
             assert link.is_visible() and link.get_attribute("href") == f"/learn/{game}"
-        page.screenshot(path=str(ARTIFACTS / f"lesson-rules-{size}-{lang}.png"))
+        screenshot(page, f"lesson-rules-{size}-{lang}.png")
     finally:
         context.close()

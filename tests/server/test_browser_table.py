@@ -44,9 +44,8 @@ from playwright.sync_api import Browser, Page
 
 from atout.core.registry import game_class
 
-from .conftest import Server, game_names, short_options
+from .conftest import Server, game_names, screenshot, short_options
 from .test_browser import (
-    ARTIFACTS,
     FAST_CARDS,
     I18N,
     LAYOUT,
@@ -379,8 +378,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 assert_translated(page, english, f"{game}, hint", lang)
                 # The line at its longest (the suggestion said) still covers nothing of the table.
                 assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
-                ARTIFACTS.mkdir(exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}-hint.png"))
+                screenshot(page, f"whole-{game}-{device}-{lang}-hint.png")
                 hinted = True
             if device == "laptop" and not narrowed and moves >= 2 and not summary_open:
                 narrowed = True
@@ -452,8 +450,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.evaluate("window.__clear('#replay-board', '#review')") == [], game
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= page.viewport_size["width"], width  # type: ignore[index]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}.png"))
+        screenshot(page, f"whole-{game}-{device}-{lang}.png")
         page.goto(server.url + "/")
         page.wait_for_selector("#game option", state="attached")
         page.select_option("#game", game)
