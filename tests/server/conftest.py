@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 # Starlette 1.x suggests httpx2 for its test client; httpx works and is what we ship.
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -100,11 +101,33 @@ def free_port() -> int:
         return port
 
 
+#: Where the browser tests leave what a person may look at after a run (the pictures, a stuck page).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+#: The pictures of the pages the browser tests go through (every lesson step, each whole game's
+#: end, the review...) are for a person reviewing a layout or a translation, not checks: each
+#: costs a frame drawn and a PNG encoded (0.3 to 1.5 s), some 150 times a run, so they are taken
+#: only with ``ATOUT_SCREENSHOTS=1`` in the environment (``ATOUT_SCREENSHOTS=1 ./run test
+#: tests/server/test_browser_lesson.py``).  A page a test is stuck on is always kept (stuck.png).
+SCREENSHOTS = os.environ.get("ATOUT_SCREENSHOTS", "") not in ("", "0")
+
+
+def screenshot(target: Page | Locator, name: str, full_page: bool = False) -> None:
+    """Save ``target`` (a page, or an element by its locator) as artifacts/``name``, when
+    ``ATOUT_SCREENSHOTS`` asks for the pictures (see :data:`SCREENSHOTS`)."""
+    if not SCREENSHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    if isinstance(target, Page):
+        target.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+    else:
+        target.screenshot(path=str(ARTIFACTS / name))
+
+
 #: The servers started by the test being run (this process's: each xdist worker has its own).
 SERVERS: list[Server] = []
 #: How much of a server's log a failure report shows (its end); the whole log goes to artifacts/.
 LOG_TAIL = 12_000
-SERVER_LOGS = Path(__file__).resolve().parents[2] / "artifacts" / "server-logs"
+SERVER_LOGS = ARTIFACTS / "server-logs"
 
 
 class Server:
@@ -135,6 +158,12 @@ class Server:
         SERVERS.append(self)
 
     def start(self) -> None:
+        """Start the process and wait until it listens."""
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (:meth:`wait_ready` does)."""
         cmd = [
             sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
             "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
@@ -149,6 +178,10 @@ class Server:
         # The server's output goes to a file: a pipe nobody reads could fill up and block it.
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+
+    def wait_ready(self) -> None:
+        """Wait until the launched process accepts connections on its port and has said its URL."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -187,15 +220,84 @@ class Server:
                 self.kill()
 
 
+class Spares:
+    """The next test's ``server``, started while the current test runs.
+
+    A served table takes a second or more of start-up (Python, Starlette, SQLAlchemy, the
+    database's tables), about 70 times a run; the browser tests that use it mostly wait (on
+    the page, the bots' pace), so starting the next one's server meanwhile takes that second
+    off every test but the first.  Each test still gets a server of its own, fresh: its own
+    process and database, its deals the same fixed sequence from the first table on.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.count = 0
+        self.next: Server | None = None
+
+    def new(self) -> Server:
+        self.count += 1
+        folder = self.directory / f"served-{self.count}"
+        folder.mkdir()
+        srv = Server(str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
+        SERVERS.remove(srv)  # the test it goes to registers it (see take), not the running one
+        srv.launch()
+        return srv
+
+    def take(self) -> Server:
+        """A started server (this test's), and the next one launched."""
+        srv = self.next or self.new()
+        self.next = self.new()
+        SERVERS.append(srv)
+        srv.wait_ready()
+        return srv
+
+    def close(self) -> None:
+        if self.next is not None:
+            self.next.stop()
+
+
+@pytest.fixture(scope="session")
+def spare_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spares]:
+    spares = Spares(tmp_path_factory.mktemp("servers"))
+    yield spares
+    spares.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(spare_servers: Spares) -> Iterator[Server]:
     """A served table for the browser tests: its deals drawn from a fixed seed (a failure
     replays with the same cards), a small review and hint budget (the pages are checked,
-    not the advice: tests/server/test_review.py checks the figures)."""
-    srv = Server(str(tmp_path / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
-    srv.start()
+    not the advice: tests/server/test_review.py checks the figures).  Started ahead, while
+    the previous test ran (:class:`Spares`)."""
+    srv = spare_servers.take()
     yield srv
     srv.stop()
+
+
+#: Debian's chromium (Playwright cannot download browsers here: .ci/run installs it with apt).
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One Chromium for all the browser tests a worker runs: each test opens contexts of its own
+    (their cookies, storage and pages), so the tests share the process only, and the launch (a
+    second or two) is paid once a worker rather than once a module."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.hookimpl(tryfirst=True)

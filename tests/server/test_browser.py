@@ -19,18 +19,8 @@ import pytest
 from atout.core.registry import game_class
 from atout.server.languages import LANGUAGES
 
-from .conftest import SHORT_OPTIONS, Server, game_names, short_options
+from .conftest import ARTIFACTS, CHROMIUM, SHORT_OPTIONS, Server, game_names, screenshot, short_options
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 #: The language folders (src/atout/i18n/<lang>/), whose dictionaries the pages load.
 I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "i18n"
 #: Every language the table speaks but English, each played through a whole game below.
@@ -45,17 +35,8 @@ MAX_MOVES = 400
 if not os.path.exists(CHROMIUM):  # .ci/run installs it; say so rather than fail obscurely
     pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
 
 #: The card speed a player may choose in the table's settings: a finished trick stays 0.7 s
 #: instead of 1.7 s, so whole games play through in the time the suite has.
@@ -220,8 +201,7 @@ def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Pag
     assert download.value.suggested_filename.endswith(".atout")
     page.click("#prev")
     page.wait_for_function("() => document.getElementById('step-label').textContent.length > 0")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"table-{game}-over.png"), full_page=True)
+    screenshot(page, f"table-{game}-over.png", full_page=True)
     # The review of the game, asked for from the replay; a second reader pays nothing: it is
     # stored with the table.
     review_on_page(page, game, f"{game}-laptop-en")
@@ -256,8 +236,7 @@ def test_two_browsers_share_a_table(server: Server, browser: Browser) -> None:
             n = int(board(actor)["n"])
             play_one(actor)
             watcher.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
-        ARTIFACTS.mkdir(exist_ok=True)
-        pages[0].screenshot(path=str(ARTIFACTS / "table-wizard.png"), full_page=True)
+        screenshot(pages[0], "table-wizard.png", full_page=True)
     finally:
         for c in contexts:
             c.close()
@@ -283,8 +262,7 @@ def test_a_game_has_its_own_table(server: Server, page: Page, game: str) -> None
     page.wait_for_selector(f"#board {selector}")
     assert page.locator(f"#board {selector}").count() == count
     assert board(page)["module"] == game  # not the generic table
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{game}-table.png"), full_page=True)
+    screenshot(page, f"{game}-table.png", full_page=True)
 
 
 def test_a_reload_restores_the_table(server: Server, page: Page) -> None:
@@ -656,6 +634,5 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     # The step the replay shows is the decision's: the step label moved with the click.
     assert page.inner_text("#step-label")
     page.locator("#review").scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"review-{shot}.png"), full_page=False)
-    page.locator("#after .replay-area").screenshot(path=str(ARTIFACTS / f"review-{shot}-area.png"))
+    screenshot(page, f"review-{shot}.png", full_page=False)
+    screenshot(page.locator("#after .replay-area"), f"review-{shot}-area.png")

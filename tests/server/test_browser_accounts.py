@@ -16,8 +16,8 @@ from websockets.sync.client import connect
 from atout.server import accounts
 from atout.server.storage import Storage
 
-from .conftest import Server
-from .test_browser import ARTIFACTS, browser, new_table, page  # noqa: F401
+from .conftest import Server, screenshot
+from .test_browser import new_table, page  # noqa: F401
 
 #: Whether the signed-in account's games include table ``t`` (``evaluate`` awaits the fetch).
 MINE = "t => fetch('/api/account/games').then(r => r.json()).then(d => d.games.some(g => g.table === t))"
@@ -26,7 +26,7 @@ MINE = "t => fetch('/api/account/games').then(r => r.json()).then(d => d.games.s
 def test_sign_up_then_the_profile_lists_the_table_opened_signed_in(
     server: Server,
     page: Page,  # noqa: F811
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     page.goto(f"{server.url}/account")
     form = page.locator("#signup")
@@ -63,7 +63,7 @@ def test_sign_up_then_the_profile_lists_the_table_opened_signed_in(
     line.wait_for()
     assert "Wizard" in line.inner_text() and "Unfinished" in line.inner_text()
     assert line.locator("a.acc-game-go").get_attribute("href") == url.replace(server.url, "")
-    page.screenshot(path=str(ARTIFACTS / "account-profile-en.png"), full_page=True)
+    screenshot(page, "account-profile-en.png", full_page=True)
     # The home page's "my games" has it too; a stranger is refused the private profile.
     page.goto(server.url)
     page.wait_for_selector("#my-games-section:not([hidden]) .acc-open")
@@ -125,7 +125,7 @@ def account(server: Server, name: str) -> httpx.Client:
 
 def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
     server: Server,
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     """At a game's end the final ranking (the box with "Play again") shows, under the names, the
     reader's own rating change and that of a player whose profile is public (a link to it); a
@@ -189,7 +189,7 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
                             b,
                             seen,
                         )
-                    page.screenshot(path=str(ARTIFACTS / f"account-final-ranking-{device}-{lang}.png"))
+                    screenshot(page, f"account-final-ranking-{device}-{lang}.png")
                 finally:
                     context.close()
             me.close()
@@ -199,7 +199,7 @@ def test_the_final_ranking_shows_the_rating_changes_the_reader_may_see(
 
 def test_a_deleted_accounts_seat_is_a_former_player_on_the_running_server(
     server: Server,
-    browser: Browser,  # noqa: F811
+    browser: Browser,
 ) -> None:
     """``atout accounts delete`` from another process while ``atout serve`` (SQLite) holds the
     finished table in memory: the table's next page shows the seat as a former player, in the

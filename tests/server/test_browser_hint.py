@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server, short_options
-from .test_browser import ARTIFACTS, board, browser, open_table, play_one, wait_my_turn_or_end  # noqa: F401
+from .conftest import Server, screenshot, short_options
+from .test_browser import board, open_table, play_one, wait_my_turn_or_end
 
 #: One of the two humans is to act (seats 0 and 1), or the game is over.
 HUMAN_TO_ACT = "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || ['0', '1'].includes(b.dataset.toAct); }"
@@ -43,7 +43,7 @@ def hint_table(server: Server, hints: bool) -> list[str]:
     ("locale", "size"),
     [("en-US", "laptop"), ("fr-FR", "phone")],
 )
-def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, size: str) -> None:  # noqa: F811
+def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, size: str) -> None:
     urls = hint_table(server, hints=True)
     kw: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}} if size == "laptop" else PHONE
     pages = {s: open_table(browser, urls[s], locale=locale, **kw) for s in (0, 1)}  # type: ignore[arg-type]
@@ -74,8 +74,7 @@ def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, siz
                 assert ("points espérés" if locale.startswith("fr") else "expected") in says
                 assert page.locator("#hint-button").is_disabled()  # one hint a decision
                 hinted += 1
-                ARTIFACTS.mkdir(exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / f"hint-wizard-{size}-{locale[:2]}.png"))
+                screenshot(page, f"hint-wizard-{size}-{locale[:2]}.png")
             else:
                 assert page.locator("#hint-button").count() == 0  # a forced move needs no hint
             play_one(page)
@@ -87,7 +86,7 @@ def test_the_hint_on_ones_turn(server: Server, browser: object, locale: str, siz
             page.context.close()
 
 
-def test_no_hint_at_a_table_without_hints(server: Server, browser: object) -> None:  # noqa: F811
+def test_no_hint_at_a_table_without_hints(server: Server, browser: object) -> None:
     urls = hint_table(server, hints=False)
     page = open_table(browser, urls[0])  # type: ignore[arg-type]
     try:
@@ -98,15 +97,14 @@ def test_no_hint_at_a_table_without_hints(server: Server, browser: object) -> No
         page.context.close()
 
 
-def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> None:  # noqa: F811
+def test_the_creation_form_turns_hints_on(server: Server, browser: object) -> None:
     """The home page's setting (off unless ticked) reaches the table, whose seats are told."""
     page = open_home(browser, server)
     try:
         assert not page.is_checked("#hints")
         page.check("#hints")
         page.locator("#hints").scroll_into_view_if_needed()
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "hint-home-form.png"))
+        screenshot(page, "hint-home-form.png")
         page.click("#create-button")
         page.locator("a[data-seat='0']").click()
         page.wait_for_selector("#board[data-n]")

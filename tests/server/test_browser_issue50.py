@@ -14,9 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .conftest import SHORT_OPTIONS, Server
+from .conftest import SHORT_OPTIONS, Server, screenshot
 from .test_browser import (
-    ARTIFACTS,
     FAST_CARDS,
     MAX_MOVES,
     board,
@@ -27,7 +26,6 @@ from .test_browser import (
     play_to_the_end,
     wait_my_turn_or_end,
 )
-from .test_browser import browser as browser  # the fixture, re-exported
 from .test_browser import page as page  # the fixture, re-exported
 from .test_browser_accounts import play_out
 from .test_browser_hint import PHONE, hint_table
@@ -68,7 +66,7 @@ def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
         mine = page.locator("#overlay ol.ranking li[data-seat='0'] .acc-rating-mine")
         mine.wait_for(timeout=5_000)
         assert mine.inner_text().startswith("Your rating "), mine.inner_text()
-        page.screenshot(path=str(ARTIFACTS / "issue50-rating-at-end-laptop-en.png"))
+        screenshot(page, "issue50-rating-at-end-laptop-en.png")
     finally:
         context.close()
 
@@ -140,7 +138,7 @@ def test_le_nain_jaune_says_why_the_match_ended_before_its_last_deal(
                 "not the early end this test is about"
             )
             assert word in note.inner_text(), note.all_inner_texts()
-            page.screenshot(path=str(ARTIFACTS / f"issue50-nain-jaune-early-end-{lang}.png"))
+            screenshot(page, f"issue50-nain-jaune-early-end-{lang}.png")
         finally:
             context.close()
 
@@ -192,7 +190,7 @@ def test_every_page_has_its_icon_the_rules_a_language_switch_and_spectators_no_k
         page.goto(server.url + "/")  # remembered by the other pages
         assert page.locator("html").get_attribute("lang") == "fr"
         page.go_back()
-        page.screenshot(path=str(ARTIFACTS / "issue50-rules-fr.png"))
+        screenshot(page, "issue50-rules-fr.png")
     finally:
         context.close()
 
@@ -244,7 +242,7 @@ def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Pag
         number = int(re.findall(r"\d+", chips.first.inner_text())[0])
         assert int(re.findall(r"\d+", page.inner_text("#step-label"))[0]) == number
     assert seen == {"bid", "card"}, seen
-    page.screenshot(path=str(ARTIFACTS / "issue50-review-numbers-laptop-en.png"))
+    screenshot(page, "issue50-review-numbers-laptop-en.png")
 
 
 #: In the page: the trick cards and the seat plates that lie over one another, collected after
@@ -285,7 +283,7 @@ def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Br
         give_name(page, "Anne-Sophie")
         play_to_the_end(page, 0, stop_after=6)
         page.wait_for_timeout(300)
-        page.screenshot(path=str(ARTIFACTS / f"issue50-eight-players-{device}-fr.png"))
+        screenshot(page, f"issue50-eight-players-{device}-fr.png")
         over = page.evaluate("window.__over")
         assert over == [], "; ".join(over)
     finally:
@@ -313,7 +311,7 @@ def test_the_phones_hint_answer_is_in_view(server: Server, browser: Browser) -> 
         )
         assert seen["top"] >= 0 and seen["bottom"] <= seen["height"] + 0.5, seen
         assert seen["covered"] == 0, seen
-        page.screenshot(path=str(ARTIFACTS / "issue50-hint-phone-fr.png"))
+        screenshot(page, "issue50-hint-phone-fr.png")
     finally:
         page.context.close()
 
@@ -360,7 +358,7 @@ def test_a_phone_shows_whole_names_or_says_them_and_a_whole_status_line(
             to_act = int(board(pages[0])["toAct"])
             waited = waited or to_act == 1
             if to_act == 1:
-                pages[0].screenshot(path=str(ARTIFACTS / "issue50-phone-320-waiting-fr.png"))
+                screenshot(pages[0], "issue50-phone-320-waiting-fr.png")
             wait_my_turn_or_end(pages[to_act], to_act)
             play_one(pages[to_act])
         assert waited

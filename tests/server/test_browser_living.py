@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from .conftest import Server, short_options
-from .test_browser import FAST_CARDS, FLIGHTS, MAX_MOVES, board, browser, play_one, watch_flights  # noqa: F401  (fixture)
+from .test_browser import FAST_CARDS, FLIGHTS, MAX_MOVES, board, play_one, watch_flights
 
 
 def create(server: Server, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def open_page(context: BrowserContext, url: str) -> Page:
 
 
 @pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:  # noqa: F811
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
     made: list[BrowserContext] = []
     for locale in ("en-US", "fr-FR", "en-US"):
         c = browser.new_context(locale=locale)

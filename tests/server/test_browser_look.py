@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from . import test_browser as tb
-from .conftest import Server, short_options
-from .test_browser import browser as browser  # the fixture, re-exported
+from .conftest import Server, screenshot, short_options
 from .test_browser_hint import PHONE
 
 
@@ -83,7 +82,7 @@ def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Brows
         page.wait_for_selector("#board .felt .seat .dealer")
         page.wait_for_timeout(300)
         seen = page.evaluate(NAMES_CUT)
-        page.screenshot(path=str(tb.ARTIFACTS / f"look-phone-names-{game}-fr.png"))
+        screenshot(page, f"look-phone-names-{game}-fr.png")
         assert sorted(name for name, _ in seen) == sorted(names), seen
         assert [name for name, cut in seen if cut] == [], seen
     finally:
@@ -118,7 +117,7 @@ def test_le_malins_value_chooser_opens_by_the_hand_in_view(server: Server, brows
             page.wait_for_selector("#chooser:not([hidden]) button.action")
             page.wait_for_timeout(300)
             seen = page.evaluate(CHOOSER_SEEN)
-            page.screenshot(path=str(tb.ARTIFACTS / "look-malin-chooser-laptop-en.png"))
+            screenshot(page, "look-malin-chooser-laptop-en.png")
             assert seen["scrolled"] == 0, seen
             assert seen["chooser"]["top"] >= 0 and seen["chooser"]["bottom"] <= seen["height"], seen
             assert seen["chooser"]["bottom"] <= seen["hand"]["top"] + 24, seen  # by the hand, not under it
@@ -141,7 +140,7 @@ def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser
         )
         assert len(tops) >= 4, tops
         assert max(tops) - min(tops) < 1, tops
-        page.locator("#games").screenshot(path=str(tb.ARTIFACTS / "look-home-game-cards-laptop-en.png"))
+        screenshot(page.locator("#games"), "look-home-game-cards-laptop-en.png")
     finally:
         context.close()
 
@@ -209,7 +208,7 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
                 break
             tb.play_one(page)
         rows = page.evaluate("window.__rows")
-        page.screenshot(path=str(tb.ARTIFACTS / "look-nain-jaune-summary-phone-de.png"))
+        screenshot(page, "look-nain-jaune-summary-phone-de.png")
         assert rows and len(rows) == 8, (rows, tb.board(page))
         for name, height, line, cut, title in rows:
             assert height < 2 * line - 1, (name, height, line)

@@ -44,9 +44,8 @@ from playwright.sync_api import Browser, Page
 
 from atout.core.registry import game_class
 
-from .conftest import Server, game_names, short_options
+from .conftest import Server, game_names, screenshot, short_options
 from .test_browser import (
-    ARTIFACTS,
     FAST_CARDS,
     I18N,
     LAYOUT,
@@ -60,7 +59,6 @@ from .test_browser import (
     review_on_page,
     wait_my_turn_or_end,
 )
-from .test_browser import browser as browser  # the fixture, re-exported
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
@@ -380,8 +378,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
                 assert_translated(page, english, f"{game}, hint", lang)
                 # The line at its longest (the suggestion said) still covers nothing of the table.
                 assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
-                ARTIFACTS.mkdir(exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}-hint.png"))
+                screenshot(page, f"whole-{game}-{device}-{lang}-hint.png")
                 hinted = True
             if device == "laptop" and not narrowed and moves >= 2 and not summary_open:
                 narrowed = True
@@ -456,8 +453,7 @@ def test_a_whole_game_as_a_new_player_meets_it(
         assert page.evaluate("window.__clear('#replay-board', '#review')") == [], game
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= page.viewport_size["width"], width  # type: ignore[index]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"whole-{game}-{device}-{lang}.png"))
+        screenshot(page, f"whole-{game}-{device}-{lang}.png")
         page.goto(server.url + "/")
         page.wait_for_selector("#game option", state="attached")
         page.select_option("#game", game)

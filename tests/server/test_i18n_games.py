@@ -13,11 +13,11 @@ so does a language whose games.json is missing or incomplete.
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 from starlette.testclient import TestClient
 
 from atout import i18n
@@ -276,41 +276,33 @@ def test_an_unknown_lang_parameter_falls_back_to_the_reader_s_language(client: T
     assert r.json()["games"][0]["summary"] == game_class(r.json()["games"][0]["name"]).summary
 
 
-@pytest.mark.skipif(
-    not os.path.exists("/usr/bin/chromium"), reason="needs chromium (apt-get install chromium)"
-)
 @pytest.mark.parametrize("lang", TRANSLATIONS)
-def test_a_translated_home_page_shows_its_texts(server: Server, lang: str) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_a_translated_home_page_shows_its_texts(server: Server, browser: Browser, lang: str) -> None:
     wizard = game_texts("wizard", lang)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_context(locale=f"{lang}-{lang.upper()}").new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server.url + "/")
-            page.wait_for_selector("#options .option", state="attached")
-            assert page.inner_text(".game-card[data-game=wizard] p >> nth=0") == wizard["summary"]
-            page.select_option("#game", "wizard")
-            helps = page.locator("#options small").all_inner_texts()
-            assert helps == [wizard["options"][s.name]["help"] for s in game_class("wizard").option_specs]
-            bids = page.locator("select[name=opt_bids] option")
-            assert bids.evaluate_all("os => os.map(o => o.value)") == [
-                "open",
-                "hidden_until_play",
-                "hidden_until_end",
-            ]
-            # Choices by their labels only: the form shows no code name.
-            assert bids.first.inner_text() == wizard["options"]["bids"]["choices"]["open"]
-            assert page.locator("#options").get_by_text("plus_minus_one").count() == 0
-            labels = page.locator("#options .option-label").all_inner_texts()
-            assert labels == [wizard["options"][s.name]["label"] for s in game_class("wizard").option_specs]
-            title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
-            assert title == TEXTS[lang]["bots"]["normal"]
-            assert errors == []
-        finally:
-            browser.close()
+    context = browser.new_context(locale=f"{lang}-{lang.upper()}")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#options .option", state="attached")
+        assert page.inner_text(".game-card[data-game=wizard] p >> nth=0") == wizard["summary"]
+        page.select_option("#game", "wizard")
+        helps = page.locator("#options small").all_inner_texts()
+        assert helps == [wizard["options"][s.name]["help"] for s in game_class("wizard").option_specs]
+        bids = page.locator("select[name=opt_bids] option")
+        assert bids.evaluate_all("os => os.map(o => o.value)") == [
+            "open",
+            "hidden_until_play",
+            "hidden_until_end",
+        ]
+        # Choices by their labels only: the form shows no code name.
+        assert bids.first.inner_text() == wizard["options"]["bids"]["choices"]["open"]
+        assert page.locator("#options").get_by_text("plus_minus_one").count() == 0
+        labels = page.locator("#options .option-label").all_inner_texts()
+        assert labels == [wizard["options"][s.name]["label"] for s in game_class("wizard").option_specs]
+        title = page.locator("select[name=kind1] option[value=normal]").get_attribute("title")
+        assert title == TEXTS[lang]["bots"]["normal"]
+        assert errors == []
+    finally:
+        context.close()
