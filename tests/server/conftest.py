@@ -287,17 +287,49 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """One Chromium for all the browser tests a worker runs: each test opens contexts of its own
-    (their cookies, storage and pages), so the tests share the process only, and the launch (a
-    second or two) is paid once a worker rather than once a module."""
+class Chromium:
+    """The worker's one Chromium, shared by the browser tests it runs one after another: each test
+    opens contexts of its own (their cookies, storage and pages), so the tests share the process
+    only, and the launch (a second or two) is paid once a run of browser tests, not once a test.
+    Closed before a test that does not use it: while Playwright's sync API lives it keeps an
+    asyncio loop running in this thread, and a later test's ``asyncio.run()`` is refused ("cannot
+    be called from a running event loop": the bot pool's and the password hashes' tests)."""
+
+    playwright: Any = None
+    browser: Browser | None = None
+
+    @classmethod
+    def get(cls) -> Browser:
+        if cls.browser is None:
+            cls.playwright = sync_playwright().start()
+            cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        return cls.browser
+
+    @classmethod
+    def close(cls) -> None:
+        if cls.browser is not None:
+            cls.browser.close()
+            cls.playwright.stop()
+            cls.browser = cls.playwright = None
+
+
+@pytest.fixture
+def browser() -> Browser:
+    """The worker's Chromium (see :class:`Chromium`)."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    return Chromium.get()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """Close the shared Chromium once the next test is not a browser test (or none is left),
+    after this test's own fixtures (its contexts and pages) are closed."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+            Chromium.close()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -77,15 +77,36 @@ def click_move(page: Any, move: str) -> None:
 
 
 #: In the page: the moments (ms) the board drew a new move count.
-DRAWN = """window.__drawn = [];
+DRAWN = """window.__drawn = []; window.__arrived = {};
 new MutationObserver(() => {
   const n = document.getElementById('board')?.dataset.n;
-  if (n !== undefined && n !== window.__drawnN) { window.__drawnN = n; window.__drawn.push(performance.now()); }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-n'] });"""
-#: The least pause between two of the bots' moves drawn after a "Continue" (ms): they were made
-#: while the learner read, and come one at a time at the bots' pace (table.js BOT_PACE.fast,
-#: 350, less the timers' slack), never all at once.
+  if (n !== undefined && n !== window.__drawnN) { window.__drawnN = n; window.__drawn.push({ n, at: performance.now() }); }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-n'] });
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.type === 'state' && !(m.n in window.__arrived)) window.__arrived[m.n] = performance.now();
+    });
+  }
+};"""
+#: The least pause between two of the bots' moves drawn after a "Continue" (ms) when the second
+#: was already waiting as the first was drawn: made while the learner read, they come one at a
+#: time at the bots' pace (table.js BOT_PACE.fast, 350, less the timers' slack), never all at
+#: once.  (A move the server makes later comes when it comes.)
 PACED = 300
+
+
+def paced(page: Any, after: int) -> None:
+    """The moves drawn since the ``after``-th drawing that had arrived before the one drawn
+    before them were drawn at least PACED ms after it."""
+    drawn: list[dict[str, Any]] = page.evaluate("i => window.__drawn.slice(i)", after)
+    arrived: dict[str, float] = page.evaluate("window.__arrived")
+    waited = [(a, b) for a, b in pairwise(drawn) if arrived.get(b["n"], float("inf")) <= a["at"]]
+    gaps = [round(b["at"] - a["at"]) for a, b in waited]
+    assert all(g >= PACED for g in gaps), f"moves held back drawn {gaps} ms apart after Continue"
 
 
 def coach_at(page: Any, n: int, held: Any = None) -> None:
@@ -101,9 +122,7 @@ def coach_at(page: Any, n: int, held: Any = None) -> None:
             arg=n,
         )
         if after is not None:
-            drawn: list[float] = page.evaluate("i => window.__drawn.slice(i)", after)
-            gaps = [b - a for a, b in pairwise(drawn)]
-            assert all(g >= PACED for g in gaps), f"moves drawn after Continue {gaps} ms apart"
+            paced(page, after)
             after = None
         go = page.locator("#coach .coach-continue")
         if not go.count():
