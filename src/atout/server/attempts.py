@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import Float, String, case, delete, insert, select, update
@@ -43,25 +44,18 @@ class AttemptRow(Base):
     at: Mapped[float] = mapped_column(Float, index=True)
 
 
+@dataclass(eq=False)  # (a bucket is one process's handle: compared by identity)
 class StoredBuckets:
     """``burst`` tokens per key, refilled at ``rate`` a second, shared by every process on ``storage``."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        kind: str,
-        rate: float,
-        burst: int,
-        max_rows: int = 10_000,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.storage = storage
-        self.kind = kind
-        self.rate = rate
-        self.burst = burst
-        self.max_rows = max_rows
-        self.clock = clock
-        self._pruned = float("-inf")
+    storage: Storage
+    kind: str
+    rate: float
+    burst: int
+    max_rows: int = 10_000
+    clock: Callable[[], float] = time.time
+    #: When this process last pruned (its own: the processes prune in turn, not together).
+    _pruned: float = field(default=float("-inf"), init=False)
 
     def allow(self, key: str) -> bool:
         """Take a token of ``key``'s bucket; False (and nothing taken) when it has none."""
