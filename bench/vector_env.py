@@ -58,11 +58,23 @@ WRAPS: dict[str, Wrap] = {
     "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
         fast.FlattenObservation(env)
     ),
+    # The same pair on the env's dense flattened array (before the sparse rows, for an A/B).
+    "atout's Flatten + Normalize, env's dense array": lambda env: _dense(
+        fast.NormalizeObservation(fast.FlattenObservation(env))
+    ),
     # gymnasium's own switch, after a warm-up say: the statistics' passes go, the normalisation stays.
     "atout's Flatten + Normalize, statistics frozen": lambda env: _frozen(
         fast.NormalizeObservation(fast.FlattenObservation(env))
     ),
 }
+
+
+def _dense(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:
+    """atout's pair with the env writing its dense flattened array (``sparse_observations`` off)."""
+    raw = env.unwrapped
+    assert isinstance(raw, AtoutVectorEnv)
+    raw.sparse_observations = False
+    return env
 
 
 def _frozen(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:
