@@ -282,7 +282,10 @@ class _SparseOut:
                 self.parts.append((rows, columns, values))
             return
         keep = values != 0
-        self.parts.append((rows[keep], columns[keep], values[keep]))
+        if keep.all():
+            self.parts.append((rows, columns, values))
+        else:
+            self.parts.append((rows[keep], columns[keep], values[keep]))
 
     def columns(self, at: int, size: int) -> _SparseColumns:
         return _SparseColumns(self, at, size)
