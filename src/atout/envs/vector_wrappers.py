@@ -30,6 +30,26 @@ function works on the whole batch at once:
   each), and over atout's ``FlattenObservation`` (whose array is fresh and
   kept by no one) the result is written in place.
 
+**The pair directly over the env** (``NormalizeObservation(FlattenObservation(env))``,
+the usual stack) goes further: the env hands its observations over as sparse
+rows (:attr:`AtoutVectorEnv.sparse_observations`, set by this
+``NormalizeObservation``: a :class:`~atout.batch.common.SparseTensor`, 20–80
+non-zero values of Wizard's 3,813 a row), the inner ``FlattenObservation``
+passes them on as such, and ``NormalizeObservation`` writes the whole
+normalised array itself — still gymnasium's values and statistics bit for bit
+(tested): a zero adds nothing to the mean's float32 sums, which ``np.add.at``
+adds column by column in row order as ``np.mean`` does; the variance's blocks
+fill in each zero's square ``(0 - mean)²`` and put the entries' squares at
+their places, then add the rows in order as ``np.var`` does; a zero's
+normalised value is its column's ``(0 - mean) / scale``.  No (N, 3,813)
+array of zeros is written by the env, and none is read: at 8,192 envs, 114 k
+steps/s by CPU time against 81 k (docs/research.md).  The array it returns is
+written over at the next step only if no one holds it or a view of it (its
+reference count; else a new one): a learner may keep each step's
+observations, as gymnasium's fresh arrays allow.  That inner
+``FlattenObservation`` returns the sparse rows if stepped on its own: it
+serves the wrapper above it.
+
 Use them as gymnasium's: ``NormalizeObservation(FlattenObservation(env))``.
 """
 
