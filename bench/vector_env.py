@@ -8,7 +8,9 @@ times interleaved, and the median is printed.  An agent step moves every
 env: steps/s counts env steps (``num_envs`` per call).
 
 The wrappers measured are gymnasium's and, beside them, atout's whole-batch subclasses of
-``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49).
+``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49):
+the pair directly over the env reads its sparse rows (the default), and "env's dense array" runs
+the same pair on the env's dense flattened array (``sparse_observations`` off), for an A/B.
 
 With ``--opponents policy`` the other seats are the shipped network (issue 49): every env's
 decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's default, 1; 0
