@@ -8,7 +8,9 @@ times interleaved, and the median is printed.  An agent step moves every
 env: steps/s counts env steps (``num_envs`` per call).
 
 The wrappers measured are gymnasium's and, beside them, atout's whole-batch subclasses of
-``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49).
+``FlattenObservation`` and ``NormalizeObservation`` (:mod:`atout.envs.vector_wrappers`, issue 49):
+the pair directly over the env reads its sparse rows (the default), and "env's dense array" runs
+the same pair on the env's dense flattened array (``sparse_observations`` off), for an A/B.
 
 With ``--opponents policy`` the other seats are the shipped network (issue 49): every env's
 decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's default, 1; 0
@@ -58,11 +60,23 @@ WRAPS: dict[str, Wrap] = {
     "atout's FlattenObservation + NormalizeObservation": lambda env: fast.NormalizeObservation(
         fast.FlattenObservation(env)
     ),
+    # The same pair on the env's dense flattened array (before the sparse rows, for an A/B).
+    "atout's Flatten + Normalize, env's dense array": lambda env: _dense(
+        fast.NormalizeObservation(fast.FlattenObservation(env))
+    ),
     # gymnasium's own switch, after a warm-up say: the statistics' passes go, the normalisation stays.
     "atout's Flatten + Normalize, statistics frozen": lambda env: _frozen(
         fast.NormalizeObservation(fast.FlattenObservation(env))
     ),
 }
+
+
+def _dense(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:
+    """atout's pair with the env writing its dense flattened array (``sparse_observations`` off)."""
+    raw = env.unwrapped
+    assert isinstance(raw, AtoutVectorEnv)
+    raw.sparse_observations = False
+    return env
 
 
 def _frozen(env: wrappers.NormalizeObservation) -> wrappers.NormalizeObservation:

@@ -7,6 +7,7 @@ automatic resets included, and stay gymnasium's wrappers for whoever checks.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import gymnasium
@@ -16,6 +17,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.wrappers import vector as wrappers
 
+from atout.batch.common import SparseTensor
 from atout.envs import vector_wrappers as fast
 from atout.envs.single_agent import gym_id
 from atout.envs.vector import AtoutVectorEnv
@@ -34,16 +36,20 @@ def masks_of(env: VectorEnv[Any, Any, Any]) -> Any:
     return raw.action_masks()
 
 
+@pytest.mark.parametrize("sparse", [True, False])  # the env's sparse rows (the default), or its dense array
 @pytest.mark.parametrize(
     "block_bytes", [fast.BLOCK_BYTES, 1, 40_000]
 )  # whole batch, a row, a few rows a block
 @pytest.mark.parametrize("name", ["wizard", "nain-jaune"])
 def test_the_whole_batch_wrappers_give_gymnasiums_observations(
-    name: str, block_bytes: int, monkeypatch: pytest.MonkeyPatch
+    name: str, block_bytes: int, sparse: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fast, "BLOCK_BYTES", block_bytes)
     theirs = wrappers.NormalizeObservation(wrappers.FlattenObservation(make(name, 16)))
     ours = fast.NormalizeObservation(fast.FlattenObservation(make(name, 16)))
+    raw = ours.unwrapped
+    assert isinstance(raw, AtoutVectorEnv) and raw.sparse_observations  # set by the pair, directly over it
+    raw.sparse_observations = sparse
     assert isinstance(ours, wrappers.NormalizeObservation) and isinstance(
         ours.env, wrappers.FlattenObservation
     )
@@ -159,6 +165,7 @@ def test_normalize_writes_in_place_over_atouts_flatten_only() -> None:
     """Over atout's FlattenObservation (a fresh array kept by no one) the normalisation overwrites
     it; over gymnasium's, what it was given stays as it was."""
     ours = fast.NormalizeObservation(fast.FlattenObservation(make("wizard", 8)))
+    ours.unwrapped.sparse_observations = False  # type: ignore[attr-defined]  # the env's dense array
     x = ours.env.reset(seed=2)[0]
     assert ours.observations(x) is x
     mixed = fast.NormalizeObservation(wrappers.FlattenObservation(make("wizard", 8)))
@@ -166,3 +173,77 @@ def test_normalize_writes_in_place_over_atouts_flatten_only() -> None:
     kept = y.copy()
     out = mixed.observations(y)
     assert out is not y and np.array_equal(y, kept)
+
+
+@pytest.mark.parametrize("block_bytes", [1, 100, 1 << 19])
+def test_the_sparse_variance_is_numpys_bit_for_bit(block_bytes: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zeros' squares filled in, the entries' put at their places: np.var's additions, in order
+    (rows with no entry, columns with none, large values whose rounding would show)."""
+    monkeypatch.setattr(fast, "BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(8)
+    x = (rng.random((301, 37)) * (rng.random((301, 37)) < 0.2)).astype(np.float32)
+    x[:, :3] *= rng.normal(50.0, 10.0, (301, 3)).astype(np.float32)
+    x[40:60] = 0.0
+    x[:, 30] = 0.0
+    mean = x.mean(axis=0)
+    sparse = SparseTensor.from_dense(x)
+    assert np.array_equal(fast._sparse_variance(sparse, mean), np.var(x, axis=0))
+    sums = np.zeros(37, dtype=np.float32)
+    np.add.at(sums, sparse.indices, sparse.values)
+    assert np.array_equal(np.true_divide(sums, 301, dtype=np.float32), mean)  # the sparse mean: np.mean's
+
+
+def test_sparse_tensors_side_by_side_are_the_dense_hstack() -> None:
+    rng = np.random.default_rng(3)
+    parts = [(rng.random((9, w)) * (rng.random((9, w)) < 0.4)).astype(np.float32) for w in (4, 11, 1)]
+    parts[1][3] = 0.0  # a row empty in one part
+    stacked = SparseTensor.hstack([SparseTensor.from_dense(p) for p in parts])
+    assert stacked.shape == (9, 16) and np.array_equal(stacked.toarray(), np.hstack(parts))
+    for row in range(9):  # each row's columns ascending, as compressed rows keep them
+        columns = stacked.indices[stacked.indptr[row] : stacked.indptr[row + 1]]
+        assert (np.diff(columns) > 0).all()
+    with pytest.raises(ValueError, match="side by side"):
+        SparseTensor.hstack([SparseTensor.from_dense(parts[0]), SparseTensor.from_dense(parts[1][:4])])
+
+
+def test_the_sparse_pair_with_statistics_set_from_outside_falls_back() -> None:
+    """float64 statistics (set from outside): the dense formula on the sparse rows' array."""
+    ours = fast.NormalizeObservation(fast.FlattenObservation(make("wizard", 8)))
+    dense = fast.NormalizeObservation(fast.FlattenObservation(make("wizard", 8)))
+    dense.unwrapped.sparse_observations = False  # type: ignore[attr-defined]
+    for env in (ours, dense):
+        env.reset(seed=4)
+        env.obs_rms.mean = env.obs_rms.mean.astype(np.float64)
+        env.obs_rms.var = env.obs_rms.var.astype(np.float64)
+    masks = masks_of(ours)
+    a = ours.step(masks.argmax(axis=1))[0]
+    b = dense.step(masks.argmax(axis=1))[0]
+    assert a.dtype == np.float32 and np.array_equal(a, b)
+
+
+def test_the_sparse_pair_writes_over_its_last_array_only_when_no_one_holds_it() -> None:
+    """An array the caller dropped is written over (no fresh 125 MB a step); one it keeps, or a view
+    of, stays as it was returned; the values are gymnasium's either way."""
+    theirs = wrappers.NormalizeObservation(wrappers.FlattenObservation(make("wizard", 8)))
+    ours = fast.NormalizeObservation(fast.FlattenObservation(make("wizard", 8)))
+    theirs.reset(seed=6)
+    ours.reset(seed=6)
+    rng = np.random.default_rng(4)
+    ids: list[int] = []
+    kept: list[tuple[Any, Any]] = []
+    for step in range(40):
+        masks = masks_of(theirs)
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        a = theirs.step(actions)[0]
+        b = ours.step(actions)[0]
+        assert np.array_equal(a, b)
+        ids.append(id(b))
+        if step % 10 == 3:
+            kept.append((b, b.copy()))
+        elif step % 10 == 7:
+            kept.append((b[2:5, 10:], b[2:5, 10:].copy()))  # a view keeps its array
+        del b
+    assert all(np.array_equal(x, copy) for x, copy in kept)
+    assert sum(x == y for x, y in itertools.pairwise(ids)) >= 20  # dropped arrays were reused
+    for step in (3, 7, 13, 17):  # a kept array (or viewed one) was not handed out again
+        assert ids[step + 1] != ids[step]

@@ -197,6 +197,37 @@ class SparseTensor(NamedTuple):
         out[rows, self.indices] = self.values
         return out
 
+    @classmethod
+    def from_dense(cls, x: NDArray[Any], dtype: Any = np.float32) -> SparseTensor:
+        """The non-zero entries of a dense (N, size) array (an action mask, say), as ``dtype``."""
+        rows, columns = np.nonzero(x)
+        indptr = np.zeros(x.shape[0] + 1, dtype=np.intp)
+        np.cumsum(np.bincount(rows, minlength=x.shape[0]), out=indptr[1:])
+        return cls(indptr, columns.astype(np.intp), x[rows, columns].astype(dtype), (x.shape[0], x.shape[1]))
+
+    @classmethod
+    def hstack(cls, parts: Sequence[SparseTensor]) -> SparseTensor:
+        """The parts side by side (``np.hstack`` of their dense arrays): each row's entries part after
+        part, so its columns stay ascending."""
+        count = parts[0].shape[0]
+        if any(part.shape[0] != count for part in parts):
+            raise ValueError(f"parts of {[p.shape[0] for p in parts]} rows cannot stand side by side")
+        lengths = [np.diff(p.indptr) for p in parts]
+        indptr = np.zeros(count + 1, dtype=np.intp)
+        np.cumsum(sum(lengths), out=indptr[1:])
+        total = int(indptr[-1])
+        indices = np.empty(total, dtype=np.intp)
+        values = np.empty(total, dtype=np.result_type(*(p.values for p in parts)))
+        row_at = indptr[:-1].copy()  # where each row's entries of the next part go
+        column = 0
+        for part, length in zip(parts, lengths, strict=True):
+            to = np.repeat(row_at - part.indptr[:-1], length) + np.arange(int(part.indptr[-1]))
+            indices[to] = part.indices + column
+            values[to] = part.values
+            row_at += length
+            column += part.shape[1]
+        return cls(indptr, indices, values, (count, column))
+
     def select(self, rows: NDArray[np.intp]) -> SparseTensor:
         """The rows ``rows``, in that order (as ``dense[rows]``)."""
         begin = self.indptr[rows]
@@ -246,8 +277,15 @@ class _SparseOut:
 
     def record(self, rows: NDArray[np.intp], columns: NDArray[np.intp], value: Any) -> None:
         values = np.broadcast_to(np.asarray(value), rows.shape)
+        if values.ndim == 0 or values.strides == (0,) * values.ndim:  # one value for every cell (1.0, mostly)
+            if values.size and values.reshape(-1)[0] != 0:
+                self.parts.append((rows, columns, values))
+            return
         keep = values != 0
-        self.parts.append((rows[keep], columns[keep], values[keep]))
+        if keep.all():
+            self.parts.append((rows, columns, values))
+        else:
+            self.parts.append((rows[keep], columns[keep], values[keep]))
 
     def columns(self, at: int, size: int) -> _SparseColumns:
         return _SparseColumns(self, at, size)

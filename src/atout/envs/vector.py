@@ -219,6 +219,13 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     #: it then returns that array as it is instead of copying both into a new one (at 8,192 envs
     #: the copy was 125 MB a step).
     flat_observations: bool = False
+    #: The observation is returned as a :class:`~atout.batch.common.SparseTensor` (its non-zero
+    #: entries, no (N, size) array at all) beside the dense mask: set by
+    #: :class:`atout.envs.vector_wrappers.NormalizeObservation` over atout's ``FlattenObservation``
+    #: directly over this env, which writes the whole normalised array itself (at 8,192 envs the
+    #: env's fresh 125 MB of zeros was half a step, and the normalisation overwrote every value).
+    #: The ``Dict`` is then not one of the observation space: only that wrapper pair reads it.
+    sparse_observations: bool = False
     #: Learned opponents' tensors and heuristic prior are written for the matches they answer only
     #: (``batch.subset``); False: for the whole batch, then those rows picked, as before (the A/B of
     #: bench/vector_env.py, and the tests that compare the two).
@@ -592,6 +599,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         info = self.tensor == "information_state"
         seats = np.full(self.num_envs, self.seat, dtype=np.intp)
         mask = self.action_masks()
+        if self.sparse_observations:
+            sparse = batch.sparse_tensor(seats, information_state=info, dtype=np.float32)
+            return {"observation": sparse, "action_mask": mask.astype(np.int8)}  # type: ignore[dict-item]
         if not self.flat_observations:
             return {
                 "observation": batch.observation_tensor(seats, information_state=info, dtype=np.float32),
