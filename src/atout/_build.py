@@ -57,8 +57,13 @@ from types import ModuleType
 #: functions, which compiles), an interpreted subclass's instance is refused by the
 #: compiled methods it inherits ("WizardHeuristicBot object expected; got
 #: WizardPlayoutBot"), and the Wizard playout model, and anyone's bot, extend them;
-#: their rules are compiled instead as functions of a view in Wizard's and Le Nain Jaune's
-#: ``heuristic.py``, which the bot classes call (Le Malin's and Sticheln's not yet);
+#: their rules are compiled instead as functions of a view in each game's ``heuristic.py``,
+#: which the bot classes call.  ``core/playout.py``: the playouts' loops (a random playout,
+#: researchers' and the bench's; the searches' ``play_out_round``), so that a playout's moves
+#: are driven from C.  ``core/shown.py``: ``shown_tricks``, run at every view, apart from
+#: ``core/tricks.py``'s mixin.  Module constants the hot code reads are ``Final`` (mypyc
+#: reads any other module global from the module's dictionary, a lookup at every use), and
+#: the options read at every move are fields of the game (``MalinGame.wish_rule``...);
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).

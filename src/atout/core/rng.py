@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_Random = random.Random
+_Random: Final = random.Random
 
 
 def below(rng: random.Random, n: int) -> int:

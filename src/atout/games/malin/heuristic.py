@@ -95,7 +95,7 @@ def _good(view: MalinView, values: list[Value]) -> bool:
     """Whether the trick, ending with ``values``, goes the way this seat's contract wants."""
     cards = [(s, k, d, v) for (s, k, d, _), v in zip(view.trick, values, strict=True)]
     last_trick = len(view.tricks) == view.hand_size - 1
-    winner = winner_of(cards, view.game.options["wish_beats_both_twins"], last_trick)
+    winner = winner_of(cards, view.game.wish_rule, last_trick)
     return (winner == view.seat) == (need(view) > 0)
 
 

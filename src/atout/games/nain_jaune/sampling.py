@@ -12,7 +12,7 @@ end: close to uniform, not exactly (the usual PIMC trade).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from ...core import rng as rand
 from ...core.deal import dealt_within_tries, frame, place_on_try
@@ -22,7 +22,7 @@ from .game import NainJauneGame, NainJauneState
 from .rules import CLAIM, PASS, PHASE_NAMES, PLAY, put_stakes
 from .view import NainJauneView
 
-_TALON = -1
+_TALON: Final = -1
 
 
 def sample_world(game: NainJauneGame, view: NainJauneView, rng: random.Random) -> NainJauneState:
