@@ -98,6 +98,7 @@ from .rules import (
     gains,
     malheur_type,
     play_kind_value,
+    played,
     winner_of,
 )
 from .view import MalinView, make_view, parse_in_context, redact_history
@@ -459,7 +460,7 @@ class MalinState(State[MalinGame]):
         kind, value = play_kind_value(action, self.game.twin_high)
         held = self.hands[seat] & C.slots_of_kind(kind)
         self.hands[seat] ^= held & -held
-        self.trick.append(Played(seat, kind, value, value))
+        self.trick.append(played(seat, kind, value, value))
         self.last_actor = seat
         wish = self.wish_pos
         if kind == WISH:

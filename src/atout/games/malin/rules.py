@@ -137,6 +137,15 @@ class Played(NamedTuple):
     value: Value
 
 
+def played(seat: int, kind: int, declared: int, value: Value) -> Played:
+    """``Played(seat, kind, declared, value)``, made as the named tuple's ``_make`` makes it.
+
+    Why: a named tuple's ``__new__`` is Python code, an interpreter frame at every card
+    played even in the compiled engine (issue 48); ``tuple.__new__`` is the same tuple.
+    """
+    return tuple.__new__(Played, (seat, kind, declared, value))
+
+
 #: A finished trick: its cards in play order, and the winner's seat.
 Trick = tuple[tuple[Played, ...], int]
 

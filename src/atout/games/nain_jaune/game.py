@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import ClassVar, Final, Self
 
 from ...core.actions import ChanceEvent, deal_reader
+from ...core.bits import bits_of  # C.cards_in, called natively (compiled: an alias is a Python call)
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
@@ -385,7 +386,7 @@ class NainJauneState(State[NainJauneGame]):
             if self.claim_box >= 0 and not self.hands[self.to_act]:
                 return [PASS, CLAIM]
             mask = self._playable()
-            out = C.cards_in(mask)
+            out = bits_of(mask)
             if self.need and (self.game.voluntary or not mask):  # may_pass, inlined: the hot path
                 out.append(PASS)
             if self.claim_box >= 0:
@@ -401,7 +402,7 @@ class NainJauneState(State[NainJauneGame]):
             return self._dealer_outcomes()
         if phase != DEAL:
             return []
-        return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
+        return uniform_outcomes(bits_of(C.FULL_MASK & ~self.dealt))
 
     def _play_refusal(self, action: int) -> Reason | None:
         """Why ``action`` may not be played now, or None: the rules :meth:`legal_actions` follows.
