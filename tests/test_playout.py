@@ -89,3 +89,14 @@ def test_a_policy_answer_is_judged_by_the_rules() -> None:
     state = atout.load("wizard", players=4).new_state(seed=1)
     with pytest.raises(atout.IllegalAction):
         play_out_round(state, [Illegal()] * 4, random.Random(0))
+
+
+def test_another_generator_class_draws_with_its_own_choice() -> None:
+    class Mine(random.Random):
+        pass
+
+    game = atout.load("wizard", players=4)
+    ours, theirs = game.new_state(seed=3), game.new_state(seed=3)
+    a, b = Mine(5), Mine(5)
+    assert random_playout(ours, a) == python_random_playout(theirs, b)
+    assert ours.history == theirs.history

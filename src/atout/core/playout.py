@@ -63,6 +63,10 @@ def random_playout(state: State, rng: random.Random, round_only: bool = False) -
     """
     start_round = state.round
     decisions = 0
+    # rng.choice's draw written out (the one of atout.core.rng), with the generator's method
+    # looked up once a playout rather than at every move; another class's goes to its choice.
+    plain = type(rng) is random.Random
+    getrandbits = rng.getrandbits
     while True:
         actor = state.current_player
         if actor == TERMINAL or (round_only and state.round != start_round):
@@ -71,7 +75,16 @@ def random_playout(state: State, rng: random.Random, round_only: bool = False) -
             _apply_legal(state, sample_chance(state, rng))
             continue
         decisions += 1
-        _apply_legal(state, rand.choice(rng, state.legal_actions()))
+        legal = state.legal_actions()
+        n = len(legal)
+        if not plain or not n:
+            _apply_legal(state, rand.choice(rng, legal))  # (an empty list: choice's IndexError)
+            continue
+        k = n.bit_length()
+        r: int = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        _apply_legal(state, legal[r])
 
 
 def play_out_round(
