@@ -6,6 +6,9 @@ workload, so two builds or two commits compare on the same work):
 * (a) **play**: random whole matches, ``legal_actions`` + ``apply`` at every step
   (chance included), as ``bench/wizard_throughput.py`` does: decisions (player
   actions) per second;
+* (a') **loop**: the same random play driven by compiled code,
+  ``atout.core.playout.random_playout`` (like OpenSpiel's C++ loop, which is what it
+  compares with): decisions per second;
 * (b) **view**: ``state.view(seat)`` for the seat to act at every decision of
   those matches: views per second;
 * (c) **sample**: ``game.sample_state(view, rng)`` at those decisions: worlds per second;
@@ -36,6 +39,7 @@ import atout
 from atout.bots import make_bot
 from atout.bots.review import review_game
 from atout.core.game import Game, State, View
+from atout.core.playout import random_playout
 from batch import openspiel_runners
 
 GAMES = ("wizard", "malin", "sticheln", "nain-jaune")
@@ -82,6 +86,16 @@ def play(game: Game, seed: int) -> tuple[int, float]:
             if state.current_player >= 0:
                 decisions += 1
             state.apply(rng.choice(state.legal_actions()))
+    return decisions, clock() - start
+
+
+def loop(game: Game, seed: int) -> tuple[int, float]:
+    """(a'): (a)'s matches played by the compiled loop (the same moves from the same draws)."""
+    rng = random.Random(seed)
+    decisions = 0
+    start = clock()
+    for m in range(MATCHES):
+        decisions += random_playout(game.new_state(seed=seed * 100 + m), rng)
     return decisions, clock() - start
 
 
@@ -144,7 +158,14 @@ def openspiel(seed: int) -> tuple[float, float] | None:
     if runners is None:
         return None
     cpp, python, _ = runners
-    (d_py, s_py), (d_cpp, s_cpp) = python(1.0), cpp(1.0)
+    # Timed here with this bench's clock (the runners' own is wall-clock): with --cpu, both
+    # engines' figures are CPU time of this process, comparable on a shared machine.
+    start = clock()
+    d_py = python(1.0)[0]
+    s_py = clock() - start
+    start = clock()
+    d_cpp = cpp(1.0)[0]
+    s_cpp = clock() - start
     return d_py / s_py, d_cpp / s_cpp
 
 
@@ -157,7 +178,7 @@ def main() -> None:
     parser.add_argument("--skip", default="", help="comma-separated workloads to skip (play,view,...)")
     parser.add_argument("--review-seats", type=int, default=1, help="seats the review covers (4: whole)")
     parser.add_argument("--workload", default="", help="run this workload once per game, print nothing else")
-    parser.add_argument("--cpu", action="store_true", help="time the workloads in CPU time (not OpenSpiel's)")
+    parser.add_argument("--cpu", action="store_true", help="time the workloads in CPU time (OpenSpiel's too)")
     args = parser.parse_args()
     if args.cpu:
         global clock
@@ -167,6 +188,7 @@ def main() -> None:
         print(f"engine build: {atout._build.BUILD}", flush=True)  # compiled, or pure and why
     work: dict[str, Callable[[Game, int], tuple[float, ...]]] = {
         "play": play,
+        "loop": loop,
         "view": views,
         "sample": samples,
         "hard": hard,
@@ -193,6 +215,8 @@ def main() -> None:
             elif name == "review":
                 count, seconds = results[0]
                 line.append(f"review {args.review_seats} seat(s) {seconds:5.1f} s ({count:.0f} decisions)")
+            elif name == "loop":
+                line.append(f"play, compiled loop {statistics.median(c / s for c, s in results):9.0f}/s")
             else:
                 line.append(f"{name} {statistics.median(c / s for c, s in results):9.0f}/s")
         print("  ".join(line), flush=True)
@@ -202,9 +226,9 @@ def main() -> None:
             print("openspiel: pyspiel not installed (pip install -e '.[openspiel]'): no figure beside")
         else:
             python = statistics.median(f[0] for f in spiel if f is not None)
-            loop = statistics.median(f[1] for f in spiel if f is not None)
+            cpp_loop = statistics.median(f[1] for f in spiel if f is not None)
             print(
-                f"{'oh_hell':>10} 4p  openspiel decisions/s: {python:9.0f} from Python, {loop:9.0f} C++ loop"
+                f"{'oh_hell':>10} 4p  openspiel decisions/s: {python:9.0f} from Python, {cpp_loop:9.0f} C++ loop"
             )
 
 

@@ -53,3 +53,16 @@ def test_other_generators_use_their_own_methods() -> None:
     assert a == b
     assert R.choice(_Own(2), range(10)) == _Own(2).choice(range(10))
     assert R.randint(_Own(3), 0, 9) == _Own(3).randint(0, 9)
+
+
+@pytest.mark.parametrize("keys", [(), ("round", 3), ("deal", 12), ("first-dealer",), ("é", -4, 2.5)])
+def test_seeded_rng_is_random_seeded_with_its_text(keys: tuple[object, ...]) -> None:
+    from atout.core.game import seeded_rng
+
+    for seed in [0, 1, -7, 2**70, 123456789]:
+        ours = seeded_rng(seed, *keys)
+        theirs = random.Random(":".join(str(k) for k in (seed, *keys)))
+        assert type(ours) is random.Random
+        assert ours.getstate() == theirs.getstate()  # the C state and gauss_next
+        assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+        assert ours.gauss(0, 1) == theirs.gauss(0, 1)

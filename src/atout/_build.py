@@ -57,8 +57,13 @@ from types import ModuleType
 #: functions, which compiles), an interpreted subclass's instance is refused by the
 #: compiled methods it inherits ("WizardHeuristicBot object expected; got
 #: WizardPlayoutBot"), and the Wizard playout model, and anyone's bot, extend them;
-#: their rules are compiled instead as functions of a view in Wizard's and Le Nain Jaune's
-#: ``heuristic.py``, which the bot classes call (Le Malin's and Sticheln's not yet);
+#: their rules are compiled instead as functions of a view in each game's ``heuristic.py``,
+#: which the bot classes call.  ``core/playout.py``: the playouts' loops (a random playout,
+#: researchers' and the bench's; the searches' ``play_out_round``), so that a playout's moves
+#: are driven from C.  ``core/shown.py``: ``shown_tricks``, run at every view, apart from
+#: ``core/tricks.py``'s mixin.  Module constants the hot code reads are ``Final`` (mypyc
+#: reads any other module global from the module's dictionary, a lookup at every use), and
+#: the options read at every move are fields of the game (``MalinGame.wish_rule``...);
 #: ``core/bot.py`` and ``core/errors.py`` (subclassed everywhere), the packages'
 #: ``__init__.py``, bots, renderers, the registry, the rules pages and the terminal's words
 #: (``core/words.py``: its ``Words`` is subclassed by the CLI's review) (no hot code).
@@ -69,9 +74,11 @@ COMPILED: tuple[str, ...] = (
     "atout/core/fields.py",
     "atout/core/game.py",
     "atout/core/options.py",
+    "atout/core/playout.py",
     "atout/core/position.py",
     "atout/core/reason.py",
     "atout/core/rng.py",
+    "atout/core/shown.py",
     "atout/core/tensor.py",
     "atout/core/viewdict.py",
     "atout/games/wizard/cards.py",
@@ -86,6 +93,7 @@ COMPILED: tuple[str, ...] = (
     "atout/games/malin/chance.py",
     "atout/games/malin/choices.py",
     "atout/games/malin/game.py",
+    "atout/games/malin/heuristic.py",
     "atout/games/malin/malheur.py",
     "atout/games/malin/notation.py",
     "atout/games/malin/options.py",
@@ -96,6 +104,7 @@ COMPILED: tuple[str, ...] = (
     "atout/games/malin/tensor.py",
     "atout/games/sticheln/cards.py",
     "atout/games/sticheln/game.py",
+    "atout/games/sticheln/heuristic.py",
     "atout/games/sticheln/position.py",
     "atout/games/sticheln/rules.py",
     "atout/games/sticheln/sampling.py",

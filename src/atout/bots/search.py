@@ -57,12 +57,12 @@ than the bot's answer (the bench scripts use them; subclass and override):
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 
 from ..core.bot import Bot
-from ..core.game import CHANCE, TERMINAL, Game, State, View, sample_chance
+from ..core.game import Game, State, View
+from ..core.playout import play_out_round as play_out_round  # compiled: the playouts' loop (issue 48)
 from .evaluation import INFERENCE_EPSILON, PimcBot, SearchEvaluation
 from .path import bot_from_path
 from .random import RandomBot
@@ -252,26 +252,6 @@ class SearchBot(PimcBot):
         start_round = state.round
         state.apply(action)
         return play_out_round(state, self._policies, self.rng, start_round)
-
-
-def play_out_round(
-    state: State, policies: Sequence[Bot], rng: random.Random, round_: int | None = None
-) -> State:
-    """``state`` (changed in place) played by ``policies`` (one bot a seat, each given its view) to the
-    end of round ``round_`` (default: the current one) or of the match; chance drawn with ``rng``."""
-    start_round = state.round if round_ is None else round_
-    while True:
-        actor = state.current_player
-        if actor == TERMINAL or state.round != start_round:
-            return state
-        if actor == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) == 1:  # forced: no need to build a view for the policy
-            state.apply(legal[0])
-        else:
-            state.apply(policies[actor].choose(state.view(actor)))
 
 
 def _gain(before: Sequence[int], after: Sequence[int], seat: int) -> float:

@@ -186,6 +186,8 @@ class ActionSpace:
             self.readers[keyword] = self._read_lookup(keyword)
         self.fallback = fallback
         self.words = words
+        #: Every id's notation, by id: written once, read at every view's ``to_dict`` (its legal actions).
+        self._texts = [r.text(a) for r in self.ranges for a in range(r.start, r.stop)]
 
     def __repr__(self) -> str:
         """The ranges in id order with their first and last texts: what the ids mean at a glance."""
@@ -227,7 +229,9 @@ class ActionSpace:
 
     def text(self, action: int) -> str:
         """The notation of an id ("bid 3")."""
-        return self.range_of(action).text(action)
+        if type(action) is int and 0 <= action < self.size:
+            return self._texts[action]
+        return self.range_of(action).text(action)  # refused there, saying why
 
     def read(self, text: str) -> int:
         """The id a text names; raises NotationError saying what is wrong with it."""

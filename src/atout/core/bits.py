@@ -15,6 +15,7 @@ slots they fill, were written once per game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Final
 
 from .errors import Explained
 from .reason import Card, reason
@@ -22,10 +23,10 @@ from .reason import Card, reason
 #: ``_BYTE_BITS[k][b]``: the indices of the set bits of byte ``b`` shifted to byte ``k`` of a mask
 #: (bits ``8k .. 8k + 7``), for masks up to :data:`_TABLE_BITS` bits: a hand becomes a list a byte
 #: at a time, in a few table reads instead of a loop step per card (the engines' hottest loop).
-_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_BYTE_BITS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(k * 8 + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(16)
 )
-_TABLE_BITS = 8 * len(_BYTE_BITS)
+_TABLE_BITS: Final = 8 * len(_BYTE_BITS)
 
 
 def bits_of(mask: int) -> list[int]:

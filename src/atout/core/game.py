@@ -53,7 +53,7 @@ TERMINAL: Final = -4
 #: A game's own state class (:meth:`Game._new_state` returns one, :func:`redact_by_replay` takes one).
 S = TypeVar("S", bound="State")
 #: A cache slot not filled yet (None is a value: "no layout").
-_UNSET: Any = object()
+_UNSET: Final[Any] = object()
 #: A state class's :attr:`State.refusals`: by phase, the function saying why an action is
 #: illegal there (the rule broken, as a :class:`~atout.core.reason.Reason`), or None when it is legal.
 Refusals = Mapping[int, Callable[[Any, int], Reason | None]]

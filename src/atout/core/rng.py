@@ -22,20 +22,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_Random = random.Random
+_Random: Final = random.Random
 
 
 def below(rng: random.Random, n: int) -> int:
     """``rng._randbelow(n)`` for ``n > 0``: an int in ``[0, n)``, drawn as CPython draws it."""
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r: int = getrandbits(k)
+    r: int = rng.getrandbits(k)  # a method call, no bound method made (one or two draws, usually)
     while r >= n:
-        r = getrandbits(k)
+        r = rng.getrandbits(k)
     return r
 
 

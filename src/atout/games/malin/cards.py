@@ -46,9 +46,9 @@ SIX: Final = 2
 BELZ: Final = 3
 FENNEC: Final = 4
 NUM_MALHEURS: Final = 5
-MALHEUR_NAMES = ("malin", "avocat", "666", "belzebuth", "fennec")
-MALHEUR_TITLES = ("Le Malin", "L'Avocat du Diable", "666", "Belzébuth", "Fennec")
-_MALHEUR_WORDS = {
+MALHEUR_NAMES: Final = ("malin", "avocat", "666", "belzebuth", "fennec")
+MALHEUR_TITLES: Final = ("Le Malin", "L'Avocat du Diable", "666", "Belzébuth", "Fennec")
+_MALHEUR_WORDS: Final = {
     "malin": MALIN,
     "le_malin": MALIN,
     "lemalin": MALIN,
@@ -119,9 +119,9 @@ def parse_card(text: str) -> int:
 
 
 #: The numbered cards' slots (each the card's kind).
-NUMBERS_MASK = (1 << NUM_NUMBERS) - 1
+NUMBERS_MASK: Final = (1 << NUM_NUMBERS) - 1
 #: ``SPECIALS_HELD[mask >> 34]``: the kinds of the Twin and Wish slots set in ``mask``, ascending.
-SPECIALS_HELD = tuple(tuple(kind_of_slot(TWIN + i) for i in range(3) if m >> i & 1) for m in range(8))
+SPECIALS_HELD: Final = tuple(tuple(kind_of_slot(TWIN + i) for i in range(3) if m >> i & 1) for m in range(8))
 
 
 def cards_in(mask: int) -> list[int]:

@@ -79,7 +79,7 @@ def seeded_outcome(state: MalinState) -> int:
         size, n = state.game.hand_size, state.n
         order = [C.kind_of_slot(slots[0])]
         for i in range(n):
-            order.extend(sorted(C.kind_of_slot(s) for s in rest[i * size : (i + 1) * size]))
+            order.extend(sorted([C.kind_of_slot(s) for s in rest[i * size : (i + 1) * size]]))
         state._deck = order
     return state._deck[0 if phase == REMOVE else 1 + state.deal_count]
 

@@ -79,7 +79,7 @@ def bid_refusal(state: MalinState, action: int) -> Reason | None:
 def wish_forbidden(state: MalinState, exclude: int = -1) -> set[Value]:
     """Values the Wish may not take now (the trick's, or the whole hand's)."""
     vals = {p.value for i, p in enumerate(state.trick) if i != exclude}
-    if state.game.options["wish_forbidden_scope"] == "hand":
+    if state.game.wish_scope_hand:
         for cards, _ in state.tricks:
             vals.update(p.value for p in cards)
     return vals
@@ -93,7 +93,7 @@ def twin_values(state: MalinState) -> list[int]:
         if p.kind == TWIN:
             values = [high if p.declared == 0 else 0]
             break
-    if len(values) == 2 and state.game.options["twin_value"] == "avoid_taken":
+    if len(values) == 2 and state.game.twin_avoid_taken:
         taken = {p.value for p in state.trick}
         free = [v for v in values if v not in taken]
         if free:

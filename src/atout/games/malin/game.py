@@ -98,6 +98,7 @@ from .rules import (
     gains,
     malheur_type,
     play_kind_value,
+    played,
     winner_of,
 )
 from .view import MalinView, make_view, parse_in_context, redact_history
@@ -174,6 +175,15 @@ class MalinGame(Game):
         )
         self.pad_to_two = o["reverse_single_digit"] == "pad_to_two"
         self.halve_floor = o["halve_rounding"] == "floor"
+        # The options read at every card, as native fields (a dict lookup a card otherwise).
+        #: A card taking the Wish's value makes its owner choose again in every trick (else the last only).
+        self.collision_any_trick: bool = o["wish_collision"] == "redeclare_any_trick"
+        #: ``wish_beats_both_twins``, as :func:`.rules.winner_of` takes it.
+        self.wish_rule: str = o["wish_beats_both_twins"]
+        #: The Wish may not take a value played anywhere this hand (else in the trick only).
+        self.wish_scope_hand: bool = o["wish_forbidden_scope"] == "hand"
+        #: A lone Twin avoids a value already in the trick when it can (``twin_value``).
+        self.twin_avoid_taken: bool = o["twin_value"] == "avoid_taken"
         #: The last hand this match may play (None: until a score reaches 0).
         self.last_round: int | None = None if o["rounds"] is None else self.start_round + o["rounds"] - 1
 
@@ -450,7 +460,7 @@ class MalinState(State[MalinGame]):
         kind, value = play_kind_value(action, self.game.twin_high)
         held = self.hands[seat] & C.slots_of_kind(kind)
         self.hands[seat] ^= held & -held
-        self.trick.append(Played(seat, kind, value, value))
+        self.trick.append(played(seat, kind, value, value))
         self.last_actor = seat
         wish = self.wish_pos
         if kind == WISH:
@@ -460,7 +470,7 @@ class MalinState(State[MalinGame]):
             wish >= 0
             and not self.wish_mod
             and self.trick[wish].value == value
-            and (self.game.options["wish_collision"] == "redeclare_any_trick" or self.is_last_trick)
+            and (self.game.collision_any_trick or self.is_last_trick)
         ):
             self.phase = REDECLARE
             self.to_act = self.trick[wish].seat
@@ -476,11 +486,7 @@ class MalinState(State[MalinGame]):
 
     def trick_winner(self) -> int:
         """Seat winning the current (complete or partial) trick as it stands."""
-        return winner_of(
-            self.trick,
-            self.game.options["wish_beats_both_twins"],
-            self.is_last_trick,
-        )
+        return winner_of(self.trick, self.game.wish_rule, self.is_last_trick)
 
     def _resolve_trick(self) -> None:
         winner = self.trick_winner()

@@ -38,27 +38,27 @@ BID: Final = 7
 PLAY: Final = 8
 REDECLARE: Final = 9
 OVER: Final = 10
-PHASE_NAMES = (
+PHASE_NAMES: Final = (
     "first-dealer", "gain", "remove", "deal", "window", "react", "steal", "bid", "play",
     "redeclare", "over",
 )  # fmt: skip
-CHANCE_PHASES = frozenset((FIRST_DEALER, GAIN, REMOVE, DEAL, STEAL))
+CHANCE_PHASES: Final = frozenset((FIRST_DEALER, GAIN, REMOVE, DEAL, STEAL))
 
 # Window kinds.
 NO_WINDOW: Final = 0
 PREBID_WINDOW: Final = 1
 CARD_WINDOW: Final = 2
-WINDOW_NAMES = ("", "before bidding", "after a card")
+WINDOW_NAMES: Final = ("", "before bidding", "after a card")
 
 MAX_SEATS: Final = 6
 MAX_BID: Final = 8
 WISH_MIN, WISH_MAX = -100, 100
 #: Le Malin's targets, by the value of its action: one seat, then every pair of seats.
-MALIN_TARGETS: tuple[tuple[int, ...], ...] = tuple((s,) for s in range(MAX_SEATS)) + tuple(
+MALIN_TARGETS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(MAX_SEATS)) + tuple(
     combinations(range(MAX_SEATS), 2)
 )
 #: The Malheur cards aimed at a card of the trick, in the order of their action ranges.
-EFFECT_TYPES = (SIX, BELZ, FENNEC)
+EFFECT_TYPES: Final = (SIX, BELZ, FENNEC)
 
 
 def _on(mtype: int) -> ActionRange:
@@ -68,29 +68,29 @@ def _on(mtype: int) -> ActionRange:
 
 # Player actions, in id order (see src/atout/i18n/en/rules/le-malin.md; the ids never change).
 #: Numbered cards: the value is the card's number (``CARD(17)`` plays the 17, id 16 = its kind).
-CARD = ActionRange("card", C.NUM_NUMBERS, lambda v: f"play {v}", low=1)
+CARD: Final = ActionRange("card", C.NUM_NUMBERS, lambda v: f"play {v}", low=1)
 #: A Twin declared low (value 0) or high (value 1); the game's own range writes the high value.
-TWIN_PLAY = ActionRange("twin", 2, lambda v: f"play TWIN {'high' if v else 0}")
-WISH_PLAY = ActionRange("wish", WISH_MAX - WISH_MIN + 1, lambda v: f"play WISH {v}", low=WISH_MIN)
+TWIN_PLAY: Final = ActionRange("twin", 2, lambda v: f"play TWIN {'high' if v else 0}")
+WISH_PLAY: Final = ActionRange("wish", WISH_MAX - WISH_MIN + 1, lambda v: f"play WISH {v}", low=WISH_MIN)
 #: A new value for the Wish when a later card took its value.
-WISH_REDECLARE = ActionRange("redeclare", WISH_MAX - WISH_MIN + 1, lambda v: f"wish {v}", low=WISH_MIN)
-BID_ACTION = ActionRange("bid", MAX_BID + 1, lambda v: f"bid {v}")
-PASS_ACTION = ActionRange("pass", 1, lambda _: "pass")
+WISH_REDECLARE: Final = ActionRange("redeclare", WISH_MAX - WISH_MIN + 1, lambda v: f"wish {v}", low=WISH_MIN)
+BID_ACTION: Final = ActionRange("bid", MAX_BID + 1, lambda v: f"bid {v}")
+PASS_ACTION: Final = ActionRange("pass", 1, lambda _: "pass")
 SIX_ON, BELZEBUTH_ON, FENNEC_ON = (_on(t) for t in EFFECT_TYPES)
-AVOCAT_ON = _on(AVOCAT)
-MALIN_ON = ActionRange(
+AVOCAT_ON: Final = _on(AVOCAT)
+MALIN_ON: Final = ActionRange(
     "malin", len(MALIN_TARGETS), lambda i: "malheur malin on " + " ".join(map(str, MALIN_TARGETS[i]))
 )
 #: The effect ranges by Malheur type (None for the two that aim at no card).
-EFFECT_ON: tuple[ActionRange | None, ...] = tuple(
+EFFECT_ON: Final[tuple[ActionRange | None, ...]] = tuple(
     {SIX: SIX_ON, BELZ: BELZEBUTH_ON, FENNEC: FENNEC_ON}.get(t) for t in range(NUM_MALHEURS)
 )
 
-EXAMPLES = (
+EXAMPLES: Final = (
     "bid 2", "play 17", "play TWIN 0", "play WISH -100", "wish 12", "pass", "malheur fennec on 2",
     "malheur malin on 1 3",
 )  # fmt: skip
-TITLE = "Le Malin"
+TITLE: Final = "Le Malin"
 
 
 def ranges(twin: ActionRange = TWIN_PLAY) -> tuple[ActionRange, ...]:
@@ -102,25 +102,25 @@ def ranges(twin: ActionRange = TWIN_PLAY) -> tuple[ActionRange, ...]:
 
 
 #: The id table every configuration shares (placing the ranges: the starts derive from the sizes).
-ID_TABLE = ActionSpace(TITLE, ranges(), examples=EXAMPLES)
-NUM_ACTIONS = ID_TABLE.size
+ID_TABLE: Final = ActionSpace(TITLE, ranges(), examples=EXAMPLES)
+NUM_ACTIONS: Final = ID_TABLE.size
 
 # Plain ids and bounds for the hot paths and the batch engine (derived from the ranges).
-TWIN_LOW = TWIN_PLAY(0)
-TWIN_HIGH = TWIN_PLAY(1)
-WISH_BASE = WISH_PLAY.start - WISH_MIN  # play WISH v: id = WISH_BASE + v
-REDECLARE_BASE = WISH_REDECLARE.start - WISH_MIN  # wish v: id = REDECLARE_BASE + v
-BID_BASE = BID_ACTION.start
-PASS = PASS_ACTION()
-EFFECT_BASE = SIX_ON.start
-AVOCAT_BASE = AVOCAT_ON.start
-MALIN_BASE = MALIN_ON.start
+TWIN_LOW: Final = TWIN_PLAY(0)
+TWIN_HIGH: Final = TWIN_PLAY(1)
+WISH_BASE: Final = WISH_PLAY.start - WISH_MIN  # play WISH v: id = WISH_BASE + v
+REDECLARE_BASE: Final = WISH_REDECLARE.start - WISH_MIN  # wish v: id = REDECLARE_BASE + v
+BID_BASE: Final = BID_ACTION.start
+PASS: Final = PASS_ACTION()
+EFFECT_BASE: Final = SIX_ON.start
+AVOCAT_BASE: Final = AVOCAT_ON.start
+MALIN_BASE: Final = MALIN_ON.start
 
 # Chance outcome ids: a card kind (remove, deal), then these.
-C_DEALER = NUM_KINDS  # 36..41: first dealer seat
-C_DRAW = C_DEALER + MAX_SEATS  # 42..46: Malheur card drawn, by type
-C_STEAL = C_DRAW + NUM_MALHEURS  # 47..76: Malheur card taken, victim * 5 + type
-NUM_CHANCE = C_STEAL + MAX_SEATS * NUM_MALHEURS
+C_DEALER: Final = NUM_KINDS  # 36..41: first dealer seat
+C_DRAW: Final = C_DEALER + MAX_SEATS  # 42..46: Malheur card drawn, by type
+C_STEAL: Final = C_DRAW + NUM_MALHEURS  # 47..76: Malheur card taken, victim * 5 + type
+NUM_CHANCE: Final = C_STEAL + MAX_SEATS * NUM_MALHEURS
 
 
 class Played(NamedTuple):
@@ -135,6 +135,15 @@ class Played(NamedTuple):
     kind: int
     declared: int
     value: Value
+
+
+def played(seat: int, kind: int, declared: int, value: Value) -> Played:
+    """``Played(seat, kind, declared, value)``, made as the named tuple's ``_make`` makes it.
+
+    Why: a named tuple's ``__new__`` is Python code, an interpreter frame at every card
+    played even in the compiled engine (issue 48); ``tuple.__new__`` is the same tuple.
+    """
+    return tuple.__new__(Played, (seat, kind, declared, value))
 
 
 #: A finished trick: its cards in play order, and the winner's seat.

@@ -18,7 +18,7 @@ for what the view does not record and how it is rebuilt).
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ...core import rng as rand
 from ...core.deal import LastView, frame
@@ -75,7 +75,7 @@ class _Known(NamedTuple):
 
 
 #: What :func:`sample_world` knows from the last view it was asked about.
-_KNOWN: LastView[MalinGame, MalinView, _Known] = LastView()
+_KNOWN: Final[LastView[MalinGame, MalinView, _Known]] = LastView()
 
 
 def sample_world(game: MalinGame, view: MalinView, rng: random.Random) -> MalinState:
@@ -493,10 +493,10 @@ def _opening_malheurs(
 
 
 #: Draws of the opening Malheur holdings tried before :func:`sample_round` gives up.
-_OPENING_ATTEMPTS = 8
+_OPENING_ATTEMPTS: Final = 8
 
 #: Replay steps (actions applied) one :func:`sample_round` may spend searching.
-_REPLAY_BUDGET = 20000
+_REPLAY_BUDGET: Final = 20000
 
 
 def _replay(

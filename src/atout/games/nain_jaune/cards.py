@@ -23,21 +23,21 @@ from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.reason import Quoted, reason
 
-SUITS = ("clubs", "diamonds", "hearts", "spades")
-SUIT_LETTERS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
+SUITS: Final = ("clubs", "diamonds", "hearts", "spades")
+SUIT_LETTERS: Final = "CDHS"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
 RANKS: Final = 13
 NUM_CARDS: Final = 52
-FULL_MASK = (1 << NUM_CARDS) - 1
+FULL_MASK: Final = (1 << NUM_CARDS) - 1
 KING: Final = 13
 
-_RANK_TEXT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANK_WORDS = {
+_RANK_TEXT: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANK_WORDS: Final = {
     **{t.lower(): r for r, t in enumerate(_RANK_TEXT) if r},
     "1": 1,
     "t": 10,
 }
-_SUIT_CHARS = {
+_SUIT_CHARS: Final = {
     **{c.lower(): i for i, c in enumerate(SUIT_LETTERS)},
     **{c: i for i, c in enumerate(SUIT_SYMBOLS)},
     **{c: i for i, c in enumerate("♧♢♡♤")},
@@ -58,17 +58,17 @@ def suit_of(c: int) -> int:
 
 
 #: ``RANK_MASK[r]``: the four cards of rank ``r`` (index 0 unused, 0).
-RANK_MASK = (0, *(sum(1 << card(r, s) for s in range(4)) for r in range(1, RANKS + 1)))
+RANK_MASK: Final = (0, *(sum(1 << card(r, s) for s in range(4)) for r in range(1, RANKS + 1)))
 
 #: Board cards in box order, and each box's stake per player per deal (× stake unit).
-BOARD = (card(10, 1), card(11, 0), card(12, 3), card(13, 2), card(7, 1))
-BOX_STAKES = (1, 2, 3, 4, 5)
-BOX_NAMES = ("10♦", "J♣", "Q♠", "K♥", "7♦ Nain Jaune")
+BOARD: Final = (card(10, 1), card(11, 0), card(12, 3), card(13, 2), card(7, 1))
+BOX_STAKES: Final = (1, 2, 3, 4, 5)
+BOX_NAMES: Final = ("10♦", "J♣", "Q♠", "K♥", "7♦ Nain Jaune")
 #: Box index of each card id, -1 for ordinary cards.
-BOX_OF = tuple(BOARD.index(c) if c in BOARD else -1 for c in range(NUM_CARDS))
-BOARD_MASK = sum(1 << c for c in BOARD)
+BOX_OF: Final = tuple(BOARD.index(c) if c in BOARD else -1 for c in range(NUM_CARDS))
+BOARD_MASK: Final = sum(1 << c for c in BOARD)
 #: Tokens every player stakes on the board per deal (per stake unit).
-STAKE_TOTAL = sum(BOX_STAKES)
+STAKE_TOTAL: Final = sum(BOX_STAKES)
 
 
 def points(c: int) -> int:
@@ -78,7 +78,7 @@ def points(c: int) -> int:
 
 
 #: ``POINTS[c]`` for every card id (the inner loop reads it).
-POINTS = tuple(points(c) for c in range(NUM_CARDS))
+POINTS: Final = tuple(points(c) for c in range(NUM_CARDS))
 
 
 def card_text(c: int) -> str:
@@ -132,7 +132,7 @@ def ranks_text(rank_mask: int) -> str:
 
 
 #: Cards a player gets, by number of players (2 players: jouelejeuvaison's variant).
-HAND_SIZES = {2: 22, 3: 15, 4: 12, 5: 9, 6: 8, 7: 7, 8: 6}
+HAND_SIZES: Final = {2: 22, 3: 15, 4: 12, 5: 9, 6: 8, 7: 7, 8: 6}
 
 
 def card_name(text: str) -> CardName:

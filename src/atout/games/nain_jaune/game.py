@@ -22,9 +22,10 @@ one: a free start, or which suit to use.  ``pass`` is an action only with the
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import ClassVar, Final, Self
 
 from ...core.actions import ChanceEvent, deal_reader
+from ...core.bits import bits_of  # C.cards_in, called natively (compiled: an alias is a Python call)
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
@@ -57,9 +58,9 @@ from .view import NainJauneView, make_view, redact_history
 #: move as a random walk, so a match lasts about the square of ``start_tokens``: 100
 #: tokens end in ~5 deals, 1,000 in ~500 (~20,000 moves, hours at a web table's bot
 #: pace); beyond that an all-bot table would practically never end.
-MAX_START_TOKENS = 1000
-MAX_STAKE_UNIT = 10
-MAX_DEALS = 1000
+MAX_START_TOKENS: Final = 1000
+MAX_STAKE_UNIT: Final = 10
+MAX_DEALS: Final = 1000
 
 
 class NainJauneGame(Game):
@@ -199,6 +200,13 @@ class NainJauneGame(Game):
         self.step = 1 if o["direction"] == "clockwise" else -1
         self.voluntary = bool(o["voluntary_stop"])
         self.manual_claim = bool(o["manual_claim"])
+        # The options read at every card, as native fields (a dict lookup a card otherwise).
+        #: A deal's first card is of the opener's lowest rank (``first_card="lowest"``).
+        self.first_lowest: bool = o["first_card"] == "lowest"
+        #: The sequence-bonus house rule (``sequence_bonus``).
+        self.sequence_bonus = bool(o["sequence_bonus"])
+        #: A rank nobody plays ends the run (``stuck_rule="free_restart"``), else the next rank is asked.
+        self.free_restart: bool = o["stuck_rule"] == "free_restart"
 
     # -- action space -----------------------------------------------------------
     @property
@@ -368,7 +376,7 @@ class NainJauneState(State[NainJauneGame]):
         hand = self.hands[self.to_act]
         if self.need:
             return hand & RANK_MASK[self.need]
-        if not self.played and self.game.options["first_card"] == "lowest":
+        if not self.played and self.game.first_lowest:
             return lowest_rank(hand)
         return hand
 
@@ -378,7 +386,7 @@ class NainJauneState(State[NainJauneGame]):
             if self.claim_box >= 0 and not self.hands[self.to_act]:
                 return [PASS, CLAIM]
             mask = self._playable()
-            out = C.cards_in(mask)
+            out = bits_of(mask)
             if self.need and (self.game.voluntary or not mask):  # may_pass, inlined: the hot path
                 out.append(PASS)
             if self.claim_box >= 0:
@@ -394,7 +402,7 @@ class NainJauneState(State[NainJauneGame]):
             return self._dealer_outcomes()
         if phase != DEAL:
             return []
-        return uniform_outcomes(C.cards_in(C.FULL_MASK & ~self.dealt))
+        return uniform_outcomes(bits_of(C.FULL_MASK & ~self.dealt))
 
     def _play_refusal(self, action: int) -> Reason | None:
         """Why ``action`` may not be played now, or None: the rules :meth:`legal_actions` follows.
@@ -499,13 +507,13 @@ class NainJauneState(State[NainJauneGame]):
         seat = self.to_act
         game = self.game
         rank = c % C.RANKS + 1
-        if not self.played and game.options["first_card"] == "lowest":
+        if not self.played and game.first_lowest:
             self.lacks[seat] |= (1 << (rank - 1)) - 1
         self.hands[seat] ^= 1 << c
         self.played.append((seat, c))
         self.last = seat
         self.asked = 0
-        self.bonus_due = game.options["sequence_bonus"]
+        self.bonus_due = game.sequence_bonus
         box = BOX_OF[c]
         if box >= 0:
             if game.manual_claim:
@@ -548,7 +556,7 @@ class NainJauneState(State[NainJauneGame]):
         """Nobody played ``need``: the run ends or skips a rank (the stuck rule)."""
         self._bonus()
         self.asked = 0
-        if self.game.options["stuck_rule"] == "free_restart" or self.need == C.KING:
+        if self.game.free_restart or self.need == C.KING:
             self.need = 0
         else:
             self.need += 1

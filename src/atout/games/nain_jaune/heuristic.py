@@ -6,14 +6,16 @@ Functions of a view rather than methods, as Wizard's (:mod:`atout.games.wizard.h
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import cards as C
 from .rules import CLAIM, PASS
 from .view import NainJauneView
 
 #: Worth of each card a run sheds (the measured driver of strength).
-CARD_WEIGHT = 20
+CARD_WEIGHT: Final = 20
 #: Worth of getting the lead back (a King, or a dead rank with free restarts).
-KING_BONUS = 8
+KING_BONUS: Final = 8
 
 
 def card_value(c: int, boxes: tuple[int, ...]) -> int:

@@ -36,12 +36,12 @@ FIRST_DEALER: Final = 0
 DEAL: Final = 1
 PLAY: Final = 2
 OVER: Final = 3
-PHASE_NAMES = ("first-dealer", "deal", "play", "over")
+PHASE_NAMES: Final = ("first-dealer", "deal", "play", "over")
 
 #: Player actions, in id order: play that card (the id is the card id), pass, claim a box.
-PLAY_CARD = ActionRange("play", NUM_CARDS, lambda c: f"play {C.card_text(c)}")
-PASS_TURN = ActionRange("pass", 1, lambda _: "pass")
-CLAIM_BOX = ActionRange("claim", 1, lambda _: "claim")
+PLAY_CARD: Final = ActionRange("play", NUM_CARDS, lambda c: f"play {C.card_text(c)}")
+PASS_TURN: Final = ActionRange("pass", 1, lambda _: "pass")
+CLAIM_BOX: Final = ActionRange("claim", 1, lambda _: "claim")
 
 
 def _read_play(words: list[str]) -> int:
@@ -70,7 +70,7 @@ def _read_word(action: ActionRange) -> Reader:
 
 
 #: The notation both ways; ``Game.space`` of every configuration.
-ACTIONS = ActionSpace(
+ACTIONS: Final = ActionSpace(
     "Nain Jaune",
     (PLAY_CARD, PASS_TURN, CLAIM_BOX),
     examples=("play 7D", "pass", "claim"),
@@ -78,11 +78,11 @@ ACTIONS = ActionSpace(
     fallback=_read_bare_card,
 )
 #: The ids the engine's inner loops compare with (derived from the ranges, never typed).
-PASS = PASS_TURN()
-CLAIM = CLAIM_BOX()
-NUM_ACTIONS = ACTIONS.size
+PASS: Final = PASS_TURN()
+CLAIM: Final = CLAIM_BOX()
+NUM_ACTIONS: Final = ACTIONS.size
 #: Chance outcome ids: 0..51 deal that card, then "dealer k" at ``DEALER_BASE + k``.
-DEALER_BASE = NUM_CARDS
+DEALER_BASE: Final = NUM_CARDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,10 @@ end: close to uniform, not exactly (the usual PIMC trade).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from ...core import rng as rand
+from ...core.bits import bits_of  # C.cards_in, called natively (compiled: an alias is a Python call)
 from ...core.deal import dealt_within_tries, frame, place_on_try
 from ...core.errors import IllegalAction
 from . import cards as C
@@ -22,7 +23,7 @@ from .game import NainJauneGame, NainJauneState
 from .rules import CLAIM, PASS, PHASE_NAMES, PLAY, put_stakes
 from .view import NainJauneView
 
-_TALON = -1
+_TALON: Final = -1
 
 
 def sample_world(game: NainJauneGame, view: NainJauneView, rng: random.Random) -> NainJauneState:
@@ -35,7 +36,7 @@ def sample_world(game: NainJauneGame, view: NainJauneView, rng: random.Random) -
     played = C.mask_of([c for _, c in view.played])
     if own & played:
         raise ValueError("view is inconsistent: a card both in hand and played")
-    pool = C.cards_in(C.FULL_MASK & ~own & ~played)
+    pool = bits_of(C.FULL_MASK & ~own & ~played)
     others = [s for s in range(n) if s != view.seat]
     need = {s: view.hand_sizes[s] for s in others}
     talon = len(pool) - sum(need.values())

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.bits import bits_of  # C.cards_in, called natively (compiled: an alias is a Python call)
 from ...core.game import view_head
-from . import cards as C
 
 if TYPE_CHECKING:
     from .game import NainJauneState
@@ -21,7 +21,7 @@ def view_fields(state: NainJauneState, seat: int, public: bool = False) -> dict[
         "deal": state.round,
         "dealer": state.dealer,
         "opener": state.opener,
-        "hand": () if public else tuple(C.cards_in(state.hands[seat])),
+        "hand": () if public else tuple(bits_of(state.hands[seat])),
         "hand_sizes": tuple(map(int.bit_count, state.hands)),
         "need": state.need or None,
         "last": state.last,

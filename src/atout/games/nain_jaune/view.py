@@ -13,13 +13,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import BaseView, redact_by_replay
-from ...core.viewdict import CardReader, CardWriter, Play, Reader, ints, read_head
+from ...core.viewdict import CardReader, Play, Reader, ints, read_head
 from . import cards as C
 from .rules import DEAL, PHASE_NAMES, DealResult
 from .seen import view_fields
 
 if TYPE_CHECKING:
     from .game import NainJauneGame, NainJauneState
+
+
+#: Each card's text, by id (``C.card_text``), and each box's (its board card's), by box.
+_CARD_TEXT: tuple[str, ...] = tuple(C.card_text(c) for c in range(C.NUM_CARDS))
+_BOARD_TEXT: tuple[str, ...] = tuple(_CARD_TEXT[c] for c in C.BOARD)
+#: The words of each rank mask met so far (``C.ranks_text(mask).split()``): most seats lack nothing.
+_RANK_WORDS: dict[int, tuple[str, ...]] = {}
+
+
+def _rank_words(mask: int) -> list[str]:
+    """``C.ranks_text(mask).split()``, a new list each time (a view dict is its reader's to change)."""
+    words = _RANK_WORDS.get(mask)
+    if words is None:
+        words = _RANK_WORDS[mask] = tuple(C.ranks_text(mask).split())
+    return list(words)
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
@@ -59,20 +74,23 @@ class NainJauneView(BaseView):
         return self.tokens
 
     def to_dict(self) -> dict[str, Any]:
+        # Texts from tables (:data:`_CARD_TEXT`...): the server and every test write a view at
+        # every move, and the texts of its cards, ranks and boxes never change (issue 48).
+        text, board = _CARD_TEXT, _BOARD_TEXT
         return {
             **self.head_dict(),
             "deal": self.deal,
             "dealer": self.dealer,
             "opener": self.opener,
-            "hand": [C.card_text(c) for c in self.hand],
+            "hand": [text[c] for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "need": None if self.need is None else C.rank_text(self.need),
             "last": self.last,
             "asked": self.asked,
-            "lacks": [C.ranks_text(m).split() for m in self.lacks],
-            "played": CardWriter(C.card_text).plays(self.played),
-            "claim_box": None if self.claim_box is None else C.card_text(C.BOARD[self.claim_box]),
-            "boxes": {C.card_text(C.BOARD[b]): t for b, t in enumerate(self.boxes)},
+            "lacks": [_rank_words(m) for m in self.lacks],
+            "played": [[s, text[c]] for s, c in self.played],
+            "claim_box": None if self.claim_box is None else board[self.claim_box],
+            "boxes": dict(zip(board, self.boxes, strict=True)),
             "tokens": list(self.tokens),
             "bonus_due": self.bonus_due,
             "sheet": [
@@ -83,7 +101,7 @@ class NainJauneView(BaseView):
                     "owed": list(r.owed),
                     "paid": list(r.paid),
                     "penalties": list(r.penalties),
-                    "kept": [[C.card_text(C.BOARD[b]) for b in k] for k in r.kept],
+                    "kept": [[board[b] for b in k] for k in r.kept],
                     "tokens": list(r.tokens),
                     "boxes": list(r.boxes),
                 }

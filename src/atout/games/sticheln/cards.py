@@ -20,17 +20,18 @@ the sixth colour, removed below 6 players.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ...core.bits import bits_of, mask_of_bits
 from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.reason import Quoted, reason
 
-COLOURS = ("blue", "green", "red", "yellow", "orange", "violet")
-COLOUR_LETTERS = "BGRYOV"
+COLOURS: Final = ("blue", "green", "red", "yellow", "orange", "violet")
+COLOUR_LETTERS: Final = "BGRYOV"
 
 #: players -> (number of colours, highest value, cards dealt to each player)
-DECKS: dict[int, tuple[int, int, int]] = {
+DECKS: Final[dict[int, tuple[int, int, int]]] = {
     3: (5, 8, 15),
     4: (5, 11, 15),
     5: (5, 14, 15),

@@ -19,7 +19,7 @@ DEAL: Final = 1
 PAIN: Final = 2
 PLAY: Final = 3
 OVER: Final = 4
-PHASE_NAMES = ("first-dealer", "deal", "pain", "play", "over")
+PHASE_NAMES: Final = ("first-dealer", "deal", "pain", "play", "over")
 
 #: ``winner`` recorded for a trick of zeros that was set aside (all_zero_trick=void).
 VOID_TRICK: Final = -1

@@ -15,7 +15,7 @@ so it can be asked about every replayed decision).
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ...core import rng as rand
 from ...core.deal import LastView, frame
@@ -23,7 +23,7 @@ from .game import StichelnGame, StichelnState
 from .rules import PAIN, PHASE_NAMES, PLAY
 from .view import StichelnView
 
-_ATTEMPTS = 100
+_ATTEMPTS: Final = 100
 
 
 class _Known(NamedTuple):
@@ -46,7 +46,7 @@ class _Known(NamedTuple):
 
 
 #: What :func:`sample_world` knows from the last view it was asked about.
-_KNOWN: LastView[StichelnGame, StichelnView, _Known] = LastView()
+_KNOWN: Final[LastView[StichelnGame, StichelnView, _Known]] = LastView()
 
 
 def sample_world(game: StichelnGame, view: StichelnView, rng: random.Random) -> StichelnState:

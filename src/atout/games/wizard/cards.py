@@ -24,8 +24,8 @@ from ...core.cardname import CardName
 from ...core.errors import Explained
 from ...core.reason import Quoted, reason
 
-SUITS = ("blue", "green", "red", "yellow")
-SUIT_LETTERS = "BGRY"
+SUITS: Final = ("blue", "green", "red", "yellow")
+SUIT_LETTERS: Final = "BGRY"
 RANKS: Final = 13
 WIZARD: Final = 52
 JESTER: Final = 53
@@ -57,7 +57,7 @@ def card_text(kind: int) -> str:
     return f"{SUIT_LETTERS[kind // RANKS]}{kind % RANKS + 1}"
 
 
-_WORDS = {"z": WIZARD, "wizard": WIZARD, "n": JESTER, "jester": JESTER}
+_WORDS: Final = {"z": WIZARD, "wizard": WIZARD, "n": JESTER, "jester": JESTER}
 
 
 def parse_card(text: str) -> int:

@@ -623,7 +623,7 @@ class WizardState(State[WizardGame]):
             r, n = self.round, self.n
             order: list[int] = []
             for i in range(n):
-                order.extend(sorted(KIND_OF_SLOT[s] for s in deck[i * r : (i + 1) * r]))
+                order.extend(sorted([KIND_OF_SLOT[s] for s in deck[i * r : (i + 1) * r]]))
             if r * n < C.NUM_SLOTS:
                 order.append(KIND_OF_SLOT[deck[r * n]])
             self._deck = order

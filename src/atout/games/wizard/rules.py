@@ -30,7 +30,7 @@ TRUMP: Final = 3
 BID: Final = 4
 PLAY: Final = 5
 OVER: Final = 6
-PHASE_NAMES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
+PHASE_NAMES: Final = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
 
 # ``led`` values besides a suit: no ordinary card yet / a Wizard came first.
 LED_NONE: Final = -1
@@ -49,14 +49,14 @@ SEATS_FROM: Final = {
 #: Playing a card kind: ids 0..53 in every configuration (the id is the kind).
 #: The bids, trumps and the blind play follow; their ids depend on the number of
 #: players, so each game builds them (:func:`action_space`).
-PLAY_CARD = ActionRange("play", NUM_KINDS, lambda kind: f"play {C.card_text(kind)}")
+PLAY_CARD: Final = ActionRange("play", NUM_KINDS, lambda kind: f"play {C.card_text(kind)}")
 
 #: The card plays alone: placing the range in a space fixes its ids (0..53) at
 #: import, so that ``PLAY_CARD(kind)`` names an action before any game is built.
-CARD_PLAYS = ActionSpace("Wizard card", (PLAY_CARD,), examples=("play B7",))
+CARD_PLAYS: Final = ActionSpace("Wizard card", (PLAY_CARD,), examples=("play B7",))
 
 #: The examples a refused text is answered with.
-EXAMPLES = ("play B7", "bid 2", "trump green")
+EXAMPLES: Final = ("play B7", "bid 2", "trump green")
 
 
 def trick_lead(kinds: Sequence[int], trump: int | None) -> tuple[int, str]:

@@ -14,7 +14,7 @@ speed (see docs/bots.md).
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ...core import rng as rand
 from ...core.deal import LastView, dealt_within_tries, frame, place_on_try
@@ -63,7 +63,7 @@ class _Known(NamedTuple):
 
 
 #: What :func:`sample_world` knows from the last view it was asked about.
-_KNOWN: LastView[WizardGame, WizardView, _Known] = LastView()
+_KNOWN: Final[LastView[WizardGame, WizardView, _Known]] = LastView()
 
 
 def sample_world(game: WizardGame, view: WizardView, rng: random.Random) -> WizardState:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import view_head
-from ...core.tricks import shown_tricks
+from ...core.shown import shown_tricks
 from . import cards as C
 from .rules import SEATS_FROM
 

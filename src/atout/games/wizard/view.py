@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from .game import WizardGame, WizardState
 
 
+#: Each card kind's text (``C.card_text``), by kind.
+_CARD_TEXT: tuple[str, ...] = tuple(C.card_text(k) for k in range(C.NUM_KINDS))
+
+
 @dataclass(frozen=True, eq=False, repr=False)  # View.__repr__: cards as text
 class WizardView(BaseView, LastTrick[PastTrick]):
     """A seat's knowledge.  Card values are card kinds (see :mod:`.cards`)."""
@@ -57,20 +61,18 @@ class WizardView(BaseView, LastTrick[PastTrick]):
     sheet: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        def card(k: int | None) -> str | None:
-            return None if k is None else C.card_text(k)
-
+        text = _CARD_TEXT  # the cards' texts from a table: a view is written at every move (issue 48)
         return {
             **self.head_dict(),
             "round": self.round,
             "rounds": self.rounds,
             "dealer": self.dealer,
-            "hand": [card(k) for k in self.hand],
+            "hand": [text[k] for k in self.hand],
             "seen_hands": None
             if self.seen_hands is None
-            else [None if h is None else [card(k) for k in h] for h in self.seen_hands],
+            else [None if h is None else [text[k] for k in h] for h in self.seen_hands],
             "hand_sizes": list(self.hand_sizes),
-            "turned": card(self.turned),
+            "turned": None if self.turned is None else text[self.turned],
             "trump": None if self.trump is None else C.SUITS[self.trump],
             "bids": list(self.bids),
             "has_bid": list(self.has_bid),
