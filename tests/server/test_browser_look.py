@@ -215,3 +215,57 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
             assert not cut or title == name, (name, title)
     finally:
         context.close()
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, the trick's
+#: narrowest card (px) and how much of a card or of a plate a card's note ("= 35") covers (a share
+#: of the card's height; how deep over a plate, px).
+TRICK_SIZES = """
+window.__trick = { narrowest: Infinity, notes: 0, noteOnCard: 0, noteOnPlate: 0 };
+// How deep a box lies over another (px: the smaller of the two overlaps).
+const depth = (a, b) => Math.max(0, Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const seen = window.__trick;
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => p.getBoundingClientRect());
+  for (const p of document.querySelectorAll('#board .trick .played')) {
+    const card = p.querySelector('.card').getBoundingClientRect();
+    seen.narrowest = Math.min(seen.narrowest, card.width);
+    const note = p.querySelector('.note');
+    if (!note) continue;
+    const n = note.getBoundingClientRect();
+    seen.notes += 1;
+    seen.noteOnCard = Math.max(seen.noteOnCard, Math.max(0, Math.min(card.bottom, n.bottom) - Math.max(card.top, n.top)) / card.height);
+    seen.noteOnPlate = Math.max(seen.noteOnPlate, ...plates.map((r) => depth(n, r)));
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, browser: Browser) -> None:
+    """Le Malin (with its Malheur cards: plates of three lines) at 6 seats on the 360 px phone in
+    French: every trick card at least 35 px wide (they were drawn 30 px wide, in a column between
+    the side plates with the felt free beside it) and a Twin's declared value ("= 35") under its
+    card, covering neither the card (it hid the card's lower half) nor a plate."""
+    urls = tb.new_table(server, "malin", 1, players=6, options={"fun": True})
+    page = tb.open_table(
+        browser,
+        urls[0],
+        "fr-FR",
+        scripts=[TRICK_SIZES],
+        reduced_motion="reduce",
+        **PHONE,  # type: ignore[arg-type]
+    )
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0, stop_after=10)
+        page.wait_for_timeout(300)
+        screenshot(page, "look-malin-six-seats-phone-fr.png")
+        seen = page.evaluate("window.__trick")
+        assert seen["narrowest"] >= 35, seen
+        assert seen["notes"] > 0, seen  # a Twin was played (the seeded deal has one): the note was looked at
+        assert seen["noteOnCard"] <= 0.02, seen
+        assert seen["noteOnPlate"] <= 3, seen  # (fitTrick lets a box touch a plate by 2 px)
+    finally:
+        page.context.close()
