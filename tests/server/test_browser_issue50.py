@@ -66,6 +66,11 @@ def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
         mine = page.locator("#overlay ol.ranking li[data-seat='0'] .acc-rating-mine")
         mine.wait_for(timeout=5_000)
         assert mine.inner_text().startswith("Your rating "), mine.inner_text()
+        # A rating's fall is written with the table's true minus, as its scores are (a fall read
+        # "0.0 → -2.6 (-2.6)" beside "−10"), like every decimal of the pages (dom.js decimal).
+        assert not re.search(r"-\d", mine.inner_text()), mine.inner_text()
+        fall = "async () => (await import('/static/lib/dom.js')).decimal(-2.6, { digits: 1, fixed: true })"
+        assert page.evaluate(fall) == "−2.6"
         screenshot(page, "issue50-rating-at-end-laptop-en.png")
     finally:
         context.close()

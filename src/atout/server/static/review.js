@@ -9,7 +9,7 @@
  * option labels come from the game's own module (its model of the replayed view).
  */
 
-import { el, has, svg, t, i18n, loadStrings } from "./lib/dom.js";
+import { el, has, svg, t, loadStrings, decimal } from "./lib/dom.js";
 
 /** Seconds between two questions while a review is queued or running. */
 const POLL = 1.2;
@@ -26,7 +26,7 @@ function unitKey(key) {
 
 /** Signed points with one decimal, the reader's way (a decimal comma in French). */
 function points(value, signed = true) {
-  return new Intl.NumberFormat(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: signed ? "always" : "auto" }).format(value);
+  return decimal(value, { digits: 1, fixed: true, sign: signed ? "always" : "auto" });
 }
 
 /**

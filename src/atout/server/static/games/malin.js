@@ -8,7 +8,7 @@
    even when none of its cards can be played (so that being asked reveals nothing):
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
-import { el, t, tn, i18n } from "../lib/dom.js";
+import { el, t, tn, decimal } from "../lib/dom.js";
 import { cardElement, seatModels, trickModel, whyKey } from "../felt.js";
 
 export const deck = "malin";
@@ -40,7 +40,7 @@ function twinHigh(msg) { return msg.players === 3 ? 20 : 35; }
 /** A value as read at the table: 17, 17.5 (17,5 in French), −100. */
 export function fmt(value) {
   const n = Number(value);
-  return n.toLocaleString(i18n.lang, { maximumFractionDigits: 4 }).replace("-", "−");
+  return decimal(n, { digits: 4 });
 }
 
 /** A lesson's table (#…&lesson=malin, server/lessons.py): its script asks every move, a forced
