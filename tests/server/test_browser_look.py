@@ -269,3 +269,29 @@ def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, bro
         assert seen["noteOnPlate"] <= 3, seen  # (fitTrick lets a box touch a plate by 2 px)
     finally:
         page.context.close()
+
+
+#: In the page: each hand card's left and right edges and width, the window's width and the page's.
+HAND_BOXES = """() => ({
+  cards: [...document.querySelectorAll('#board .hand .card')].map((c) => { const r = c.getBoundingClientRect(); return [c.dataset.card, r.left, r.right, r.width]; }),
+  width: innerWidth, page: document.scrollingElement.scrollWidth })"""
+
+
+def test_a_long_hand_on_a_phone_stays_in_the_window(server: Server, browser: Browser) -> None:
+    """Le Nain Jaune at 2 seats deals 26 cards a hand: on the 360 px phone every one of them lies in
+    the window, at least 44 px wide (a finger's width), and the page does not scroll sideways (one
+    row of them ran off both sides of the window, the end cards out of reach)."""
+    urls = tb.new_table(server, "nain-jaune", 1, players=2)
+    page = tb.open_table(browser, urls[0], "fr-FR", reduced_motion="reduce", **PHONE)  # type: ignore[arg-type]
+    try:
+        tb.give_name(page, "Alice")
+        page.wait_for_selector("#board .hand .card")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(HAND_BOXES)
+        screenshot(page, "look-long-hand-phone-fr.png")
+        assert len(seen["cards"]) >= 20, seen
+        outside = [c for c in seen["cards"] if c[1] < 0 or c[2] > seen["width"] or c[3] < 44]
+        assert outside == [], outside
+        assert seen["page"] <= seen["width"], seen
+    finally:
+        page.context.close()

@@ -470,6 +470,32 @@ export function drawHand(msg, model, ctx) {
   return hand;
 }
 
+/** The smallest hand card (px, a finger's width) and the least share of its width kept in view
+    beside the next one: table.css's `.hand .card` clamp, which one row of the hand keeps to. */
+const HAND_MIN = 44;
+const HAND_SHOWN = 0.38;
+
+/** A hand too long for one row of the smallest cards in two rows, the second over the lower part
+    of the first (each card's index stays in view): Le Nain Jaune's 26 cards at 2 players (and
+    Wizard's 20 at 3) on a phone ran off both sides of the window, the end cards out of reach.
+    Run after each drawing (a kept hand keeps its rows) and when the window changes size. */
+export function fitHand(zone) {
+  const hand = zone && zone.querySelector(".hand");
+  if (!hand) return;
+  const cards = [...hand.querySelectorAll(".card")];
+  const one = HAND_MIN * (1 + (cards.length - 1) * HAND_SHOWN) + 8 <= zone.clientWidth;
+  if (one === !hand.classList.contains("rows-2")) return;
+  hand.classList.toggle("rows-2", !one);
+  if (one) {
+    hand.replaceChildren(...cards);
+    hand.style.setProperty("--count", cards.length);
+    return;
+  }
+  const half = Math.ceil(cards.length / 2);
+  hand.replaceChildren(el("div", { class: "hand-row" }, cards.slice(0, half)), el("div", { class: "hand-row" }, cards.slice(half)));
+  hand.style.setProperty("--count", half);
+}
+
 /** The moves that are not cards in the hand (bids, trump, pass…), grouped. */
 export function drawMoves(model, ctx) {
   if (ctx.readOnly || !model.moves.length) return null;
