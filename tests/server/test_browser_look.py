@@ -221,7 +221,7 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
 #: narrowest card (px) and how much of a card or of a plate a card's note ("= 35") covers (a share
 #: of the card's height; how deep over a plate, px).
 TRICK_SIZES = """
-window.__trick = { narrowest: Infinity, notes: 0, noteOnCard: 0, noteOnPlate: 0 };
+window.__trick = { narrowest: Infinity, cardOnPlate: 0, notes: 0, noteOnCard: 0, noteOnPlate: 0 };
 // How deep a box lies over another (px: the smaller of the two overlaps).
 const depth = (a, b) => Math.max(0, Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
 const look = () => {
@@ -231,6 +231,7 @@ const look = () => {
   for (const p of document.querySelectorAll('#board .trick .played')) {
     const card = p.querySelector('.card').getBoundingClientRect();
     seen.narrowest = Math.min(seen.narrowest, card.width);
+    seen.cardOnPlate = Math.max(seen.cardOnPlate, ...plates.map((r) => depth(card, r)));
     const note = p.querySelector('.note');
     if (!note) continue;
     const n = note.getBoundingClientRect();
@@ -264,6 +265,7 @@ def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, bro
         screenshot(page, "look-malin-six-seats-phone-fr.png")
         seen = page.evaluate("window.__trick")
         assert seen["narrowest"] >= 35, seen
+        assert seen["cardOnPlate"] <= 3, seen
         assert seen["notes"] > 0, seen  # a Twin was played (the seeded deal has one): the note was looked at
         assert seen["noteOnCard"] <= 0.02, seen
         assert seen["noteOnPlate"] <= 3, seen  # (fitTrick lets a box touch a plate by 2 px)
@@ -293,5 +295,38 @@ def test_a_long_hand_on_a_phone_stays_in_the_window(server: Server, browser: Bro
         outside = [c for c in seen["cards"] if c[1] < 0 or c[2] > seen["width"] or c[3] < 44]
         assert outside == [], outside
         assert seen["page"] <= seen["width"], seen
+    finally:
+        page.context.close()
+
+
+#: In the page: Le Malin's Malheur window's moves as the table draws them (a Pass and `n` Malheur
+#: targets, in their groups) put above the board; each button's box.
+MALHEUR_MOVES = """(n) => {
+  const moves = document.createElement('div');
+  moves.className = 'moves';
+  moves.innerHTML = '<div class="move-group group-pass"><button class="action">Passer</button></div><div class="move-group group-malheur">'
+    + Array.from({ length: n }, (_, i) => `<button class="action">Le Malin sur ${['Bruno', 'Chloé'][i % 2]}</button>`).join('') + '</div>';
+  document.getElementById('board').prepend(moves);
+  const boxes = [...moves.querySelectorAll('button')].map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, width: r.width, height: r.height }; });
+  moves.remove();
+  return boxes;
+}"""
+
+
+def test_le_malins_malheur_buttons_on_a_phone_are_one_line_beside_pass(
+    server: Server, browser: Browser
+) -> None:
+    """On the 360 px phone, a Malheur window's one or two targets ("Le Malin sur Bruno") stand on
+    Pass's row, as tall as Pass (a finger's height): two went on a row of their own under Pass, and
+    a lone one (its 50 % of a group as narrow as its words) stood in the gallery 70 px wide and four
+    lines tall beside a Pass as tall."""
+    urls = tb.new_table(server, "malin", 1)
+    page = tb.open_table(browser, urls[0], "fr-FR", **PHONE)  # type: ignore[arg-type]
+    try:
+        for n in (1, 2):
+            passing, *targets = page.evaluate(MALHEUR_MOVES, n)
+            for box in targets:
+                assert abs(box["top"] - passing["top"]) < 1, (n, passing, targets)
+                assert 44 <= box["height"] <= passing["height"] + 1, (n, passing, targets)
     finally:
         page.context.close()
