@@ -629,6 +629,8 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     unit = ROUND_UNITS.get(game, "round")
     chart_key = "review_chart" if unit == "round" else f"review_chart_{unit}"
     assert said[chart_key] in text and said["review_expected"] in text, text
+    explain = "review_explain" if unit == "round" else f"review_explain_{unit}"  # "the rest of the deal"
+    assert said[explain].split("{playouts}")[0] in text, text
     heading = page.inner_text("#review .review-verdict strong")
     assert said[f"review_{unit}"].split("{round}")[0] in heading, (heading, unit)
     # The step the replay shows is the decision's: the step label moved with the click.

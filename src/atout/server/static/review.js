@@ -126,7 +126,7 @@ function draw() {
     chart(review.rounds.filter((r) => r.seat === seat)),
     flagged(decisions),
     current(decisions, name),
-    el("p", { class: "review-explain" }, t("review_explain", { playouts: review.playouts })),
+    el("p", { class: "review-explain" }, t(unitKey("review_explain"), { playouts: review.playouts })),
   ].filter(Boolean));
 }
 
