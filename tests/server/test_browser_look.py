@@ -330,3 +330,23 @@ def test_le_malins_malheur_buttons_on_a_phone_are_one_line_beside_pass(
                 assert 44 <= box["height"] <= passing["height"] + 1, (n, passing, targets)
     finally:
         page.context.close()
+
+
+def test_eight_seats_on_a_phone_show_whole_names_beside_the_dealers_mark(server: Server, browser: Browser) -> None:
+    """Sticheln at 8 seats on the 360 px phone in French: names of five or six letters are whole on
+    their plates, the dealer's among them (its mark took the room of two letters beside the name:
+    "Bru… D"; on a compact plate it sits on the avatar's corner)."""
+    names = ["Alice", "Bruno", "Chloé", "Dmitri", "Eve", "Farid", "Gaëlle", "Hugo"]
+    seats = [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]]
+    answer = server.create_table(game="sticheln", players=8, options=short_options("sticheln"), seats=seats)
+    page = tb.open_table(browser, answer["seats"][0]["url"], "fr-FR", reduced_motion="reduce", **PHONE)  # type: ignore[arg-type]
+    try:
+        page.locator("#name-ask button[type=submit]").click()
+        page.wait_for_selector("#board .felt .seat .dealer")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(NAMES_CUT)
+        screenshot(page, "look-phone-eight-names-fr.png")
+        assert sorted(name for name, _ in seen) == sorted(names), seen
+        assert [name for name, cut in seen if cut] == [], seen
+    finally:
+        page.context.close()
