@@ -273,28 +273,37 @@ def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, bro
         page.context.close()
 
 
-#: In the page: each hand card's left and right edges and width, the window's width and the page's.
+#: In the page: each hand card's left and right edges and width, the hand zone's width, the
+#: window's width and the page's.
 HAND_BOXES = """() => ({
   cards: [...document.querySelectorAll('#board .hand .card')].map((c) => { const r = c.getBoundingClientRect(); return [c.dataset.card, r.left, r.right, r.width]; }),
-  width: innerWidth, page: document.scrollingElement.scrollWidth })"""
+  zone: document.querySelector('#board .hand-zone').clientWidth, width: innerWidth, page: document.scrollingElement.scrollWidth })"""
 
 
-def test_a_long_hand_on_a_phone_stays_in_the_window(server: Server, browser: Browser) -> None:
-    """Le Nain Jaune at 2 seats deals 26 cards a hand: on the 360 px phone every one of them lies in
-    the window, at least 44 px wide (a finger's width), and the page does not scroll sideways (one
-    row of them ran off both sides of the window, the end cards out of reach)."""
-    urls = tb.new_table(server, "nain-jaune", 1, players=2)
+@pytest.mark.parametrize(("game", "players"), [("nain-jaune", 2), ("sticheln", 3)])
+def test_a_long_hand_on_a_phone_stays_in_the_window_and_uses_it(
+    server: Server, browser: Browser, game: str, players: int
+) -> None:
+    """On the 360 px phone a long hand lies in the window, its cards at least 44 px wide (a
+    finger's width), the page not scrolling sideways, and it uses the width it has: Le Nain
+    Jaune's 26 cards at 2 seats ran off both sides of the window (the end cards out of reach);
+    Sticheln's 15 at 3 seats were fanned into 250 px of 350 (its step reckoned on a card wider than
+    the one drawn)."""
+    urls = tb.new_table(server, game, 1, players=players)
     page = tb.open_table(browser, urls[0], "fr-FR", reduced_motion="reduce", **PHONE)  # type: ignore[arg-type]
     try:
         tb.give_name(page, "Alice")
         page.wait_for_selector("#board .hand .card")
         page.wait_for_timeout(300)
         seen = page.evaluate(HAND_BOXES)
-        screenshot(page, "look-long-hand-phone-fr.png")
-        assert len(seen["cards"]) >= 20, seen
-        outside = [c for c in seen["cards"] if c[1] < 0 or c[2] > seen["width"] or c[3] < 44]
+        screenshot(page, f"look-long-hand-{game}-phone-fr.png")
+        cards = seen["cards"]
+        assert len(cards) >= 15, seen
+        outside = [c for c in cards if c[1] < 0 or c[2] > seen["width"] or c[3] < 44]
         assert outside == [], outside
         assert seen["page"] <= seen["width"], seen
+        span = max(c[2] for c in cards) - min(c[1] for c in cards)
+        assert span >= 0.9 * seen["zone"], (span, seen["zone"])
     finally:
         page.context.close()
 
@@ -332,7 +341,9 @@ def test_le_malins_malheur_buttons_on_a_phone_are_one_line_beside_pass(
         page.context.close()
 
 
-def test_eight_seats_on_a_phone_show_whole_names_beside_the_dealers_mark(server: Server, browser: Browser) -> None:
+def test_eight_seats_on_a_phone_show_whole_names_beside_the_dealers_mark(
+    server: Server, browser: Browser
+) -> None:
     """Sticheln at 8 seats on the 360 px phone in French: names of five or six letters are whole on
     their plates, the dealer's among them (its mark took the room of two letters beside the name:
     "Bru… D"; on a compact plate it sits on the avatar's corner)."""
