@@ -665,7 +665,7 @@ function setupReplay(msg) {
     const felt = $("replay-board").querySelector(".felt");
     fitHand($("replay-board").querySelector(".hand-zone"));
     if (felt) fitFelt(felt);
-    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round");
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round", mod.reviewMoves || {});
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);

@@ -15,6 +15,8 @@ export const deck = "malin";
 export const css = true;
 /** The highest capital wins (points are only ever lost). */
 export const higherIsBetter = true;
+/** The review heads a bid with Le Malin's word, a contract ("your bid" over options "Contract 3"). */
+export const reviewMoves = { bid: "mal_review_move_bid" };
 
 const MALHEURS = ["malin", "avocat", "666", "belzebuth", "fennec"];
 const AUTOPASS_KEY = "atout.malin.autopass";
