@@ -361,3 +361,43 @@ def test_eight_seats_on_a_phone_show_whole_names_beside_the_dealers_mark(
         assert [name for name, cut in seen if cut] == [], seen
     finally:
         page.context.close()
+
+
+#: In the page: each time a trick gains a card, the cards already down that were drawn larger
+#: (seat, width before, width after): a trick growing must not make its cards jump.
+TRICK_GROWS = """
+window.__grew = [];
+let before = {};
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const now = Object.fromEntries([...document.querySelectorAll('#board .trick .played')].map((p) => [p.dataset.seat, p.querySelector('.card').getBoundingClientRect().width]));
+  const same = Object.keys(before).length && Object.keys(before).every((s) => s in now);
+  if (same && Object.keys(now).length > Object.keys(before).length) {
+    for (const s of Object.keys(before)) if (now[s] > before[s] + 0.5) window.__grew.push([s, before[s], now[s]]);
+  }
+  before = now;
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_a_trick_filling_up_never_draws_its_cards_larger(server: Server, browser: Browser) -> None:
+    """Sticheln at 8 seats on the laptop: as a trick fills up its cards may be drawn smaller to make
+    room, never larger (the eighth card sent them all to free places of the felt at full size, from
+    59 px to 84 px: a jump of size and place)."""
+    urls = tb.new_table(server, "sticheln", 1, players=8)
+    page = tb.open_table(
+        browser,
+        urls[0],
+        "en-US",
+        scripts=[TRICK_GROWS],
+        reduced_motion="reduce",
+        viewport={"width": 1280, "height": 800},
+    )
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0, stop_after=6)
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__grew") == []
+    finally:
+        page.context.close()

@@ -222,10 +222,13 @@ const TRICK_COVERS = [0.01, 0.2];
     middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
     the middle meet on that line, and side by side they keep their size. */
 const TRICK_SIDEWAYS = [0, 0.6, -0.6, 1.1, -1.1];
-/** The smallest size a card keeps on its seat's line before it may leave that line for the
-    nearest free place of the felt (TRICK_GRID): Le Malin at 6 seats on a phone drew every card
-    30 px wide (too small to read) in the middle column, with the felt free beside it. */
+/** How small a card may get on its seat's line before it may leave that line for the nearest
+    free place of the felt (TRICK_GRID): to 82 % of its size, or to 54 px where that is smaller (a
+    laptop's cards are large: shrunk a little they stay by their seats, not at the felt's corners).
+    Le Malin at 6 seats on a phone drew every card 30 px wide (too small to read) in the middle
+    column, with the felt free beside it. */
 const TRICK_LINE_FLOOR = 0.82;
+const TRICK_LINE_PX = 54;
 /** The felt's free places a card may take, off its line, in steps of this share of the felt. */
 const TRICK_GRID = 0.04;
 /** Room kept above a trick card for the crown of the winning one (px). */
@@ -260,23 +263,26 @@ export function fitTrick(felt) {
   const grid = [];
   for (let gx = TRICK_GRID; gx < 1; gx += TRICK_GRID) for (let gy = TRICK_GRID; gy < 1; gy += TRICK_GRID) grid.push({ x: gx * 100, y: gy * 100 });
   const near = anchors.map((a) => grid.slice().sort((p, q) => Math.hypot(p.x - a.x, p.y - a.y) - Math.hypot(q.x - a.x, q.y - a.y)));
-  const onLine = (a, i, w) => TRICK_SIDEWAYS.flatMap((side) => {
+  const lineSpots = (a, i, w) => TRICK_SIDEWAYS.flatMap((side) => {
     // Every other card tries the other side first, so that two cards on one line part.
     const dx = ((i % 2 ? -side : side) * w * 100) / area.width;
     return steps.map((k) => ({ x: TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y: TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k }));
   });
   const inside = (b) => b.left >= area.left && b.right <= area.right && b.top >= area.top && b.bottom <= area.bottom;
+  // Off their lines the cards keep the smallest size tried on them (and shrink from there): a card
+  // added to the trick never makes the others larger (a jump of size and place at each card).
+  const onLine = TRICK_SCALES.filter((s) => s >= Math.min(TRICK_LINE_FLOOR, TRICK_LINE_PX / width));
+  const smallest = onLine[onLine.length - 1];
   const attempts = [
-    ...TRICK_SCALES.filter((s) => s >= TRICK_LINE_FLOOR).map((scale) => ({ scale, cover: TRICK_COVERS[0], anywhere: false })),
-    ...TRICK_COVERS.flatMap((cover) => TRICK_SCALES.map((scale) => ({ scale, cover, anywhere: true }))),
+    ...onLine.map((scale) => ({ scale, cover: TRICK_COVERS[0], anywhere: false })),
+    ...TRICK_COVERS.flatMap((cover) => TRICK_SCALES.filter((s) => s <= smallest).map((scale) => ({ scale, cover, anywhere: true }))),
   ];
-  let best = null;
-  for (const { scale, cover, anywhere } of attempts) {
-    const w = width * scale;
+  /** The cards placed one after another in `order` at this size: their spots, and how many found none. */
+  const place = (order, w, cover, anywhere) => {
     const placed = [];
     const spots = [];
-    let misses = 0;
-    anchors.forEach((a, i) => {
+    const missed = [];
+    for (const i of order) {
       const clear = ({ x, y }, edge) => {
         const box = boxAt(x, y, w, notes[i]);
         if (edge && !inside(box)) return null;
@@ -285,13 +291,29 @@ export function fitTrick(felt) {
         return { box, x, y };
       };
       let chosen = null;
-      for (const at of onLine(a, i, w)) if ((chosen = clear(at, false))) break;
+      for (const at of lineSpots(anchors[i], i, w)) if ((chosen = clear(at, false))) break;
       if (!chosen && anywhere) for (const at of near[i]) if ((chosen = clear(at, true))) break;
-      if (!chosen) { misses += 1; chosen = { box: boxAt(a.x, a.y, w, notes[i]), x: a.x, y: a.y }; }
+      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, notes[i]), x: anchors[i].x, y: anchors[i].y }; }
       placed.push(chosen.box);
-      spots.push(chosen);
-    });
-    if (!best || misses < best.misses) best = { scale, misses, spots };
+      spots[i] = chosen;
+    }
+    return { spots, missed };
+  };
+  let best = null;
+  for (const { scale, cover, anywhere } of attempts) {
+    const w = width * scale;
+    // In play order; a card that found no place goes first on another try (an earlier card's
+    // place may have been its only one), once per card.
+    let order = anchors.map((_, i) => i);
+    let tried = place(order, w, cover, anywhere);
+    for (let k = 0; anywhere && tried.missed.length && k < anchors.length; k++) {
+      order = [tried.missed[0], ...order.filter((i) => i !== tried.missed[0])];
+      const again = place(order, w, cover, anywhere);
+      if (again.missed.length < tried.missed.length) tried = again;
+      else break;
+    }
+    const misses = tried.missed.length;
+    if (!best || misses < best.misses) best = { scale, misses, spots: tried.spots };
     if (!misses) break;
   }
   // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
