@@ -6,6 +6,7 @@ real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -217,6 +218,31 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
         context.close()
 
 
+def watched_game(
+    server: Server,
+    browser: Browser,
+    game: str,
+    players: int,
+    script: str,
+    locale: str,
+    device: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    moves: int = 6,
+) -> Page:
+    """A table of `game` at `players` seats, a human's page (``device``: the context's settings,
+    cards not in motion) watched by ``script``, sat down as Alice and played `moves` moves in."""
+    urls = tb.new_table(server, game, 1, players=players, options=options)
+    page = tb.open_table(browser, urls[0], locale, scripts=[script], reduced_motion="reduce", **device)
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0, stop_after=moves)
+        page.wait_for_timeout(300)
+    except BaseException:
+        page.context.close()
+        raise
+    return page
+
+
 #: In the page: after each change of the board, once its cards have stopped moving, the trick's
 #: narrowest card (px) and how much of a card or of a plate a card's note ("= 35") covers (a share
 #: of the card's height; how deep over a plate, px).
@@ -249,19 +275,8 @@ def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, bro
     French: every trick card at least 35 px wide (they were drawn 30 px wide, in a column between
     the side plates with the felt free beside it) and a Twin's declared value ("= 35") under its
     card, covering neither the card (it hid the card's lower half) nor a plate."""
-    urls = tb.new_table(server, "malin", 1, players=6, options={"fun": True})
-    page = tb.open_table(
-        browser,
-        urls[0],
-        "fr-FR",
-        scripts=[TRICK_SIZES],
-        reduced_motion="reduce",
-        **PHONE,  # type: ignore[arg-type]
-    )
+    page = watched_game(server, browser, "malin", 6, TRICK_SIZES, "fr-FR", PHONE, {"fun": True}, moves=10)
     try:
-        tb.give_name(page, "Alice")
-        tb.play_to_the_end(page, 0, stop_after=10)
-        page.wait_for_timeout(300)
         screenshot(page, "look-malin-six-seats-phone-fr.png")
         seen = page.evaluate("window.__trick")
         assert seen["narrowest"] >= 35, seen
@@ -385,19 +400,10 @@ def test_a_trick_filling_up_never_draws_its_cards_larger(server: Server, browser
     """Sticheln at 8 seats on the laptop: as a trick fills up its cards may be drawn smaller to make
     room, never larger (the eighth card sent them all to free places of the felt at full size, from
     59 px to 84 px: a jump of size and place)."""
-    urls = tb.new_table(server, "sticheln", 1, players=8)
-    page = tb.open_table(
-        browser,
-        urls[0],
-        "en-US",
-        scripts=[TRICK_GROWS],
-        reduced_motion="reduce",
-        viewport={"width": 1280, "height": 800},
+    page = watched_game(
+        server, browser, "sticheln", 8, TRICK_GROWS, "en-US", {"viewport": {"width": 1280, "height": 800}}
     )
     try:
-        tb.give_name(page, "Alice")
-        tb.play_to_the_end(page, 0, stop_after=6)
-        page.wait_for_timeout(300)
         assert page.evaluate("window.__grew") == []
     finally:
         page.context.close()
