@@ -86,8 +86,25 @@ def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Brows
         screenshot(page, f"look-phone-names-{game}-fr.png")
         assert sorted(name for name, _ in seen) == sorted(names), seen
         assert [name for name, cut in seen if cut] == [], seen
+        # A score of four characters keeps each plate to its lines (at "−10" the viewer's plate
+        # put its tricks on a third line, "Annonce" and "Plis" no longer side by side).
+        grown = page.evaluate(WIDE_SCORES)
+        assert grown == [], grown
     finally:
         page.context.close()
+
+
+#: In the page: the plates whose height changes when every score is written "−100" (then put back).
+WIDE_SCORES = """() => {
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')];
+  const before = plates.map((p) => p.getBoundingClientRect().height);
+  const scores = plates.map((p) => p.querySelector('.score'));
+  const was = scores.map((s) => s.textContent);
+  scores.forEach((s) => { s.textContent = '−100'; });
+  const grown = plates.map((p, i) => [p.querySelector('.name').textContent, before[i], p.getBoundingClientRect().height]).filter(([, a, b]) => b > a + 1);
+  scores.forEach((s, i) => { s.textContent = was[i]; });
+  return grown;
+}"""
 
 
 #: In the page: the value chooser's box and the hand's, the window's height and how far it is scrolled.
