@@ -629,8 +629,16 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     unit = ROUND_UNITS.get(game, "round")
     chart_key = "review_chart" if unit == "round" else f"review_chart_{unit}"
     assert said[chart_key] in text and said["review_expected"] in text, text
+    explain = "review_explain" if unit == "round" else f"review_explain_{unit}"  # "the rest of the deal"
+    assert said[explain].split("{playouts}")[0] in text, text
     heading = page.inner_text("#review .review-verdict strong")
     assert said[f"review_{unit}"].split("{round}")[0] in heading, (heading, unit)
+    # A bid headed with the game's own word when it has one (Le Malin's contracts: "your bid"
+    # over options "Contract 3"); no zero written "−0.0".
+    words = json.loads((I18N / lang / f"{game}.json").read_text(encoding="utf-8"))
+    if "mal_contract" in words and re.fullmatch(words["mal_bid"].replace("{n}", r"\d+"), labels[0]):
+        assert words["mal_contract"].lower() in heading.lower(), heading
+    assert not [v for v in values if re.match(r"[−-]0[.,]0 ", v)], values
     # The step the replay shows is the decision's: the step label moved with the click.
     assert page.inner_text("#step-label")
     page.locator("#review").scroll_into_view_if_needed()

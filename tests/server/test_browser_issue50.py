@@ -29,6 +29,7 @@ from .test_browser import (
 from .test_browser import page as page  # the fixture, re-exported
 from .test_browser_accounts import play_out
 from .test_browser_hint import PHONE, hint_table
+from .test_browser_look import TRICK_GROWS
 
 
 def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
@@ -66,6 +67,11 @@ def test_signed_in_creator_is_named_and_sees_the_rating_at_the_end(
         mine = page.locator("#overlay ol.ranking li[data-seat='0'] .acc-rating-mine")
         mine.wait_for(timeout=5_000)
         assert mine.inner_text().startswith("Your rating "), mine.inner_text()
+        # A rating's fall is written with the table's true minus, as its scores are (a fall read
+        # "0.0 → -2.6 (-2.6)" beside "−10"), like every decimal of the pages (dom.js decimal).
+        assert not re.search(r"-\d", mine.inner_text()), mine.inner_text()
+        fall = "async () => (await import('/static/lib/dom.js')).decimal(-2.6, { digits: 1, fixed: true })"
+        assert page.evaluate(fall) == "−2.6"
         screenshot(page, "issue50-rating-at-end-laptop-en.png")
     finally:
         context.close()
@@ -272,12 +278,20 @@ new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: tr
 def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Browser, device: str) -> None:
     """Sticheln at 8 players (the most seats a game has): no trick card over another (they
     overlapped in two clusters, the winning one partly covered, on the laptop) and no plate over
-    another (the phone's own plate lay under two others), over a deal's tricks."""
+    another (the phone's own plate lay under two others), over a deal's tricks; and as a trick
+    fills up its cards are drawn smaller, never larger (test_browser_look.TRICK_GROWS: the eighth
+    card sent them all to the felt's corners at full size, 59 → 84 px on the laptop)."""
     size = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 740}}[device]
     extra: dict[str, Any] = {"is_mobile": True, "has_touch": True} if device == "phone" else {}
     urls = new_table(server, "sticheln", 1, players=8)
     page = open_table(
-        browser, urls[0], "fr-FR", scripts=[OVERLAP_WATCH], viewport=size, reduced_motion="reduce", **extra
+        browser,
+        urls[0],
+        "fr-FR",
+        scripts=[OVERLAP_WATCH, TRICK_GROWS],
+        viewport=size,
+        reduced_motion="reduce",
+        **extra,
     )
     try:
         give_name(page, "Anne-Sophie")
@@ -286,6 +300,7 @@ def test_eight_players_no_card_or_plate_over_another(server: Server, browser: Br
         screenshot(page, f"issue50-eight-players-{device}-fr.png")
         over = page.evaluate("window.__over")
         assert over == [], "; ".join(over)
+        assert page.evaluate("window.__grew") == []
     finally:
         page.context.close()
 

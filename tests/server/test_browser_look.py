@@ -6,6 +6,7 @@ real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -85,8 +86,25 @@ def test_a_phone_with_few_seats_shows_whole_names(server: Server, browser: Brows
         screenshot(page, f"look-phone-names-{game}-fr.png")
         assert sorted(name for name, _ in seen) == sorted(names), seen
         assert [name for name, cut in seen if cut] == [], seen
+        # A score of four characters keeps each plate to its lines (at "−10" the viewer's plate
+        # put its tricks on a third line, "Annonce" and "Plis" no longer side by side).
+        grown = page.evaluate(WIDE_SCORES)
+        assert grown == [], grown
     finally:
         page.context.close()
+
+
+#: In the page: the plates whose height changes when every score is written "−100" (then put back).
+WIDE_SCORES = """() => {
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')];
+  const before = plates.map((p) => p.getBoundingClientRect().height);
+  const scores = plates.map((p) => p.querySelector('.score'));
+  const was = scores.map((s) => s.textContent);
+  scores.forEach((s) => { s.textContent = '−100'; });
+  const grown = plates.map((p, i) => [p.querySelector('.name').textContent, before[i], p.getBoundingClientRect().height]).filter(([, a, b]) => b > a + 1);
+  scores.forEach((s, i) => { s.textContent = was[i]; });
+  return grown;
+}"""
 
 
 #: In the page: the value chooser's box and the hand's, the window's height and how far it is scrolled.
@@ -215,3 +233,183 @@ def test_le_nain_jaunes_summary_writes_each_name_on_one_line(server: Server, bro
             assert not cut or title == name, (name, title)
     finally:
         context.close()
+
+
+def watched_game(
+    server: Server,
+    browser: Browser,
+    game: str,
+    players: int,
+    script: str,
+    locale: str,
+    device: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    moves: int = 6,
+) -> Page:
+    """A table of `game` at `players` seats, a human's page (``device``: the context's settings,
+    cards not in motion) watched by ``script``, sat down as Alice and played `moves` moves in."""
+    urls = tb.new_table(server, game, 1, players=players, options=options)
+    page = tb.open_table(browser, urls[0], locale, scripts=[script], reduced_motion="reduce", **device)
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0, stop_after=moves)
+        page.wait_for_timeout(300)
+    except BaseException:
+        page.context.close()
+        raise
+    return page
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, the trick's
+#: narrowest card (px) and how much of a card or of a plate a card's note ("= 35") covers (a share
+#: of the card's height; how deep over a plate, px).
+TRICK_SIZES = """
+window.__trick = { narrowest: Infinity, cardOnPlate: 0, notes: 0, noteOnCard: 0, noteOnPlate: 0 };
+// How deep a box lies over another (px: the smaller of the two overlaps).
+const depth = (a, b) => Math.max(0, Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const seen = window.__trick;
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => p.getBoundingClientRect());
+  for (const p of document.querySelectorAll('#board .trick .played')) {
+    const card = p.querySelector('.card').getBoundingClientRect();
+    seen.narrowest = Math.min(seen.narrowest, card.width);
+    seen.cardOnPlate = Math.max(seen.cardOnPlate, ...plates.map((r) => depth(card, r)));
+    const note = p.querySelector('.note');
+    if (!note) continue;
+    const n = note.getBoundingClientRect();
+    seen.notes += 1;
+    seen.noteOnCard = Math.max(seen.noteOnCard, Math.max(0, Math.min(card.bottom, n.bottom) - Math.max(card.top, n.top)) / card.height);
+    seen.noteOnPlate = Math.max(seen.noteOnPlate, ...plates.map((r) => depth(n, r)));
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_le_malins_trick_at_six_seats_on_a_phone_is_readable(server: Server, browser: Browser) -> None:
+    """Le Malin (with its Malheur cards: plates of three lines) at 6 seats on the 360 px phone in
+    French: every trick card at least 35 px wide (they were drawn 30 px wide, in a column between
+    the side plates with the felt free beside it) and a Twin's declared value ("= 35") under its
+    card, covering neither the card (it hid the card's lower half) nor a plate."""
+    page = watched_game(server, browser, "malin", 6, TRICK_SIZES, "fr-FR", PHONE, {"fun": True}, moves=10)
+    try:
+        screenshot(page, "look-malin-six-seats-phone-fr.png")
+        seen = page.evaluate("window.__trick")
+        assert seen["narrowest"] >= 35, seen
+        assert seen["cardOnPlate"] <= 3, seen
+        assert seen["notes"] > 0, seen  # a Twin was played (the seeded deal has one): the note was looked at
+        assert seen["noteOnCard"] <= 0.02, seen
+        assert seen["noteOnPlate"] <= 3, seen  # (fitTrick lets a box touch a plate by 2 px)
+    finally:
+        page.context.close()
+
+
+#: In the page: each hand card's left and right edges and width, the hand zone's width, the
+#: window's width and the page's.
+HAND_BOXES = """() => ({
+  cards: [...document.querySelectorAll('#board .hand .card')].map((c) => { const r = c.getBoundingClientRect(); return [c.dataset.card, r.left, r.right, r.width]; }),
+  zone: document.querySelector('#board .hand-zone').clientWidth, width: innerWidth, page: document.scrollingElement.scrollWidth })"""
+
+
+@pytest.mark.parametrize(("game", "players"), [("nain-jaune", 2), ("sticheln", 3)])
+def test_a_long_hand_on_a_phone_stays_in_the_window_and_uses_it(
+    server: Server, browser: Browser, game: str, players: int
+) -> None:
+    """On the 360 px phone a long hand lies in the window, its cards at least 44 px wide (a
+    finger's width), the page not scrolling sideways, and it uses the width it has: Le Nain
+    Jaune's 26 cards at 2 seats ran off both sides of the window (the end cards out of reach);
+    Sticheln's 15 at 3 seats were fanned into 250 px of 350 (its step reckoned on a card wider than
+    the one drawn)."""
+    urls = tb.new_table(server, game, 1, players=players)
+    page = tb.open_table(browser, urls[0], "fr-FR", reduced_motion="reduce", **PHONE)  # type: ignore[arg-type]
+    try:
+        tb.give_name(page, "Alice")
+        page.wait_for_selector("#board .hand .card")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(HAND_BOXES)
+        screenshot(page, f"look-long-hand-{game}-phone-fr.png")
+        cards = seen["cards"]
+        assert len(cards) >= 15, seen
+        outside = [c for c in cards if c[1] < 0 or c[2] > seen["width"] or c[3] < 44]
+        assert outside == [], outside
+        assert seen["page"] <= seen["width"], seen
+        span = max(c[2] for c in cards) - min(c[1] for c in cards)
+        assert span >= 0.9 * seen["zone"], (span, seen["zone"])
+    finally:
+        page.context.close()
+
+
+#: In the page: Le Malin's Malheur window's moves as the table draws them (a Pass and `n` Malheur
+#: targets, in their groups) put above the board; each button's box.
+MALHEUR_MOVES = """(n) => {
+  const moves = document.createElement('div');
+  moves.className = 'moves';
+  moves.innerHTML = '<div class="move-group group-pass"><button class="action">Passer</button></div><div class="move-group group-malheur">'
+    + Array.from({ length: n }, (_, i) => `<button class="action">Le Malin sur ${['Bruno', 'Chloé'][i % 2]}</button>`).join('') + '</div>';
+  document.getElementById('board').prepend(moves);
+  const boxes = [...moves.querySelectorAll('button')].map((b) => { const r = b.getBoundingClientRect(); return { top: r.top, width: r.width, height: r.height }; });
+  moves.remove();
+  return boxes;
+}"""
+
+
+def test_le_malins_malheur_buttons_on_a_phone_are_one_line_beside_pass(
+    server: Server, browser: Browser
+) -> None:
+    """On the 360 px phone, a Malheur window's one or two targets ("Le Malin sur Bruno") stand on
+    Pass's row, as tall as Pass (a finger's height): two went on a row of their own under Pass, and
+    a lone one (its 50 % of a group as narrow as its words) stood in the gallery 70 px wide and four
+    lines tall beside a Pass as tall."""
+    urls = tb.new_table(server, "malin", 1)
+    page = tb.open_table(browser, urls[0], "fr-FR", **PHONE)  # type: ignore[arg-type]
+    try:
+        for n in (1, 2):
+            passing, *targets = page.evaluate(MALHEUR_MOVES, n)
+            for box in targets:
+                assert abs(box["top"] - passing["top"]) < 1, (n, passing, targets)
+                assert 44 <= box["height"] <= passing["height"] + 1, (n, passing, targets)
+    finally:
+        page.context.close()
+
+
+def test_eight_seats_on_a_phone_show_whole_names_beside_the_dealers_mark(
+    server: Server, browser: Browser
+) -> None:
+    """Sticheln at 8 seats on the 360 px phone in French: names of five or six letters are whole on
+    their plates, the dealer's among them (its mark took the room of two letters beside the name:
+    "Bru… D"; on a compact plate it sits on the avatar's corner)."""
+    names = ["Alice", "Bruno", "Chloé", "Dmitri", "Eve", "Farid", "Gaëlle", "Hugo"]
+    seats = [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]]
+    answer = server.create_table(game="sticheln", players=8, options=short_options("sticheln"), seats=seats)
+    page = tb.open_table(browser, answer["seats"][0]["url"], "fr-FR", reduced_motion="reduce", **PHONE)  # type: ignore[arg-type]
+    try:
+        page.locator("#name-ask button[type=submit]").click()
+        page.wait_for_selector("#board .felt .seat .dealer")
+        page.wait_for_timeout(300)
+        seen = page.evaluate(NAMES_CUT)
+        screenshot(page, "look-phone-eight-names-fr.png")
+        assert sorted(name for name, _ in seen) == sorted(names), seen
+        assert [name for name, cut in seen if cut] == [], seen
+    finally:
+        page.context.close()
+
+
+#: In the page: each time a trick gains a card, the cards already down that were drawn larger
+#: (seat, width before, width after): a trick growing must not make its cards jump (its own scope:
+#: it runs beside other watchers).
+TRICK_GROWS = """(() => {
+window.__grew = [];
+let before = {};
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const now = Object.fromEntries([...document.querySelectorAll('#board .trick .played')].map((p) => [p.dataset.seat, p.querySelector('.card').getBoundingClientRect().width]));
+  const same = Object.keys(before).length && Object.keys(before).every((s) => s in now);
+  if (same && Object.keys(now).length > Object.keys(before).length) {
+    for (const s of Object.keys(before)) if (now[s] > before[s] + 0.5) window.__grew.push([s, before[s], now[s]]);
+  }
+  before = now;
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+})();
+"""

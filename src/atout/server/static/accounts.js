@@ -2,7 +2,7 @@
    (/u/NAME), a game's leaderboard (/leaderboard/GAME), "my games" on the home page, and on a
    table page the seat's claim by the signed-in player and their rating change once the game is
    over.  Every text comes from i18n/<lang>/account.json; names are inserted as text. */
-import { el, svg, t, has, i18n, loadStrings, translatePage, isNamed, markNamed } from "./lib/dom.js";
+import { el, svg, t, has, i18n, loadStrings, translatePage, isNamed, markNamed, decimal } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,8 +38,8 @@ async function gameTitles() {
   return titles;
 }
 
-const number = (x, digits = 1) => Number(x).toLocaleString(i18n.lang, { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const signed = (x) => (x > 0 ? "+" : "") + number(x);
+const number = (x, digits = 1) => decimal(Number(x), { digits, fixed: true });
+const signed = (x) => decimal(Number(x), { digits: 1, fixed: true, sign: "exceptZero" });
 const when = (iso) => new Date(iso).toLocaleDateString(i18n.lang, { year: "numeric", month: "short", day: "numeric" });
 const tableLink = (g) => `/table/${encodeURIComponent(g.table)}#key=${encodeURIComponent(g.key)}`;
 

@@ -222,14 +222,25 @@ const TRICK_COVERS = [0.01, 0.2];
     middle is blocked: on a felt made short (fitHeight) the cards of the seats above and below
     the middle meet on that line, and side by side they keep their size. */
 const TRICK_SIDEWAYS = [0, 0.6, -0.6, 1.1, -1.1];
+/** How small a card may get on its seat's line before it may leave that line for the nearest
+    free place of the felt (TRICK_GRID): to 82 % of its size, or to 54 px where that is smaller (a
+    laptop's cards are large: shrunk a little they stay by their seats, not at the felt's corners).
+    Le Malin at 6 seats on a phone drew every card 30 px wide (too small to read) in the middle
+    column, with the felt free beside it. */
+const TRICK_LINE_FLOOR = 0.82;
+const TRICK_LINE_PX = 54;
+/** The felt's free places a card may take, off its line, in steps of this share of the felt. */
+const TRICK_GRID = 0.04;
 /** Room kept above a trick card for the crown of the winning one (px). */
 const CROWN = 22;
 
 /** Place the trick's cards where no seat plate covers them and they keep clear of each other:
     each card slides from its seat's place toward the middle of the felt until it is clear (then,
-    if it never is, along lines beside that one: TRICK_SIDEWAYS), and when some card cannot be, every card is drawn smaller and the placing starts again.  The
-    boxes are computed (the plates measured once), then the result is applied: it holds for
-    any game, player count and screen, the winning card and its crown included. */
+    if it never is, along lines beside that one: TRICK_SIDEWAYS); when some card cannot be, every
+    card is drawn smaller (down to TRICK_LINE_FLOOR), then each may take the free place nearest its
+    seat's, then smaller still.  The boxes are computed (the plates measured once), then the
+    result is applied: it holds for any game, player count and screen, the winning card, its
+    crown and a card's note under it (Le Malin's "= 35") included. */
 export function fitTrick(felt) {
   const played = [...felt.querySelectorAll(".trick .played")];
   if (!played.length) return;
@@ -237,41 +248,73 @@ export function fitTrick(felt) {
   const plates = [...felt.querySelectorAll(".seat .plate")].map((p) => p.getBoundingClientRect());
   const width = parseFloat(getComputedStyle(played[0]).getPropertyValue("--trick-w")) || played[0].getBoundingClientRect().width;
   const anchors = played.map((p) => ({ x: Number(p.dataset.x), y: Number(p.dataset.y) }));
+  // A card's note under it (Le Malin's "= 35", "25 → 12,5"): how wide, and how far below the card it reaches.
+  const notes = played.map((p) => {
+    const n = p.querySelector(".note");
+    return n ? { width: n.getBoundingClientRect().width, below: n.getBoundingClientRect().bottom - p.querySelector(".card").getBoundingClientRect().bottom } : { width: 0, below: 0 };
+  });
   const steps = Array.from({ length: 21 }, (_, i) => 1 - i * 0.05);
-  const boxAt = (x, y, w) => {
+  const boxAt = (x, y, w, note) => {
     const cx = area.left + (x / 100) * area.width, cy = area.top + (y / 100) * area.height, h = w * 1.4;
-    return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2 - CROWN, bottom: cy + h / 2 };
+    const half = Math.max(w, note.width) / 2;  // a note wider than a small card
+    return { left: cx - half, right: cx + half, top: cy - h / 2 - CROWN, bottom: cy + h / 2 + Math.max(0, note.below) };
   };
-  let best = null;
-  for (const cover of TRICK_COVERS) {
-  for (const scale of TRICK_SCALES) {
-    const w = width * scale;
+  // The places of the felt's grid, each card's nearest to its own place first.
+  const grid = [];
+  for (let gx = TRICK_GRID; gx < 1; gx += TRICK_GRID) for (let gy = TRICK_GRID; gy < 1; gy += TRICK_GRID) grid.push({ x: gx * 100, y: gy * 100 });
+  const near = anchors.map((a) => grid.slice().sort((p, q) => Math.hypot(p.x - a.x, p.y - a.y) - Math.hypot(q.x - a.x, q.y - a.y)));
+  const lineSpots = (a, i, w) => TRICK_SIDEWAYS.flatMap((side) => {
+    // Every other card tries the other side first, so that two cards on one line part.
+    const dx = ((i % 2 ? -side : side) * w * 100) / area.width;
+    return steps.map((k) => ({ x: TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y: TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k }));
+  });
+  const inside = (b) => b.left >= area.left && b.right <= area.right && b.top >= area.top && b.bottom <= area.bottom;
+  // Off their lines the cards keep the smallest size tried on them (and shrink from there): a card
+  // added to the trick never makes the others larger (a jump of size and place at each card).
+  const onLine = TRICK_SCALES.filter((s) => s >= Math.min(TRICK_LINE_FLOOR, TRICK_LINE_PX / width));
+  const smallest = onLine[onLine.length - 1];
+  const attempts = [
+    ...onLine.map((scale) => ({ scale, cover: TRICK_COVERS[0], anywhere: false })),
+    ...TRICK_COVERS.flatMap((cover) => TRICK_SCALES.filter((s) => s <= smallest).map((scale) => ({ scale, cover, anywhere: true }))),
+  ];
+  /** The cards placed one after another in `order` at this size: their spots, and how many found none. */
+  const place = (order, w, cover, anywhere) => {
     const placed = [];
     const spots = [];
-    let misses = 0;
-    anchors.forEach((a, i) => {
+    const missed = [];
+    for (const i of order) {
+      const clear = ({ x, y }, edge) => {
+        const box = boxAt(x, y, w, notes[i]);
+        if (edge && !inside(box)) return null;
+        if (plates.some((r) => overlapArea(box, r, -2) > 0)) return null;
+        if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) return null;
+        return { box, x, y };
+      };
       let chosen = null;
-      for (const side of TRICK_SIDEWAYS) {
-        // Every other card tries the other side first, so that two cards on one line part.
-        const dx = ((i % 2 ? -side : side) * w * 100) / area.width;
-        for (const k of steps) {
-          const x = TRICK_CENTRE.x + (a.x - TRICK_CENTRE.x) * k + dx, y = TRICK_CENTRE.y + (a.y - TRICK_CENTRE.y) * k;
-          const box = boxAt(x, y, w);
-          if (plates.some((r) => overlapArea(box, r, -2) > 0)) continue;
-          if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) continue;
-          chosen = { box, x, y };
-          break;
-        }
-        if (chosen) break;
-      }
-      if (!chosen) { misses += 1; chosen = { box: boxAt(a.x, a.y, w), x: a.x, y: a.y }; }
+      for (const at of lineSpots(anchors[i], i, w)) if ((chosen = clear(at, false))) break;
+      if (!chosen && anywhere) for (const at of near[i]) if ((chosen = clear(at, true))) break;
+      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, notes[i]), x: anchors[i].x, y: anchors[i].y }; }
       placed.push(chosen.box);
-      spots.push(chosen);
-    });
-    if (!best || misses < best.misses) best = { scale, misses, spots };
+      spots[i] = chosen;
+    }
+    return { spots, missed };
+  };
+  let best = null;
+  for (const { scale, cover, anywhere } of attempts) {
+    const w = width * scale;
+    // In play order; a card that found no place goes first on another try (an earlier card's
+    // place may have been its only one), once per card.
+    let order = anchors.map((_, i) => i);
+    let tried = place(order, w, cover, anywhere);
+    for (let k = 0; anywhere && tried.missed.length && k < anchors.length; k++) {
+      order = [tried.missed[0], ...order.filter((i) => i !== tried.missed[0])];
+      const again = place(order, w, cover, anywhere);
+      if (again.missed.length < tried.missed.length) tried = again;
+      else break;
+    }
+    const misses = tried.missed.length;
+    if (!best || misses < best.misses) best = { scale, misses, spots: tried.spots };
     if (!misses) break;
-  }
-  if (!best.misses) break;
   }
   // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
   played.forEach((p, i) => {
@@ -447,6 +490,32 @@ export function drawHand(msg, model, ctx) {
   });
   const hand = el("div", { class: `hand count-${Math.min(cards.length, 20)}`, role: "group", "aria-label": t("hand"), style: { "--count": cards.length } }, cards);
   return hand;
+}
+
+/** The smallest hand card (px, a finger's width) and the least share of its width kept in view
+    beside the next one: table.css's `.hand .card` clamp, which one row of the hand keeps to. */
+const HAND_MIN = 44;
+const HAND_SHOWN = 0.38;
+
+/** A hand too long for one row of the smallest cards in two rows, the second over the lower part
+    of the first (each card's index stays in view): Le Nain Jaune's 26 cards at 2 players (and
+    Wizard's 20 at 3) on a phone ran off both sides of the window, the end cards out of reach.
+    Run after each drawing (a kept hand keeps its rows) and when the window changes size. */
+export function fitHand(zone) {
+  const hand = zone && zone.querySelector(".hand");
+  if (!hand) return;
+  const cards = [...hand.querySelectorAll(".card")];
+  const one = HAND_MIN * (1 + (cards.length - 1) * HAND_SHOWN) + 8 <= zone.clientWidth;
+  if (one === !hand.classList.contains("rows-2")) return;
+  hand.classList.toggle("rows-2", !one);
+  if (one) {
+    hand.replaceChildren(...cards);
+    hand.style.setProperty("--count", cards.length);
+    return;
+  }
+  const half = Math.ceil(cards.length / 2);
+  hand.replaceChildren(el("div", { class: "hand-row" }, cards.slice(0, half)), el("div", { class: "hand-row" }, cards.slice(half)));
+  hand.style.setProperty("--count", half);
 }
 
 /** The moves that are not cards in the hand (bids, trump, pass…), grouped. */

@@ -8,7 +8,7 @@
    is the engine's seat index (seat 1 is 0). */
 
 import { startLobby } from "./lobby.js";
-import { el, t, i18n, loadStrings, translatePage, markNamed } from "./lib/dom.js";
+import { el, t, i18n, loadStrings, translatePage, markNamed, decimal } from "./lib/dom.js";
 
 const $ = (id) => document.getElementById(id);
 /** Per-game look of the game cards: an accent colour and an emblem (decoration only). */
@@ -31,7 +31,7 @@ const state = {
 };
 
 function number(value) {
-  return Number(value).toLocaleString(i18n.lang, { maximumFractionDigits: 2 });
+  return decimal(Number(value), { digits: 2 });
 }
 
 function levelOf(g, name) {

@@ -9,12 +9,12 @@
  * option labels come from the game's own module (its model of the replayed view).
  */
 
-import { el, has, svg, t, i18n, loadStrings } from "./lib/dom.js";
+import { el, has, svg, t, loadStrings, decimal } from "./lib/dom.js";
 
 /** Seconds between two questions while a review is queued or running. */
 const POLL = 1.2;
 
-const state = { hooks: null, reviews: new Map(), pending: new Map(), progress: new Map(), step: 0, seat: 0, labelOf: null, unit: "round" };
+const state = { hooks: null, reviews: new Map(), pending: new Map(), progress: new Map(), step: 0, seat: 0, labelOf: null, unit: "round", moveKeys: {} };
 
 /** A review string naming a round the way the game names its rounds (the game module's
     roundUnit: Sticheln's hands, Le Nain Jaune's deals), as the table above it does: the review
@@ -26,7 +26,7 @@ function unitKey(key) {
 
 /** Signed points with one decimal, the reader's way (a decimal comma in French). */
 function points(value, signed = true) {
-  return new Intl.NumberFormat(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: signed ? "always" : "auto" }).format(value);
+  return decimal(value, { digits: 1, fixed: true, sign: signed ? "exceptZero" : "auto" }); // "0,0", never "−0,0"
 }
 
 /**
@@ -45,11 +45,12 @@ export async function setupReview(hooks) {
 
 /** The replay moved (step, seat as seen by); labelOf(texts) names the options in that view;
     unit is what the game calls a round ("round", "hand", "deal": its module's roundUnit). */
-export function reviewStep(step, seat, labelOf, unit = "round") {
+export function reviewStep(step, seat, labelOf, unit = "round", moveKeys = {}) {
   state.step = step;
   state.seat = seat;
   state.labelOf = labelOf;
   state.unit = unit;
+  state.moveKeys = moveKeys;
   draw();
 }
 
@@ -126,7 +127,7 @@ function draw() {
     chart(review.rounds.filter((r) => r.seat === seat)),
     flagged(decisions),
     current(decisions, name),
-    el("p", { class: "review-explain" }, t("review_explain", { playouts: review.playouts })),
+    el("p", { class: "review-explain" }, t(unitKey("review_explain"), { playouts: review.playouts })),
   ].filter(Boolean));
 }
 
@@ -186,6 +187,7 @@ function flagged(decisions) {
 function moveKey(d) {
   const chosen = d.options.find((o) => o.action === d.chosen);
   const word = chosen ? chosen.text.split(" ")[0] : "";
+  if (state.moveKeys[word] && has(state.moveKeys[word])) return state.moveKeys[word]; // the game's own word (Le Malin's contract)
   return has(`review_move_${word}`) ? `review_move_${word}` : "review_move"; // a bid, a card, a trump, a handicap card…
 }
 

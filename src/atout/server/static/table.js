@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHeight } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHand, fitHeight } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -238,6 +238,7 @@ const phone = () => window.matchMedia("(max-width: 640px)").matches;
 /** The felt fitted to the window (the hand in view, no plate over a trick card), the overlay on it. */
 function fitBoard() {
   const board = $("board");
+  fitHand(board.querySelector(".hand-zone"));
   fitHeight(board);
   const felt = board.querySelector(".felt");
   if (felt) fitFelt(felt);
@@ -662,8 +663,9 @@ function setupReplay(msg) {
     $("replay-board").replaceChildren(el("div", { class: "replay-table" }, drawInfo(model, ctx), drawFelt(view, model, ctx), el("div", { class: "hand-zone" }, drawHand(view, model, ctx))),
       el("div", { class: "replay-scores" }, chart(sheet, ctx.names)), replayChat(step));
     const felt = $("replay-board").querySelector(".felt");
+    fitHand($("replay-board").querySelector(".hand-zone"));
     if (felt) fitFelt(felt);
-    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round");
+    reviewStep(step, data.seat, (texts) => optionLabels(mod, view, ctx, texts), mod.roundUnit || "round", mod.reviewMoves || {});
   };
   $("step").addEventListener("input", showStep);
   $("replay-seat").addEventListener("change", showStep);

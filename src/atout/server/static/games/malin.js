@@ -8,13 +8,15 @@
    even when none of its cards can be played (so that being asked reveals nothing):
    `auto(msg)` answers "pass" for the seat then, unless the player turned that off. */
 
-import { el, t, tn, i18n } from "../lib/dom.js";
+import { el, t, tn, decimal } from "../lib/dom.js";
 import { cardElement, seatModels, trickModel, whyKey } from "../felt.js";
 
 export const deck = "malin";
 export const css = true;
 /** The highest capital wins (points are only ever lost). */
 export const higherIsBetter = true;
+/** The review heads a bid with Le Malin's word, a contract ("your bid" over options "Contract 3"). */
+export const reviewMoves = { bid: "mal_review_move_bid" };
 
 const MALHEURS = ["malin", "avocat", "666", "belzebuth", "fennec"];
 const AUTOPASS_KEY = "atout.malin.autopass";
@@ -40,7 +42,7 @@ function twinHigh(msg) { return msg.players === 3 ? 20 : 35; }
 /** A value as read at the table: 17, 17.5 (17,5 in French), −100. */
 export function fmt(value) {
   const n = Number(value);
-  return n.toLocaleString(i18n.lang, { maximumFractionDigits: 4 }).replace("-", "−");
+  return decimal(n, { digits: 4 });
 }
 
 /** A lesson's table (#…&lesson=malin, server/lessons.py): its script asks every move, a forced

@@ -99,6 +99,14 @@ export function num(n) {
   return n < 0 ? `−${-n}` : String(n);
 }
 
+/** A decimal number the reader's way (a decimal comma in French) with the table's true minus (as
+    `num`: Intl writes an ASCII "-", and a rating read "0,0 → -2,6" beside scores "−10"): `digits`
+    decimals at most, all of them when `fixed`; `sign` as Intl's signDisplay ("always": "+0,0"). */
+export function decimal(value, { digits = 0, fixed = false, sign = "auto" } = {}) {
+  const format = new Intl.NumberFormat(i18n.lang, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0, signDisplay: sign });
+  return format.format(value).replace("-", "−");
+}
+
 /** A change of score: "+20", "−10", "0". */
 export function signed(n) {
   return n > 0 ? `+${n}` : num(n);
