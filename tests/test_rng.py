@@ -66,3 +66,28 @@ def test_seeded_rng_is_random_seeded_with_its_text(keys: tuple[object, ...]) -> 
         assert ours.getstate() == theirs.getstate()  # the C state and gauss_next
         assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
         assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+
+
+def test_weighted_is_random_choices() -> None:
+    """Chance nodes' draw (sample_chance): the outcome ``random.choices`` gives, weights of every shape."""
+    tables = [
+        [(7, 1.0)],
+        [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)],
+        [(k, c / 60) for k, c in enumerate([4] * 13 + [2, 2, 1, 3])],  # copies left of each kind
+        [(k, 1 / 3) for k in range(3)],  # sums that round: the same rounding
+        [(k, 0.0 if k % 2 else 0.1) for k in range(9)],  # impossible outcomes never drawn
+    ]
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for table in tables:
+            drawn = R.weighted(ours, table)
+            assert drawn == theirs.choices([o for o, _ in table], [p for _, p in table])[0]
+            assert dict(table)[drawn] > 0.0
+        assert ours.random() == theirs.random()
+    with pytest.raises(IndexError):
+        R.weighted(random.Random(1), [])
+    with pytest.raises(ValueError, match="greater than zero"):
+        R.weighted(random.Random(1), [(1, 0.0), (2, 0.0)])
+    with pytest.raises(ValueError, match="finite"):
+        R.weighted(random.Random(1), [(1, float("inf"))])
+    assert R.weighted(_Own(4), [(1, 0.5), (2, 0.5)]) == _Own(4).choices([1, 2], [0.5, 0.5])[0]

@@ -904,11 +904,8 @@ def seeded_deal(seed: int, key: str, round_number: int, cards: int, seats: int, 
 
 
 def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw a chance outcome at ``state`` by its probabilities."""
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(actions, weights)[0]
+    """Draw a chance outcome at ``state`` by its probabilities (``rng.choices``' draw, compiled)."""
+    return rand.weighted(rng, state.chance_outcomes())
 
 
 def uniform_outcomes(outcomes: Sequence[int]) -> list[tuple[int, float]]:

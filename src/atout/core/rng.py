@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Final, TypeVar
@@ -60,6 +61,43 @@ def choice(rng: random.Random, seq: Sequence[T]) -> T:
     if not len(seq):
         raise IndexError("Cannot choose from an empty sequence")
     return seq[below(rng, len(seq))]
+
+
+def weighted(rng: random.Random, outcomes: Sequence[tuple[T, float]]) -> T:
+    """``rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]``: the same outcome, compiled.
+
+    Why: a chance node of a state without a seed (a deal card by card, OpenSpiel's
+    way) is drawn by its probabilities, and ``random.choices`` is Python: two lists,
+    ``accumulate`` and ``bisect`` cost more than the move.  The same sums in the same
+    order, the same single ``random()`` times their total, the same ``bisect_right``
+    over ``[0, n - 1]``: the same outcome for the same generator state.
+    """
+    if type(rng) is not _Random:
+        return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+    n = len(outcomes)
+    if n == 0:
+        raise IndexError("Cannot choose from an empty sequence")
+    cumulative: list[float] = []
+    total = 0.0
+    first = True
+    for _, p in outcomes:
+        total = p if first else total + p  # accumulate's sums: the first weight as it is
+        first = False
+        cumulative.append(total)
+    total = total + 0.0
+    if total <= 0.0:
+        raise ValueError("Total of weights must be greater than zero")
+    if not math.isfinite(total):
+        raise ValueError("Total of weights must be finite")
+    x = rng.random() * total
+    lo, hi = 0, n - 1
+    while lo < hi:  # bisect_right(cumulative, x, 0, n - 1)
+        mid = (lo + hi) // 2
+        if x < cumulative[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return outcomes[lo][0]
 
 
 def randint(rng: random.Random, a: int, b: int) -> int:
