@@ -610,3 +610,32 @@ def test_one_trick_winner_matches_the_rules(players: int, data: st.DataObject) -
     line = vd(state, 0)["sheet"][0]
     assert line["tricks"] == [int(s == winner) for s in range(players)]
     assert line["deltas"] == [-10 if s == winner else 20 for s in range(players)]
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_chance_outcomes_are_the_undealt_copies_over_the_undealt_cards(players: int) -> None:
+    """Each kind's probability is its copies still in the deck over the deck's size, at every deal and turn-up."""
+    from atout.games.wizard import cards as C
+    from atout.games.wizard.rules import DEAL, SLOTS_OF_KIND, TURN_UP
+
+    rng = random.Random(players)
+    state = WizardGame(players=players).new_state(None)
+    checked = 0
+    while not state.is_terminal:
+        if state.is_chance and state.phase in (DEAL, TURN_UP):
+            remaining = C.FULL_MASK & ~state.dealt
+            total = remaining.bit_count()
+            expected = [
+                (kind, (remaining & SLOTS_OF_KIND[kind]).bit_count() / total)
+                for kind in range(C.NUM_KINDS)
+                if remaining & SLOTS_OF_KIND[kind]
+            ]
+            assert state.chance_outcomes() == expected
+            assert abs(sum(p for _, p in expected) - 1.0) < 1e-9
+            checked += 1
+            state.apply(rng.choice(expected)[0])
+        elif state.is_chance:
+            state.apply(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100

@@ -352,10 +352,13 @@ class WizardState(State[WizardGame]):
             return []
         remaining = C.FULL_MASK & ~self.dealt
         total = remaining.bit_count()
+        single = 1 / total  # a suit card's: one copy of each (Wizards and Jesters counted)
         out = []
         for kind in C.kinds_in(remaining):
-            copies = (remaining & SLOTS_OF_KIND[kind]).bit_count()
-            out.append((kind, copies / total))
+            if kind >= C.WIZARD:
+                out.append((kind, (remaining & SLOTS_OF_KIND[kind]).bit_count() / total))
+            else:
+                out.append((kind, single))
         return out
 
     def _play_turn_refusal(self, action: int) -> Reason | None:
