@@ -15,6 +15,8 @@ same in every worker (xdist checks that the collections agree).
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 #: The long tests: node id prefix, its length in seconds per test, and whether the tests under it
@@ -123,6 +125,29 @@ def schedule(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         out += [next(rest) for _ in range(max(0, size - len(queue)))]
     out += list(rest)
     return out
+
+
+#: The collector's first threshold (CPython's default is 700 allocations): see pytest_configure.
+GC_THRESHOLD = 100_000
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fewer garbage collections (issue 48 item 4): a test process holds millions of objects
+    (PyTorch, NumPy, SQLAlchemy, Starlette, Playwright and the suite's own), and the rules' tests
+    allocate views and dicts by the million, so CPython's default thresholds ran a collection
+    every 700 allocations and a full one, over the whole heap, often: about a fifth of the CPU of
+    the engine-heavy tests (tests/test_conformance.py, test_reasons.py, the games' own tests).
+    Only when unreachable cycles are freed changes; what a test computes does not."""
+    gc.set_threshold(GC_THRESHOLD, 50, 100)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything alive once the tests are collected (the modules imported, their tables, the
+    parametrizations) lives to the end: frozen out of the collector's reach, a full collection
+    no longer walks it each time (see pytest_configure)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(trylast=True)
