@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import pytest
 
+from . import conftest
 from .conftest import LONG, schedule, shares
 
 
@@ -34,7 +35,19 @@ def test_every_test_is_scheduled_once(workers: int) -> None:
     assert sorted(ids(out)) == sorted(ids(SUITE))
 
 
-def test_each_worker_s_share_starts_with_its_long_tests_and_a_module_fixture_stays_in_one() -> None:
+def test_each_worker_s_share_starts_with_its_long_tests_and_a_module_fixture_stays_in_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The lengths of this example, not the suite's measured ones (they change as tests get faster):
+    # the module kept together is the longest unit, each whole game shorter.
+    monkeypatch.setattr(
+        conftest,
+        "LONG",
+        (
+            ("tests/test_reasons.py", 30.0, True),
+            ("tests/server/test_browser_table.py::test_a_whole_game_as_a_new_player_meets_it", 22.0, False),
+        ),
+    )
     out = ids(schedule(list(SUITE), 2))
     first, second = out[: shares(len(out), 2)[0]], out[shares(len(out), 2)[0] :]
     assert first[:2] == ["tests/test_reasons.py::test_one", "tests/test_reasons.py::test_two"]
