@@ -18,10 +18,15 @@ from .tensors import check_tensors
 MAX_STEPS = 200_000
 
 
-def _snapshot(state: State) -> tuple[object, ...]:
-    """Everything observable of a state through the interface."""
-    views = tuple(json.dumps(state.view(s).to_dict(), sort_keys=True) for s in range(state.game.players))
-    return (tuple(state.history), state.current_player, tuple(state.scores()), views)
+def _snapshot(state: State, views: Iterable[dict[str, object]] | None = None) -> tuple[object, ...]:
+    """Everything observable of a state through the interface (its views' dicts, given or made).
+
+    The dicts compare as they are (equal dicts of equal values, stricter than their JSON:
+    a list become a tuple differs), not re-serialised: a probe takes three snapshots.
+    """
+    if views is None:
+        views = (state.view(s).to_dict() for s in range(state.game.players))
+    return (tuple(state.history), state.current_player, tuple(state.scores()), tuple(views))
 
 
 def _where(game: Game, seed: int, step: int) -> str:
@@ -91,13 +96,14 @@ def check_random_play(game: Game, seed: int, probe_every: int = 7) -> State:
                 text = state.action_to_text(a)
                 assert state.parse(text) == a, f"{where}: {text!r} parses to {state.parse(text)}, not {a}"
             views = [state.view(s) for s in range(game.players)]
+            dicts = [v.to_dict() for v in views]
             for s, v in enumerate(views):
-                json.dumps(v.to_dict())
+                json.dumps(dicts[s])
                 expected = tuple(legal) if s == actor else ()
                 assert tuple(v.legal_actions) == expected, f"{where}: view {s} legal_actions"
             illegal = [a for a in range(game.num_actions) if not mask[a]]
             if illegal:
-                before = _snapshot(state)
+                before = _snapshot(state, dicts)
                 bad = rng.choice(illegal)
                 try:
                     state.apply(bad)
