@@ -27,12 +27,16 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import atout
 from atout.core.game import CHANCE
 from atout.envs import gym_env, pettingzoo_env
+
+if TYPE_CHECKING:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 #: A runner plays for ``seconds`` and returns (decisions, actions, elapsed).
 Runner = Callable[[float, random.Random], tuple[int, int, float]]
@@ -57,6 +61,24 @@ def native(name: str, players: int, tensor: bool) -> Runner:
     return run
 
 
+def aec_match(env: OrderEnforcingWrapper, rng: random.Random) -> int:
+    """One whole match of random legal moves through the AEC protocol (``last()``, ``step``): its decisions.
+
+    The terminal ``step(None)`` calls are not decisions.  ``bench/aec.py`` times
+    the same loop on several builds.
+    """
+    decisions = 0
+    env.reset(seed=rng.getrandbits(32))
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        decisions += 1
+    return decisions
+
+
 def pettingzoo(name: str, players: int) -> Runner:
     env = pettingzoo_env(name, players)
 
@@ -64,14 +86,7 @@ def pettingzoo(name: str, players: int) -> Runner:
         decisions = actions = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            env.reset(seed=rng.getrandbits(32))
-            for _agent in env.agent_iter():
-                obs, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-                decisions += 1
+            decisions += aec_match(env, rng)
             actions += len(env.unwrapped.state.history)
         return decisions, actions, time.perf_counter() - start
 

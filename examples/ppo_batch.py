@@ -41,7 +41,10 @@ Seeds: training matches are dealt from ``2**40 + seed * 2**32`` on (a
 contiguous range), the progress evaluation from ``2**39`` on, and
 ``atout tournament`` from its own 63-bit derived seeds, so no figure is read
 on a training deal.  With ``--updates`` as the budget a run is reproducible
-from its seed (``--minutes`` stops wherever the clock says).
+from its seed (``--minutes`` stops wherever the clock says).  ``--minutes`` is the
+whole run, progress evaluations included: an evaluation the clock stops is
+dropped (a whole one costs a full match per seat on ``--eval-deals`` deals,
+minutes on a loaded machine), so a short run still ends on time.
 """
 
 from __future__ import annotations
@@ -360,11 +363,13 @@ class PPO:
 # -- a quick measure of progress at batch speed ---------------------------------------------------
 
 
-def evaluate(model: PolicyModel, args: Args) -> tuple[float, float]:
+def evaluate(model: PolicyModel, args: Args, deadline: float | None = None) -> tuple[float, float] | None:
     """The greedy policy in each seat against the heuristic on held-out deals: margin per round, 95% half-width.
 
     The figure is the tournaments' (duplicate deals, every seat rotation), read
-    fast on the batch; report final numbers with ``atout tournament``.
+    fast on the batch; report final numbers with ``atout tournament``.  None when
+    ``time.monotonic()`` passes ``deadline`` first: ``--minutes`` bounds the whole
+    run, and half an evaluation is no figure.
     """
     seeds = [EVAL_SEED_BASE + i for i in range(args.eval_deals)]
     per_seat = []
@@ -372,6 +377,8 @@ def evaluate(model: PolicyModel, args: Args) -> tuple[float, float]:
         batch = batch_class(args.game)(args.players, seeds, **args.options)
         rounds = np.zeros(len(seeds))
         while not batch.terminal.all():
+            if deadline is not None and time.monotonic() > deadline:
+                return None
             actions = batch.heuristic_actions()
             mine = (batch.current_player == seat) & ~batch.terminal
             if mine.any():
@@ -393,9 +400,8 @@ def train(args: Args) -> PolicyModel:
     """Play and update until the budget is spent; write the model to ``args.out`` and return it."""
     ppo = PPO(args)
     start = time.monotonic()
-    while time.monotonic() - start < 60 * args.minutes and (
-        args.updates is None or ppo.updates < args.updates
-    ):
+    deadline = start + 60 * args.minutes
+    while time.monotonic() < deadline and (args.updates is None or ppo.updates < args.updates):
         stats = ppo.update(ppo.play())
         ppo.updates += 1
         if ppo.updates % args.snapshot_every == 0:
@@ -404,8 +410,11 @@ def train(args: Args) -> PolicyModel:
             f"{k} {v:+.4f}" for k, v in stats.items()
         )
         if args.eval_every and ppo.updates % args.eval_every == 0:
-            margin, half = evaluate(ppo.model(), args)
-            line += f"  vs heuristic {margin:+.2f} ± {half:.2f} a round"
+            measured = evaluate(ppo.model(), args, deadline)
+            if measured is None:
+                line += "  (evaluation dropped: --minutes ran out)"
+            else:
+                line += f"  vs heuristic {measured[0]:+.2f} ± {measured[1]:.2f} a round"
         print(line, flush=True)
     model = ppo.model()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

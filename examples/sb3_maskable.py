@@ -143,7 +143,10 @@ def opponents(args: Args) -> str | list[str | SB3Policy]:
         return args.opponents
     if len(names) == 1:
         names = names * (args.players - 1)
-    return [SELF if n == "self" else SB3Policy.load(n[4:]) if n.startswith("sb3:") else n for n in names]
+    try:
+        return [SELF if n == "self" else SB3Policy.load(n[4:]) if n.startswith("sb3:") else n for n in names]
+    except FileNotFoundError as error:  # a mistyped snapshot: one line, not a traceback
+        raise SystemExit(f"--opponents: {error}") from None
 
 
 class Deadline(BaseCallback):

@@ -57,6 +57,17 @@ def test_bridge_refusals_and_dict_observation() -> None:
         env.set_attr("seat", 1, indices=[0])
 
 
+def test_a_snapshot_path_that_names_no_file_is_refused_with_that_path(tmp_path: Path) -> None:
+    """Before, SB3's own error named ``PATH.zip.zip`` deep in a traceback (issue 49's fresh-venv check)."""
+    from atout.envs.sb3 import SB3Policy
+
+    missing = tmp_path / "snapshot.zip"
+    with pytest.raises(FileNotFoundError, match=r"no saved model at .*snapshot\.zip \("):
+        SB3Policy.load(missing)
+    with pytest.raises(FileNotFoundError, match="no saved model"):
+        SB3Policy.load(str(tmp_path / "snapshot"))  # SB3 would try snapshot.zip as well: neither is there
+
+
 @pytest.mark.skipif(HAVE_SB3, reason="stable-baselines3 is installed: the class is built instead")
 def test_without_sb3_the_adapter_says_what_to_install() -> None:
     with pytest.raises(ImportError, match="pip install stable-baselines3"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,17 @@ def test_runs_are_reproducible_and_the_py_bot_plays_the_same(
     assert play_match(game, [py, *field], 5).state.scores() == by_net
     with pytest.raises(BotError, match="4 players"):  # another configuration: refused, not guessed
         play_match(atout.load("wizard", 3, rounds=3), [make_bot(spec, game, seed=0)] * 3, 5)
+
+
+def test_an_evaluation_the_clock_stops_is_dropped(tmp_path: Path) -> None:
+    """``--minutes`` bounds the whole run: an evaluation past the deadline gives no figure (issue 49).
+
+    Before, a 0.5-minute run on the loaded 2-core machine ran 4 minutes: its progress
+    evaluation (a full match per seat on 32 deals) started inside the budget and ran on.
+    """
+    example = load_example("ppo_batch")
+    model = PolicyModel.load(train(tmp_path, "wizard"))
+    args = example.parse(["--game", "wizard", "--eval-deals", "2", "--option", "rounds=1"])
+    assert example.evaluate(model, args, deadline=time.monotonic() - 1) is None
+    margin, half = example.evaluate(model, args)
+    assert np.isfinite(margin) and half >= 0

@@ -46,3 +46,6 @@ def test_self_play_and_a_league_snapshot_on_the_vector_route(tmp_path: Path) -> 
     args = [*TINY, "--envs", "4", "--out", str(tmp_path / "second"), "--verbose", "0"]
     model = example.main([*args, "--opponents", f"self,{snapshot},heuristic"])
     assert model.num_timesteps >= 64 and example.SELF.model is model
+
+    with pytest.raises(SystemExit, match=r"--opponents: SB3Policy.load: no saved model at .*missing\.zip"):
+        example.main([*args, "--opponents", f"self,sb3:{tmp_path / 'missing.zip'},heuristic"])

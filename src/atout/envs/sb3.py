@@ -36,7 +36,9 @@ logic in numpy alone, so it is tested where SB3 is absent too.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -238,7 +240,17 @@ class SB3Policy:
 
     @classmethod
     def load(cls, path: str | Any, *, deterministic: bool = True) -> SB3Policy:
-        """A saved ``MaskablePPO`` (``model.save(path)``), on the CPU."""
+        """A saved ``MaskablePPO`` (``model.save(path)``), on the CPU.
+
+        A path that names no file (as SB3 reads it: as given, else with ``.zip``
+        added) is refused with that path, not SB3's traceback naming ``PATH.zip.zip``.
+        """
+        if isinstance(path, str | os.PathLike):
+            given = Path(path)
+            if not given.is_file() and not given.with_name(given.name + ".zip").is_file():
+                raise FileNotFoundError(
+                    f"SB3Policy.load: no saved model at {given} (model.save(path) writes one)"
+                )
         try:
             from sb3_contrib import MaskablePPO
         except ImportError as error:
