@@ -15,10 +15,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import atout
 from atout.core.game import CHANCE
 from atout.envs import pettingzoo_env
+from atout.envs.aec import AtoutAECEnv
 from atout.envs.arrays import tensor_array
 
 from .conftest import table_sizes
@@ -132,3 +134,65 @@ def test_openspiel_tensors_are_the_games_and_follow_the_state() -> None:
         state.apply_action(rng.choice(state.legal_actions()))
         seen += 1
     assert seen == 40
+
+
+class _ClearingEnv(AtoutAECEnv):
+    """The AEC env clearing ``rewards`` at every step, as PettingZoo's ``_clear_rewards`` is meant."""
+
+    @property
+    def _dirty(self) -> bool:
+        return True
+
+    @_dirty.setter
+    def _dirty(self, value: bool) -> None:
+        pass
+
+
+@pytest.mark.parametrize("tensor", ["information_state", "observation"])
+@pytest.mark.parametrize(
+    ("name", "options"), [("wizard", {"rounds": 3}), ("malin", {}), ("sticheln", {}), ("nain-jaune", {})]
+)
+def test_pettingzoo_match_observes_the_list_encoding_and_pays_as_pettingzoo(
+    name: str, options: dict[str, Any], tensor: str
+) -> None:
+    """A whole seeded AEC match through ``pettingzoo_env`` (its own wrapper, iterator and reward
+    bookkeeping, issue 48) beside the same match through PettingZoo's stock
+    ``OrderEnforcingWrapper`` around an env that clears the rewards at every step: the same
+    agents in turn, the same ``last()`` (cumulative reward, flags, infos), the same ``rewards``
+    (values and types) after every step; and every agent's observation equal to the game's
+    list encoder and ``legal_mask``, as float32 and int8."""
+    fast = pettingzoo_env(name, 4, tensor=tensor, **options)
+    base = fast.unwrapped
+    stock = OrderEnforcingWrapper(_ClearingEnv(base.game, tensor=tensor))
+    game = base.game
+    rng = random.Random(4)
+    for env in (fast, stock):
+        env.reset(seed=21)
+    for agent, other in zip(fast.agent_iter(), stock.agent_iter(), strict=True):
+        assert agent == other
+        obs, *rest = fast.last()
+        obs_stock, *rest_stock = stock.last()
+        assert rest == rest_stock
+        state = base.state
+        for seat, each in enumerate(fast.possible_agents):
+            view = state.view(seat)
+            seen = fast.observe(each)
+            encoded = (
+                game.information_state_tensor(view)
+                if tensor == "information_state"
+                else game.observation_tensor(view)
+            )
+            assert seen["observation"].dtype == np.float32 and seen["action_mask"].dtype == np.int8
+            assert np.array_equal(seen["observation"], np.asarray(encoded, np.float32))
+            legal = state.legal_mask() if view.legal_actions else [0] * game.num_actions
+            assert seen["action_mask"].tolist() == legal
+        assert np.array_equal(obs["observation"], obs_stock["observation"])
+        assert np.array_equal(obs["action_mask"], obs_stock["action_mask"])
+        over = rest[1] or rest[2]
+        action = None if over else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        fast.step(action)
+        stock.step(action)
+        assert [(k, v, type(v)) for k, v in fast.rewards.items()] == [
+            (k, v, type(v)) for k, v in stock.rewards.items()
+        ]
+    assert not stock.agents and base.state.is_terminal

@@ -17,11 +17,13 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..core.game import Game
 from ..core.registry import game_class
-from .arrays import observation_of
+from .arrays import Observer
 from .common import (
     REWARDS,
     TENSORS,
@@ -80,6 +82,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         size = tensor_size(game, self.tensor)
+        self._observer = Observer(game, self.tensor)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -94,6 +97,9 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.state = game.new_state(0)
         self._steps = 0
         self._rewards = RoundRewards(self.state, reward)
+        #: Whether ``rewards`` may differ from what PettingZoo's ``_clear_rewards`` leaves (the
+        #: int 0 of every agent): a reward paid at the last step, or the 0.0 of a reset.  See :meth:`step`.
+        self._dirty = True
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -115,6 +121,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.state = start_state(self.game, self._seeds.next(seed), position)
         self._rewards = RoundRewards(self.state, self.reward_mode)
         self._steps = 0
+        self._dirty = True
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -124,7 +131,7 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> ObsType:
-        return observation_of(self.state.view(self._seats[agent]), self.tensor)
+        return self._observer(self.state.view(self._seats[agent]))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -136,8 +143,13 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.state.apply(operator.index(action))  # IllegalAction leaves everything as it was
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # PettingZoo's clear-then-accumulate, skipped on the steps (nearly all) where no reward
+        # is due and ``rewards`` is still as the last clear left it: clearing would change
+        # nothing, and accumulating zeros changes no cumulative reward (none is ever -0.0).
         due = self._rewards.collect(self.state)
+        if self._dirty or due is not None:
+            self._clear_rewards()
+        self._dirty = due is not None
         if due is not None:
             for seat, value in enumerate(due):
                 self.rewards[self.possible_agents[seat]] = value
@@ -148,7 +160,8 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             if self.max_cycles is not None and self._steps >= self.max_cycles * self.game.players:
                 self.truncations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[self.state.current_player]
-        self._accumulate_rewards()
+        if due is not None:
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The whole table as text (every hand: for debugging): printed (``human``) or returned (``ansi``)."""
@@ -180,8 +193,46 @@ class AtoutOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         result: tuple[Any, ...] = self.env.last(observe)
         return result
 
+    def step(self, action: Any) -> None:
+        """The stock ``step``'s checks, ``agents`` read from the environment at once (no ``__getattr__`` hops)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """The stock order-enforcing iterator's ``__next__`` (same stop, same check), reading the
+    environment under the wrapper directly: the stock one goes through two ``__getattr__``
+    layers for ``agents`` and ``agent_selection`` at every step."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 def make_env(name: str, players: int, **kwargs: Any) -> OrderEnforcingWrapper:

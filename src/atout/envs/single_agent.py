@@ -49,7 +49,7 @@ from ..core.errors import IllegalAction
 from ..core.game import Game
 from ..core.registry import game_class, names
 from ..match import BotError, derive_seed
-from .arrays import observation_of
+from .arrays import Observer
 from .common import (
     REWARDS,
     TENSORS,
@@ -116,6 +116,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self.seat = seat
         self.opponent_names = names
         self.tensor = check_choice("tensor", tensor, TENSORS)
+        self._observer = Observer(game, self.tensor)
         self.reward_mode = check_choice("reward", reward, REWARDS)
         self.render_mode = render_mode
         self.state = game.new_state(0)
@@ -137,7 +138,7 @@ class AtoutGymEnv(gymnasium.Env[ObsType, np.int64]):
         self.action_space = spaces.Discrete(game.num_actions)
 
     def _observation(self) -> ObsType:
-        return observation_of(self.state.view(self.seat), self.tensor)
+        return self._observer(self.state.view(self.seat))
 
     def _info(self, obs: ObsType, illegal: bool = False) -> dict[str, Any]:
         # A copy of the mask: Gymnasium wants no object shared between obs and info.
