@@ -1,0 +1,159 @@
+"""The table page's work per message, in real Chromium: A/B of two source trees' static files.
+
+Each tree is served by its own ``atout serve`` (same deal seed, bots at a small delay); the same
+game (the human at seat 0 clicks the first legal move, reduced motion so the pace is the
+server's) is played against each in turn, in one Chromium, and CDP's Performance.getMetrics
+says how much CPU the page's renderer spent (script, layout, style) over the game, divided
+by the state messages it received.  Usage:
+
+    PYTHONPATH=src python bench/page_work.py --a /work/main/src --b src --game wizard --runs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.server.conftest import ARGS, CHROMIUM, Server, short_options
+
+from atout.core.registry import game_class
+
+COUNT = """{
+const Base = window.WebSocket;
+window.__states = 0;
+window.WebSocket = class extends Base {
+  constructor(...a) { super(...a); this.addEventListener('message', (e) => { if (e.data.startsWith('{"type":"state"') || e.data.includes('"type": "state"') || e.data.includes('"type":"state"')) window.__states++; }); }
+};
+try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}
+}"""
+METRICS = (
+    "TaskDuration",
+    "ScriptDuration",
+    "LayoutDuration",
+    "RecalcStyleDuration",
+    "LayoutCount",
+    "RecalcStyleCount",
+)
+
+
+def play(
+    browser: Any, server: Server, game: str, players: int, profile: bool, options: dict[str, Any]
+) -> dict[str, float]:
+    seats = [
+        {"name": "Human" if i == 0 else f"Bot {i}", "bot": None if i == 0 else "random"}
+        for i in range(players)
+    ]
+    answer = server.create_table(
+        game=game, players=players, options={**short_options(game), **options}, seats=seats
+    )
+    ctx = browser.new_context(locale="en-US", reduced_motion="reduce")
+    ctx.add_init_script(COUNT)
+    ctx.add_init_script(
+        "try { localStorage.setItem('atout.named.' + location.pathname.split('/').pop() + '.0', '1'); } catch (e) {}"
+    )
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    if profile:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+    page.goto(answer["seats"][0]["url"])
+    page.wait_for_selector("#board[data-n]")
+    base = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    if profile:
+        cdp.send("Profiler.start")
+    t0 = time.monotonic()
+    for _ in range(600):
+        page.wait_for_function(
+            "() => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === '0'; }"
+        )
+        if page.eval_on_selector("#board", "b => b.dataset.over") == "true":
+            break
+        n = int(page.eval_on_selector("#board", "b => b.dataset.n"))
+        page.locator("#board button.card.legal, #board button.action").first.click(position=None)
+        page.wait_for_function(
+            "n => Number(document.getElementById('board').dataset.n) > n || !document.getElementById('chooser').hidden",
+            arg=n,
+        )
+        chooser = page.locator("#chooser:not([hidden]) button.action")
+        if chooser.count():
+            chooser.first.click()
+    wall = time.monotonic() - t0
+    end = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    states = page.evaluate("() => window.__states")
+    out = {k: end[k] - base.get(k, 0) for k in METRICS}
+    out["states"] = states
+    out["wall"] = wall
+    if profile:
+        prof = cdp.send("Profiler.stop")["profile"]
+        top(prof)
+    ctx.close()
+    return out
+
+
+def top(prof: dict[str, Any], k: int = 25) -> None:
+    """Self time by function (the sampling profile's nodes summed by name and place)."""
+    nodes = {n["id"]: n for n in prof["nodes"]}
+    dt = prof["timeDeltas"]
+    self_ms: dict[str, float] = {}
+    for sid, d in zip(prof["samples"], dt, strict=False):
+        cf = nodes[sid]["callFrame"]
+        name = f"{cf['functionName'] or '(anon)'} {cf['url'].rsplit('/', 1)[-1]}:{cf['lineNumber'] + 1}"
+        self_ms[name] = self_ms.get(name, 0) + d / 1000
+    for name, ms in sorted(self_ms.items(), key=lambda x: -x[1])[:k]:
+        print(f"  {ms:8.1f} ms  {name}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--a", required=True, help="the src directory of tree A")
+    p.add_argument("--b", required=True, help="the src directory of tree B")
+    p.add_argument("--game", default="wizard")
+    p.add_argument("--players", type=int, default=0)
+    p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--profile", action="store_true")
+    p.add_argument("--options", default="{}", help="the game's options over the short ones, as JSON")
+    args = p.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    players = args.players or game_class(args.game).min_players
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        servers = {}
+        for name, src in (("A", args.a), ("B", args.b)):
+            os.environ["PYTHONPATH"] = str(Path(src).resolve())
+            srv = Server(
+                str(Path(tmp) / f"{name}.sqlite3"), bot_delay=0.02, deal_seed=2026, log_level="warning"
+            )
+            srv.start()
+            servers[name] = srv
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for run in range(args.runs):
+                for name, srv in servers.items():
+                    r = play(
+                        browser, srv, args.game, players, args.profile and run == 0, json.loads(args.options)
+                    )
+                    per = {k: r[k] / max(1, r["states"]) for k in METRICS}
+                    print(
+                        f"{name} run {run}: {int(r['states'])} states, wall {r['wall']:.1f}s, "
+                        f"task {r['TaskDuration'] * 1000:.0f} ms = {per['TaskDuration'] * 1000:.2f} ms/msg "
+                        f"(script {per['ScriptDuration'] * 1000:.2f}, layout {per['LayoutDuration'] * 1000:.2f} "
+                        f"x{per['LayoutCount']:.1f}, style {per['RecalcStyleDuration'] * 1000:.2f} x{per['RecalcStyleCount']:.1f})",
+                        flush=True,
+                    )
+        finally:
+            browser.close()
+            for srv in servers.values():
+                srv.stop()
+
+
+if __name__ == "__main__":
+    main()
