@@ -29,7 +29,7 @@ COUNT = """{
 const Base = window.WebSocket;
 window.__states = 0;
 window.WebSocket = class extends Base {
-  constructor(...a) { super(...a); this.addEventListener('message', (e) => { if (e.data.startsWith('{"type":"state"') || e.data.includes('"type": "state"') || e.data.includes('"type":"state"')) window.__states++; }); }
+  constructor(...a) { super(...a); window.__log = window.__log || []; this.addEventListener('message', (e) => { window.__log.push(e.data); if (e.data.startsWith('{"type":"state"') || e.data.includes('"type": "state"') || e.data.includes('"type":"state"')) window.__states++; }); }
 };
 try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}
 }"""
@@ -92,6 +92,8 @@ def play(
     out = {k: end[k] - base.get(k, 0) for k in METRICS}
     out["states"] = states
     out["wall"] = wall
+    out["log"] = page.evaluate("() => window.__log")
+    out["url"] = answer["seats"][0]["url"]
     if profile:
         prof = cdp.send("Profiler.stop")["profile"]
         top(prof)
@@ -99,17 +101,101 @@ def play(
     return out
 
 
-def top(prof: dict[str, Any], k: int = 25) -> None:
-    """Self time by function (the sampling profile's nodes summed by name and place)."""
+#: The page's functions whose time is summed with what they call (the sampling profile's stacks).
+INCLUSIVE = (
+    "show",
+    "drawBoard",
+    "keepUnchanged",
+    "signature",
+    "fitBoard",
+    "fitHand",
+    "fitHeight",
+    "fitFelt",
+    "fitSeats",
+    "separateSeats",
+    "fitCentre",
+    "fitTrick",
+    "snapshot",
+    "drawFelt",
+    "drawHand",
+    "drawInfo",
+    "model",
+    "status",
+    "roomFacts",
+    "hintTurn",
+    "placeOverlay",
+    "onmessage",
+)
+
+
+#: A socket that says the recorded messages again, one every 100 ms once the page says go.
+FAKE = """{
+window.__go = null;
+window.WebSocket = class {
+  static OPEN = 1;
+  constructor() {
+    this.readyState = 0;
+    setTimeout(() => {
+      this.readyState = 1;
+      if (this.onopen) this.onopen();
+      const log = @LOG@;
+      window.__go = () => { log.forEach((d, i) => setTimeout(() => this.onmessage({ data: d }), 100 * i)); };
+    }, 0);
+  }
+  send() {}
+  close() {}
+};
+try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}
+}"""
+
+
+def replay(browser: Any, url: str, log: list[str], motion: bool) -> dict[str, float]:
+    """The recorded game's messages said again to a page of ``url``'s server: its CPU over them."""
+    last = max(json.loads(d).get("n", 0) for d in log if '"state"' in d)
+    ctx = browser.new_context(locale="en-US", reduced_motion="no-preference" if motion else "reduce")
+    ctx.add_init_script(FAKE.replace("@LOG@", json.dumps(log)))
+    ctx.add_init_script(
+        "try { localStorage.setItem('atout.named.' + location.pathname.split('/').pop() + '.0', '1'); } catch (e) {}"
+    )
+    page = ctx.new_page()
+    page.set_default_timeout(300_000)
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.goto(url)
+    page.wait_for_function("() => window.__go !== null")
+    page.wait_for_timeout(500)
+    base = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    page.evaluate("() => window.__go()")
+    page.wait_for_function(
+        "n => Number(document.getElementById('board').dataset.n) >= n", arg=last, polling=1000
+    )
+    page.wait_for_timeout(500)
+    end = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    ctx.close()
+    return {k: end[k] - base.get(k, 0) for k in METRICS}
+
+
+def top(prof: dict[str, Any], k: int = 15) -> None:
+    """Self time by function, and the time under each of the page's INCLUSIVE functions."""
     nodes = {n["id"]: n for n in prof["nodes"]}
-    dt = prof["timeDeltas"]
+    parent = {c: n["id"] for n in prof["nodes"] for c in n.get("children", [])}
     self_ms: dict[str, float] = {}
-    for sid, d in zip(prof["samples"], dt, strict=False):
+    incl_ms: dict[str, float] = {}
+    for sid, d in zip(prof["samples"], prof["timeDeltas"], strict=False):
         cf = nodes[sid]["callFrame"]
         name = f"{cf['functionName'] or '(anon)'} {cf['url'].rsplit('/', 1)[-1]}:{cf['lineNumber'] + 1}"
         self_ms[name] = self_ms.get(name, 0) + d / 1000
+        seen = set()
+        node: int | None = sid
+        while node is not None:
+            fn = nodes[node]["callFrame"]["functionName"]
+            if fn in INCLUSIVE and fn not in seen:
+                seen.add(fn)
+                incl_ms[fn] = incl_ms.get(fn, 0) + d / 1000
+            node = parent.get(node)
     for name, ms in sorted(self_ms.items(), key=lambda x: -x[1])[:k]:
-        print(f"  {ms:8.1f} ms  {name}")
+        print(f"  self {ms:8.1f} ms  {name}")
+    print("  " + ", ".join(f"{fn} {ms:.0f}" for fn, ms in sorted(incl_ms.items(), key=lambda x: -x[1])))
 
 
 def main() -> None:
@@ -120,6 +206,13 @@ def main() -> None:
     p.add_argument("--players", type=int, default=0)
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--motion", action="store_true", help="replay with the cards in motion (and the pulse)")
+    p.add_argument(
+        "--replays",
+        type=int,
+        default=0,
+        help="then say the first game's messages again this many times to each",
+    )
     p.add_argument("--options", default="{}", help="the game's options over the short ones, as JSON")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
@@ -149,6 +242,25 @@ def main() -> None:
                         f"x{per['LayoutCount']:.1f}, style {per['RecalcStyleDuration'] * 1000:.2f} x{per['RecalcStyleCount']:.1f})",
                         flush=True,
                     )
+            if args.replays:
+                r = play(browser, servers["A"], args.game, players, False, json.loads(args.options))
+                path = r["url"].split("/table/", 1)[1]
+                states = sum('"state"' in d for d in r["log"])
+                cpu: dict[str, list[float]] = {"A": [], "B": []}
+                for run in range(args.replays):
+                    for name, srv in servers.items():
+                        m = replay(browser, f"{srv.url}/table/{path}", r["log"], args.motion)
+                        work = m["ScriptDuration"] + m["LayoutDuration"] + m["RecalcStyleDuration"]
+                        cpu[name].append(work * 1000 / states)
+                        print(
+                            f"{name} replay {run}: {states} states: script+layout+style {work * 1000 / states:.2f} ms/msg "
+                            f"(script {m['ScriptDuration'] * 1000 / states:.2f}, layout {m['LayoutDuration'] * 1000 / states:.2f} "
+                            f"x{m['LayoutCount'] / states:.1f}, style {m['RecalcStyleDuration'] * 1000 / states:.2f} "
+                            f"x{m['RecalcStyleCount'] / states:.1f}; task {m['TaskDuration'] * 1000 / states:.2f})",
+                            flush=True,
+                        )
+                for name, xs in cpu.items():
+                    print(f"{name}: median {sorted(xs)[len(xs) // 2]:.2f} ms/msg, min {min(xs):.2f}")
         finally:
             browser.close()
             for srv in servers.values():
