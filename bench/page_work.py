@@ -43,6 +43,20 @@ METRICS = (
 )
 
 
+def open_page(browser: Any, script: str, motion: bool) -> tuple[Any, Any, Any]:
+    """A fresh context's page running ``script`` first (seat 0 named: no question), its CDP session measuring."""
+    ctx = browser.new_context(locale="en-US", reduced_motion="no-preference" if motion else "reduce")
+    ctx.add_init_script(script)
+    ctx.add_init_script(
+        "try { localStorage.setItem('atout.named.' + location.pathname.split('/').pop() + '.0', '1'); } catch (e) {}"
+    )
+    page = ctx.new_page()
+    page.set_default_timeout(300_000)
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    return ctx, page, cdp
+
+
 def play(
     browser: Any, server: Server, game: str, players: int, profile: bool, options: dict[str, Any]
 ) -> dict[str, float]:
@@ -53,15 +67,7 @@ def play(
     answer = server.create_table(
         game=game, players=players, options={**short_options(game), **options}, seats=seats
     )
-    ctx = browser.new_context(locale="en-US", reduced_motion="reduce")
-    ctx.add_init_script(COUNT)
-    ctx.add_init_script(
-        "try { localStorage.setItem('atout.named.' + location.pathname.split('/').pop() + '.0', '1'); } catch (e) {}"
-    )
-    page = ctx.new_page()
-    page.set_default_timeout(30_000)
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Performance.enable")
+    ctx, page, cdp = open_page(browser, COUNT, False)
     if profile:
         cdp.send("Profiler.enable")
         cdp.send("Profiler.setSamplingInterval", {"interval": 200})
@@ -89,7 +95,7 @@ def play(
     wall = time.monotonic() - t0
     end = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     states = page.evaluate("() => window.__states")
-    out = {k: end[k] - base.get(k, 0) for k in METRICS}
+    out: dict[str, Any] = {k: end[k] - base.get(k, 0) for k in METRICS}
     out["states"] = states
     out["wall"] = wall
     out["log"] = page.evaluate("() => window.__log")
@@ -152,15 +158,7 @@ try { localStorage.setItem('atout.speed', 'fast'); } catch (e) {}
 def replay(browser: Any, url: str, log: list[str], motion: bool) -> dict[str, float]:
     """The recorded game's messages said again to a page of ``url``'s server: its CPU over them."""
     last = max(json.loads(d).get("n", 0) for d in log if '"state"' in d)
-    ctx = browser.new_context(locale="en-US", reduced_motion="no-preference" if motion else "reduce")
-    ctx.add_init_script(FAKE.replace("@LOG@", json.dumps(log)))
-    ctx.add_init_script(
-        "try { localStorage.setItem('atout.named.' + location.pathname.split('/').pop() + '.0', '1'); } catch (e) {}"
-    )
-    page = ctx.new_page()
-    page.set_default_timeout(300_000)
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Performance.enable")
+    ctx, page, cdp = open_page(browser, FAKE.replace("@LOG@", json.dumps(log)), motion)
     page.goto(url)
     page.wait_for_function("() => window.__go !== null")
     page.wait_for_timeout(500)
