@@ -59,7 +59,7 @@ def open_page(browser: Any, script: str, motion: bool) -> tuple[Any, Any, Any]:
 
 def play(
     browser: Any, server: Server, game: str, players: int, profile: bool, options: dict[str, Any]
-) -> dict[str, float]:
+) -> dict[str, Any]:
     seats = [
         {"name": "Human" if i == 0 else f"Bot {i}", "bot": None if i == 0 else "random"}
         for i in range(players)
