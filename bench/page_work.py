@@ -7,6 +7,12 @@ says how much CPU the page's renderer spent (script, layout, style) over the gam
 by the state messages it received.  Usage:
 
     PYTHONPATH=src python bench/page_work.py --a /work/main/src --b src --game wizard --runs 2
+
+``--replays N`` then records one game's messages and says them again, the same ones, to a page of
+each tree in turn (a fake socket, one message every 100 ms), with ``--motion`` as a player sees it.
+2026-12-07, Wizard 3 players 4 rounds, 43 states, ``--runs 0 --replays 3 --motion`` on the shared
+2-core machine: main thread 79-84 ms/msg before, 36-40 after (style recalculations 44.7/msg -> 16.1;
+the seat to act's box-shadow pulse had the page restyle and repaint at every frame).
 """
 
 from __future__ import annotations
