@@ -262,7 +262,14 @@ export function fitTrick(felt) {
   // The places of the felt's grid, each card's nearest to its own place first.
   const grid = [];
   for (let gx = TRICK_GRID; gx < 1; gx += TRICK_GRID) for (let gy = TRICK_GRID; gy < 1; gy += TRICK_GRID) grid.push({ x: gx * 100, y: gy * 100 });
-  const near = anchors.map((a) => grid.slice().sort((p, q) => Math.hypot(p.x - a.x, p.y - a.y) - Math.hypot(q.x - a.x, q.y - a.y)));
+  // Sorted only when a card may leave its line (rarely: most tricks fit on their lines), once per
+  // card: 576 places sorted for each card at each drawing were most of the fitting's script time.
+  const sorted = [];
+  const near = (i) => {
+    const a = anchors[i];
+    sorted[i] ??= grid.map((p) => ({ p, d: Math.hypot(p.x - a.x, p.y - a.y) })).sort((u, v) => u.d - v.d).map((u) => u.p);
+    return sorted[i];
+  };
   const lineSpots = (a, i, w) => TRICK_SIDEWAYS.flatMap((side) => {
     // Every other card tries the other side first, so that two cards on one line part.
     const dx = ((i % 2 ? -side : side) * w * 100) / area.width;
@@ -292,7 +299,7 @@ export function fitTrick(felt) {
       };
       let chosen = null;
       for (const at of lineSpots(anchors[i], i, w)) if ((chosen = clear(at, false))) break;
-      if (!chosen && anywhere) for (const at of near[i]) if ((chosen = clear(at, true))) break;
+      if (!chosen && anywhere) for (const at of near(i)) if ((chosen = clear(at, true))) break;
       if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, notes[i]), x: anchors[i].x, y: anchors[i].y }; }
       placed.push(chosen.box);
       spots[i] = chosen;
@@ -332,13 +339,17 @@ const COMPACT_FELT = 600;
     its place would leave the window or slide under the review panel. */
 export function fitSeats(felt) {
   felt.classList.toggle("compact", felt.clientWidth < COMPACT_FELT || window.matchMedia("(max-width: 640px)").matches);
+  // All cleared, then all measured, then all moved: a plate's place does not depend on another's
+  // (each is placed on the felt by itself), and clearing and measuring one after another made the
+  // browser lay the page out again for every seat.
+  const seats = [...felt.querySelectorAll(".seat")];
+  seats.forEach((seat) => { seat.style.marginLeft = ""; });
   const box = felt.parentElement.getBoundingClientRect();
-  for (const seat of felt.querySelectorAll(".seat")) {
-    seat.style.marginLeft = "";
+  const shifts = seats.map((seat) => {
     const r = seat.getBoundingClientRect();
-    const shift = r.left < box.left ? box.left - r.left : r.right > box.right ? box.right - r.right : 0;
-    if (shift) seat.style.marginLeft = `${shift}px`;
-  }
+    return r.left < box.left ? box.left - r.left : r.right > box.right ? box.right - r.right : 0;
+  });
+  seats.forEach((seat, i) => { if (shifts[i]) seat.style.marginLeft = `${shifts[i]}px`; });
   separateSeats(felt, box);
 }
 

@@ -270,11 +270,15 @@ function status(msg, auto = null) {
     node.className = "status";
   }
   const mine = !msg.over && msg.to_act === msg.seat && !auto;
-  document.title = `${mine ? `● ${t("your_turn")} · ` : ""}${msg.title} · atout`;
+  const title = `${mine ? `● ${t("your_turn")} · ` : ""}${msg.title} · atout`;
+  if (document.title !== title) document.title = title;
   favicon(mine);
 }
 
+/** Set only when it changes: a new href makes the browser decode the icon again, at every message. */
 function favicon(mine) {
+  if (favicon.mine === mine) return;
+  favicon.mine = mine;
   const fill = mine ? "%23e0a526" : "%231f5e3a";
   const dot = mine ? "<circle cx='25' cy='7' r='6' fill='%23d2383f'/>" : "";
   const href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect x='6' y='3' width='20' height='27' rx='3' fill='${fill}' stroke='white' stroke-width='2'/><text x='16' y='22' font-size='14' text-anchor='middle' fill='white' font-family='serif'>a</text>${dot}</svg>`;
