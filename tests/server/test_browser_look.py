@@ -151,8 +151,21 @@ def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()
+        # Whether the lobby (above the cards) was drawn when the cards first were: drawn after,
+        # it pushed them and their links down under a reader's finger (a lesson's link clicked
+        # as it moved opened nothing: the lessons' browser test met it on a loaded machine).
+        page.add_init_script(
+            """new MutationObserver((changes, watch) => {
+                 const games = document.getElementById("games");
+                 if (games && games.children.length) {
+                   window.lobbyFirst = document.getElementById("lobby").children.length > 0;
+                   watch.disconnect();
+                 }
+               }).observe(document, { childList: true, subtree: true });"""
+        )
         page.goto(server.url + "/")
         page.wait_for_selector("#games .game-card")
+        assert page.evaluate("() => window.lobbyFirst") is True
         tops = page.evaluate(
             "() => [...document.querySelectorAll('#games .game-card .game-actions button')].map((b) => b.getBoundingClientRect().top)"
         )

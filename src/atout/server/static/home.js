@@ -343,6 +343,9 @@ async function main() {
   state.paces = data.bot_paces || [];
   state.pace = data.default_pace || "normal";
   for (const g of state.games) $("game").append(el("option", { value: g.name }, g.title));
+  // The lobby above the game cards first: drawn after them, it moved them (and their links) down.
+  // (A slow answer does not hold the cards back more than a moment.)
+  await Promise.race([startLobby($("lobby"), state.games), new Promise((done) => setTimeout(done, 1500))]);
   gameCards();
   paceButtons();
   $("game").addEventListener("change", gameChanged);
@@ -359,7 +362,6 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("game");
   $("game").value = state.games.some((g) => g.name === wanted) ? wanted : state.games[0].name;
   gameChanged();
-  startLobby($("lobby"), state.games);
 }
 
 main();

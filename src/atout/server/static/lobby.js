@@ -78,9 +78,11 @@ async function refresh(root) {
   } catch { /* offline for a moment: the next poll tries again */ }
 }
 
+/** Draw the lobby and poll it; resolves once it is first drawn (the home page draws what sits
+    below it after: a lobby filled later pushed the game cards down under a reader's finger). */
 export function startLobby(root, games = []) {
   catalogue = games;
-  refresh(root);
   clearInterval(timer);
   timer = setInterval(() => { if (!document.hidden) refresh(root); }, POLL);
+  return refresh(root);
 }
