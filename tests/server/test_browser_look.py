@@ -12,6 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from atout.core.registry import game_class
+
 from . import test_browser as tb
 from .conftest import Server, screenshot, short_options
 from .test_browser_hint import PHONE
@@ -172,6 +174,31 @@ def test_the_home_pages_game_cards_line_up_their_buttons(server: Server, browser
         assert len(tops) >= 4, tops
         assert max(tops) - min(tops) < 1, tops
         screenshot(page.locator("#games"), "look-home-game-cards-laptop-en.png")
+    finally:
+        context.close()
+
+
+def test_a_game_chosen_while_the_lobby_loads_is_kept(server: Server, browser: Browser) -> None:
+    """The home page waits for the lobby before drawing what sits below it; a game chosen in the
+    form meanwhile was set back to the first one once the wait ended (a Sticheln table created
+    as Wizard: the whole-game browser test met it on a loaded machine)."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+
+        # The lobby's first answer late, as on a busy server (in the page: a route handler
+        # would hold Playwright's own calls while it waits).
+        page.add_init_script(
+            """const fetched = window.fetch;
+               window.fetch = (url, ...rest) => String(url).endsWith("/api/tables")
+                 ? new Promise((done) => setTimeout(done, 1000)).then(() => fetched(url, ...rest))
+                 : fetched(url, ...rest);"""
+        )
+        page.goto(server.url + "/")
+        page.select_option("#game", "sticheln")
+        page.wait_for_selector("#games .game-card")
+        assert page.input_value("#game") == "sticheln"
+        assert page.locator("#players").get_attribute("max") == str(game_class("sticheln").max_players)
     finally:
         context.close()
 

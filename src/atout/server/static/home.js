@@ -342,10 +342,13 @@ async function main() {
   state.games = data.games;
   state.paces = data.bot_paces || [];
   state.pace = data.default_pace || "normal";
-  for (const g of state.games) $("game").append(el("option", { value: g.name }, g.title));
   // The lobby above the game cards first: drawn after them, it moved them (and their links) down.
   // (A slow answer does not hold the cards back more than a moment.)
   await Promise.race([startLobby($("lobby"), state.games), new Promise((done) => setTimeout(done, 1500))]);
+  // The games offered only now, with the form made ready in the same task: a game chosen
+  // while the lobby loaded was set back to the first one below (the choice was lost and the
+  // table created for Wizard).
+  for (const g of state.games) $("game").append(el("option", { value: g.name }, g.title));
   gameCards();
   paceButtons();
   $("game").addEventListener("change", gameChanged);
