@@ -314,14 +314,14 @@ def compare(args: argparse.Namespace, names: list[str], games: list[str]) -> Non
                 if not results:
                     line.append(f"{name} -")
                     continue
-                figures = rate(name, results)
-                text = describe(name, figures, args.review_seats)
+                medians = rate(name, results)
+                text = describe(name, medians, args.review_seats)
                 if name in reference and label != base:
                     # The review is seconds (lower is better): its ratio is the speed-up too.
                     ratio = (
-                        reference[name][0] / figures[0]
+                        reference[name][0] / medians[0]
                         if name == "review"
-                        else figures[0] / reference[name][0]
+                        else medians[0] / reference[name][0]
                     )
                     text += f" {ratio:5.2f}x"
                 line.append(text)
