@@ -156,8 +156,9 @@ class SearchBot(PimcBot):
             late = False
             for _ in range(add):
                 world = draw()
+                before = world.scores()  # once a world: its playouts all start from it
                 for action in survivors:
-                    margin = self._playout(world, action, view.seat)
+                    margin = self._playout(world, action, view.seat, before)
                     margins[action].append(margin)
                     totals[action] += margin
                 self.simulations += len(survivors)
@@ -243,8 +244,7 @@ class SearchBot(PimcBot):
         """
         return None
 
-    def _playout(self, world: State, action: int, seat: int) -> float:
-        before = world.scores()
+    def _playout(self, world: State, action: int, seat: int, before: Sequence[int]) -> float:
         end = self._play_out(world, action, seat)
         self.playout_done(action, seat, end)
         return _gain(before, end.scores(), seat)

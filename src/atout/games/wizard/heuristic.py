@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...core import rng as rand
 from . import cards as C
 from .rules import BID, PLAY, TRUMP
 from .view import WizardView
@@ -158,7 +159,7 @@ def model_move(
     bids (:func:`state_move`), the legal cards grouped by kind as :func:`.playout.kinds`
     groups them (in the same order: the draw among the kinds depends on it), the situation
     of :func:`.playout.situation` (``counts`` and ``weight``: the model's table and the
-    heuristic's pseudo-count), then the same two draws from ``rng``.
+    heuristic's pseudo-count), then the same two draws from ``rng``, compiled.
     """
     if state.phase != PLAY:
         return state_move(state, seat, legal)
@@ -179,12 +180,11 @@ def model_move(
         if favourite in cards:
             own = name
             break
-    names = list(by_kind)
-    weights = [table.get(k, 0) + (weight if k == own else 0.0) for k in names]
-    chosen = rng.choices(names, weights)[0]
+    # rng.choices(names, weights)[0], then rng.choice(cards): the same draws, compiled (core/rng.py).
+    chosen = rand.weighted(rng, [(k, table.get(k, 0) + (weight if k == own else 0.0)) for k in by_kind])
     if chosen == own:
         return favourite
-    return rng.choice(by_kind[chosen])
+    return rand.choice(rng, by_kind[chosen])
 
 
 def kinds_of(legal: list[int], trick: list[int], trump: int | None) -> dict[str, list[int]]:
