@@ -60,7 +60,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 
-from ..core.bot import Bot
+from ..core.bot import Bot, StateRule, state_rule
 from ..core.game import Game, State, View
 from ..core.playout import play_out_round as play_out_round  # compiled: the playouts' loop (issue 48)
 from .evaluation import INFERENCE_EPSILON, PimcBot, SearchEvaluation
@@ -101,6 +101,9 @@ class SearchBot(PimcBot):
         #: when it has one, instead of its heuristic: a better model of strong opponents.
         self.model = model
         self._policies: list[Bot] = []
+        #: Each policy's rules as a function of a world's state, where it has them (asked by the
+        #: playouts instead of the policy: no view built per decision; the same moves).
+        self._rules: list[StateRule | None] = []
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -113,6 +116,7 @@ class SearchBot(PimcBot):
             bot = policy_bot(game, self.rng.getrandbits(32), self.model)
             bot.start(game, s)
             self._policies.append(bot)
+        self._rules = [state_rule(bot) for bot in self._policies]
 
     def evaluate(self, view: View) -> SearchEvaluation:
         if not self._policies or getattr(self, "game", None) != view.game:
@@ -152,8 +156,9 @@ class SearchBot(PimcBot):
             late = False
             for _ in range(add):
                 world = draw()
+                before = world.scores()  # once a world: its playouts all start from it
                 for action in survivors:
-                    margin = self._playout(world, action, view.seat)
+                    margin = self._playout(world, action, view.seat, before)
                     margins[action].append(margin)
                     totals[action] += margin
                 self.simulations += len(survivors)
@@ -239,8 +244,7 @@ class SearchBot(PimcBot):
         """
         return None
 
-    def _playout(self, world: State, action: int, seat: int) -> float:
-        before = world.scores()
+    def _playout(self, world: State, action: int, seat: int, before: Sequence[int]) -> float:
         end = self._play_out(world, action, seat)
         self.playout_done(action, seat, end)
         return _gain(before, end.scores(), seat)
@@ -251,7 +255,7 @@ class SearchBot(PimcBot):
         state = world.clone()
         start_round = state.round
         state.apply(action)
-        return play_out_round(state, self._policies, self.rng, start_round)
+        return play_out_round(state, self._policies, self.rng, start_round, self._rules)
 
 
 def _gain(before: Sequence[int], after: Sequence[int], seat: int) -> float:

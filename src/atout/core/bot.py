@@ -19,11 +19,17 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Generic, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, cast
 
 from .game import Game, View
 
 V = TypeVar("V", bound=View)
+
+#: A bot's rules as a function of a full state: ``rule(state, seat, legal)`` answers what the bot
+#: would answer at ``state.view(seat)``, ``legal`` being ``state.legal_actions()`` (two or more).
+#: (``Any``: each game's rule takes its own state class.)
+StateRule = Callable[[Any, int, list[int]], int]
 
 
 class Bot(ABC):
@@ -72,6 +78,31 @@ class RuleBot(Bot, Generic[V]):
             return legal[0]
         return self.decide(cast(V, view))
 
+    def state_rule(self) -> StateRule | None:
+        """The same rules as :meth:`choose`, read straight from a state, when the game offers them.
+
+        For the searches' playouts (issue 48; see :func:`state_rule`): a sampled world is a
+        whole state, and a seat's view of it, built at every decision of every playout only
+        for the rules to read a few of its fields, cost more than the rules themselves.  The
+        rule ``f(state, seat, legal)`` must answer exactly what :meth:`choose` answers at
+        ``state.view(seat)``, drawing the same numbers from the same generator where the bot
+        draws any (each game's test compares them), and read only what that view holds.
+        None here: the views.
+        """
+        return None
+
     @abstractmethod
     def decide(self, view: V) -> int:
         """One of ``view.legal_actions``, which has two or more."""
+
+
+def state_rule(bot: Bot) -> StateRule | None:
+    """``bot``'s rules as a function of a state (:meth:`RuleBot.state_rule`), or None.
+
+    Only when the bot's own class declares them: a subclass (anyone's bot extending a
+    heuristic) may decide otherwise, so it does not inherit them and gets views, as any
+    bot does.
+    """
+    if not isinstance(bot, RuleBot) or "state_rule" not in vars(type(bot)):
+        return None
+    return bot.state_rule()

@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 
 from . import rng as rand
-from .bot import Bot
+from .bot import Bot, StateRule
 from .game import CHANCE, TERMINAL, State, sample_chance
 
 
@@ -88,13 +88,20 @@ def random_playout(state: State, rng: random.Random, round_only: bool = False) -
 
 
 def play_out_round(
-    state: State, policies: Sequence[Bot], rng: random.Random, round_: int | None = None
+    state: State,
+    policies: Sequence[Bot],
+    rng: random.Random,
+    round_: int | None = None,
+    rules: Sequence[StateRule | None] = (),
 ) -> State:
     """``state`` (changed in place) played by ``policies`` (one bot a seat, each given its view) to the
     end of round ``round_`` (default: the current one) or of the match; chance drawn with ``rng``.
 
     A forced move is played without building a view (the policy could only answer it).
-    The policies' answers go through :meth:`State.apply`: a bot's answer is judged by the rules.
+    ``rules``: for each seat, the policy's rules as a function of the state
+    (:func:`atout.core.bot.state_rule`), asked instead of the policy where not None: the same
+    answer without the seat's view built.  The answers go through :meth:`State.apply`: a
+    bot's answer is judged by the rules.
     """
     start_round = state.round if round_ is None else round_
     while True:
@@ -107,5 +114,9 @@ def play_out_round(
         legal = state.legal_actions()
         if len(legal) == 1:
             _apply_legal(state, legal[0])
+            continue
+        rule = rules[actor] if rules else None
+        if rule is not None:
+            state.apply(rule(state, actor, legal))
         else:
             state.apply(policies[actor].choose(state.view(actor)))

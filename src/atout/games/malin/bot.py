@@ -26,8 +26,8 @@ Heuristics (documented in src/atout/i18n/en/rules/le-malin.md, "The heuristic bo
 
 from __future__ import annotations
 
-from ...core.bot import RuleBot
-from .heuristic import effect_value, expected_tricks, move
+from ...core.bot import RuleBot, StateRule
+from .heuristic import effect_value, expected_tricks, move, state_move
 from .view import MalinView
 
 
@@ -41,6 +41,9 @@ class MalinHeuristicBot(RuleBot[MalinView]):
 
     def decide(self, view: MalinView) -> int:
         return move(view)
+
+    def state_rule(self) -> StateRule:
+        return state_move  # decide's rules read from a playout's world (issue 48)
 
 
 __all__ = ["MalinHeuristicBot", "effect_value", "expected_tricks"]

@@ -9,13 +9,18 @@ them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from . import cards as C
 from .cards import AVOCAT, BELZ, FENNEC, MALIN, SIX, TWIN, WISH, Value
 from .game import MalinGame
 from .rules import (
+    BID,
     BID_BASE,
     EFFECT_TYPES,
     PASS,
+    PLAY,
     TWIN_HIGH,
     TWIN_LOW,
     WISH_BASE,
@@ -27,23 +32,29 @@ from .rules import (
 )
 from .view import MalinView
 
+if TYPE_CHECKING:
+    from .game import MalinState
+
 
 def expected_tricks(view: MalinView) -> float:
     """Expected tricks of ``view.hand``: see the docstring of :mod:`.bot`."""
-    game = view.game
+    return _expected(view.game, view.hand, view.removed)
+
+
+def _expected(game: MalinGame, hand: tuple[int, ...], removed: int | None) -> float:
     n = game.players
-    seen = set(view.hand)
-    if view.removed is not None:
-        seen.add(view.removed)
+    seen = set(hand)
+    if removed is not None:
+        seen.add(removed)
     numbers_unseen = [v for v in range(1, game.top + 1) if v - 1 not in seen]
     specials = 0
-    for k in view.hand:
+    for k in hand:
         if k >= TWIN:
             specials += 1
-    specials_unseen = 3 - specials - (1 if view.removed == TWIN else 0)
+    specials_unseen = 3 - specials - (1 if removed == TWIN else 0)
     unseen = len(numbers_unseen) + specials_unseen
     total = 0.0
-    for k in view.hand:
+    for k in hand:
         if k == TWIN:
             total += 0.75
         elif k == WISH:
@@ -72,8 +83,7 @@ def move(view: MalinView) -> int:
     legal = view.legal_actions
     phase = view.phase
     if phase == "bid":
-        want = round(expected_tricks(view))
-        return min([(abs(a - BID_BASE - want), a) for a in legal])[1]  # the nearest, the lower on a tie
+        return _bid(legal, expected_tricks(view))
     if phase == "play":
         return play(view)
     if phase == "redeclare":
@@ -83,6 +93,31 @@ def move(view: MalinView) -> int:
     if phase == "react":
         return react(view)
     return legal[0]
+
+
+def state_move(state: MalinState, seat: int, legal: list[int]) -> int:
+    """:func:`move` at ``state.view(seat)``, read from the state in the bidding and the play (issue 48):
+    what the playouts of a search ask (:attr:`atout.core.bot.RuleBot.state_rule`).  The view's
+    fields these read, as ``seen.view_fields`` makes them: the seat's hand, the card removed,
+    the seat's bid and tricks, the trick and the tricks played.  The Malheur cards' rare
+    decisions are :func:`move`'s at the seat's view.
+    """
+    game = state.game
+    phase = state.phase
+    if phase == BID:
+        removed = None if state.removed < 0 else state.removed
+        return _bid(legal, _expected(game, tuple(C.cards_in(state.hands[seat])), removed))
+    if phase == PLAY:
+        own = state.bids[seat]
+        wanted = (own if own >= 0 else 0) - state.tricks_won[seat]
+        return _play(game, legal, state.trick, len(state.tricks), wanted)
+    return move(state.view(seat))
+
+
+def _bid(legal: Sequence[int], expected: float) -> int:
+    """The legal bid nearest the expected tricks, the lower on a tie."""
+    want = round(expected)
+    return min([(abs(a - BID_BASE - want), a) for a in legal])[1]
 
 
 def need(view: MalinView) -> int:
@@ -109,19 +144,27 @@ def _good_after(view: MalinView, mtype: int, target: int) -> bool:
 
 def play(view: MalinView) -> int:
     """The card to play (the rules of the docstring of :mod:`.bot`)."""
-    legal = view.legal_actions
-    game = view.game
+    return _play(view.game, view.legal_actions, view.trick, len(view.tricks), need(view))
+
+
+def _play(
+    game: MalinGame,
+    legal: Sequence[int],
+    trick: Sequence[tuple[int, int, int, Value]],
+    played: int,
+    wanted: int,
+) -> int:
+    """:func:`play` of the trick so far, the tricks played this hand and the tricks the seat still needs."""
     twin_high = game.twin_high
     numbers = [a for a in legal if a < TWIN_LOW]
     wishes = [a for a in legal if a >= WISH_BASE - 100]
     twins = [a for a in legal if a in (TWIN_LOW, TWIN_HIGH)]
     best: Value | None = None
-    for c in view.trick:
+    for c in trick:
         if best is None or c[3] > best:
             best = c[3]
-    tricks_left = view.hand_size - len(view.tricks)
-    wanted = need(view)
-    last = len(view.trick) == game.players - 1
+    tricks_left = game.hand_size - played
+    last = len(trick) == game.players - 1
     if wanted > 0:
         winners = [a for a in numbers if _beats(a, best, twin_high)]
         if last:
@@ -197,7 +240,7 @@ def react(view: MalinView) -> int:
     return PASS
 
 
-def _weakest(numbers: list[int], twins: list[int], legal: tuple[int, ...]) -> int:
+def _weakest(numbers: list[int], twins: list[int], legal: Sequence[int]) -> int:
     """The card to throw away: the lowest number, else the Twin as 0, else the lowest id."""
     if numbers:
         return min(numbers)

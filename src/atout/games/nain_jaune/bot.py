@@ -23,8 +23,8 @@ by points alone, without the per-card weight, gains almost nothing.
 
 from __future__ import annotations
 
-from ...core.bot import RuleBot
-from .heuristic import CARD_WEIGHT, KING_BONUS, card_value, move, run_value
+from ...core.bot import RuleBot, StateRule
+from .heuristic import CARD_WEIGHT, KING_BONUS, card_value, move, run_value, state_move
 from .view import NainJauneView
 
 
@@ -35,6 +35,9 @@ class NainJauneHeuristicBot(RuleBot[NainJauneView]):
 
     def decide(self, view: NainJauneView) -> int:
         return move(view)  # compiled: .heuristic
+
+    def state_rule(self) -> StateRule:
+        return state_move  # decide's rules read from a playout's world (issue 48)
 
 
 __all__ = ["CARD_WEIGHT", "KING_BONUS", "NainJauneHeuristicBot", "card_value", "run_value"]

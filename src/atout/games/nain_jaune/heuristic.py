@@ -6,11 +6,16 @@ Functions of a view rather than methods, as Wizard's (:mod:`atout.games.wizard.h
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
+from ...core.bits import bits_of
 from . import cards as C
 from .rules import CLAIM, PASS
 from .view import NainJauneView
+
+if TYPE_CHECKING:
+    from .game import NainJauneState
 
 #: Worth of each card a run sheds (the measured driver of strength).
 CARD_WEIGHT: Final = 20
@@ -50,16 +55,51 @@ def run_value(
 def move(view: NainJauneView) -> int:
     """The heuristic's move (the rules of :mod:`.bot`'s docstring), among two or more."""
     legal = view.legal_actions
-    if CLAIM in legal:
-        return CLAIM
+    early = _claim_or_pass(legal)
+    if early is not None:
+        return early
     cards = [a for a in legal if a != PASS]
-    if not cards:
-        return PASS
     boxes = view.boxes
-    # The best by a key that ends with -c (no two cards tie), without a lambda.
     if view.need is not None:
-        return -max([(card_value(c, boxes), -c) for c in cards])[1]
+        return _cash(cards, boxes)
     played = C.mask_of([c for _, c in view.played])
     free = view.game.options["stuck_rule"] == "free_restart"
-    hand = view.hand
+    return _start(cards, view.hand, boxes, played, free)
+
+
+def state_move(state: NainJauneState, seat: int, legal: list[int]) -> int:
+    """:func:`move` at ``state.view(seat)``, read from the state (issue 48): what the playouts of a
+    search ask (:attr:`atout.core.bot.RuleBot.state_rule`).  The view's fields it reads, as
+    ``seen.view_fields`` makes them: the boxes, the rank needed (0 for none), the cards on the
+    pile and the seat's hand.
+    """
+    early = _claim_or_pass(legal)
+    if early is not None:
+        return early
+    cards = [a for a in legal if a != PASS]
+    boxes = tuple(state.boxes)
+    if state.need:
+        return _cash(cards, boxes)
+    played = C.mask_of([c for _, c in state.played])
+    free = state.game.options["stuck_rule"] == "free_restart"
+    return _start(cards, tuple(bits_of(state.hands[seat])), boxes, played, free)
+
+
+def _claim_or_pass(legal: Sequence[int]) -> int | None:
+    """A box claimed whenever it can be, a pass when no card may be played; otherwise None: a card to choose."""
+    if CLAIM in legal:
+        return CLAIM
+    if all(a == PASS for a in legal):
+        return PASS
+    return None
+
+
+def _cash(cards: list[int], boxes: tuple[int, ...]) -> int:
+    """The card of the rank needed: the one worth most (a board card first)."""
+    # The best by a key that ends with -c (no two cards tie), without a lambda.
+    return -max([(card_value(c, boxes), -c) for c in cards])[1]
+
+
+def _start(cards: list[int], hand: tuple[int, ...], boxes: tuple[int, ...], played: int, free: bool) -> int:
+    """A free start: the card opening the best run of the hand (the lower rank on a tie)."""
     return -max([(run_value(c, hand, boxes, played, free), -C.rank_of(c), -c) for c in cards])[2]

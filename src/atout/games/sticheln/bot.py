@@ -20,8 +20,8 @@ Heuristics (also described in src/atout/i18n/en/rules/sticheln.md):
 
 from __future__ import annotations
 
-from ...core.bot import RuleBot
-from .heuristic import move
+from ...core.bot import RuleBot, StateRule
+from .heuristic import move, state_move
 from .view import StichelnView
 
 
@@ -35,3 +35,6 @@ class StichelnHeuristicBot(RuleBot[StichelnView]):
 
     def decide(self, view: StichelnView) -> int:
         return move(view)
+
+    def state_rule(self) -> StateRule:
+        return state_move  # decide's rules read from a playout's world (issue 48)

@@ -7,8 +7,14 @@ run compiled at every decision of every playout of a search.
 
 from __future__ import annotations
 
-from .rules import led_index, trick_winner_index
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .rules import PAIN, led_index, trick_winner_index
 from .view import StichelnView
+
+if TYPE_CHECKING:
+    from .game import StichelnGame, StichelnState
 
 
 def move(view: StichelnView) -> int:
@@ -18,13 +24,35 @@ def move(view: StichelnView) -> int:
     return play(view)
 
 
+def state_move(state: StichelnState, seat: int, legal: list[int]) -> int:
+    """:func:`move` at ``state.view(seat)``, read from the state (issue 48): what the playouts of a
+    search ask (:attr:`atout.core.bot.RuleBot.state_rule`).  The view's fields it reads, as
+    ``seen.view_fields`` makes them: the seat's hand, the trick, and the handicap cards the
+    seat knows (its own; everyone's once they are revealed).
+    """
+    game = state.game
+    if state.phase == PAIN:
+        return _pain(game, legal, tuple(game.deck.kinds_in(state.hands[seat])))
+    colour_of = game.deck.colour_of
+    pains = []
+    for s, laid in enumerate(state.pains):
+        mask = 0
+        if state.revealed or s == seat:
+            for k in laid:
+                mask |= 1 << colour_of[k]
+        pains.append(mask)
+    return _play(game, seat, legal, state.trick, state.trick_seats, pains)
+
+
 def pain(view: StichelnView) -> int:
     """The handicap card to lay: the lowest card of the least dangerous colour."""
-    game = view.game
+    return _pain(view.game, view.legal_actions, view.hand)
+
+
+def _pain(game: StichelnGame, legal: Sequence[int], hand: tuple[int, ...]) -> int:
     deck = game.deck
     space = game.space["pain"]
-    candidates = [space.value(a) for a in view.legal_actions]
-    hand = view.hand
+    candidates = [space.value(a) for a in legal]
     n = game.players
     top = deck.values - 1
     total = top * (top + 1) // 2  # the value of a whole colour
@@ -39,13 +67,20 @@ def pain(view: StichelnView) -> int:
 
 def play(view: StichelnView) -> int:
     """The card to play: each legal card scored (the docstring of :mod:`.bot`), the best, the lowest on a tie."""
-    game = view.game
+    trick = [k for _, k in view.trick]
+    seats = [s for s, _ in view.trick]
+    pains = [view.pain_colours(s) for s in range(view.game.players)]
+    return _play(view.game, view.seat, view.legal_actions, trick, seats, pains)
+
+
+def _play(
+    game: StichelnGame, seat: int, legal: Sequence[int], trick: list[int], seats: list[int], pains: list[int]
+) -> int:
+    """:func:`play` of the trick's cards and seats, and each seat's handicap colours as the seat knows them."""
     deck = game.deck
     colour_of, value_of = deck.colour_of, deck.value_of
     n = game.players
-    my_pain = view.pain_colours(view.seat)
-    trick = [k for _, k in view.trick]
-    seats = [s for s, _ in view.trick]
+    my_pain = pains[seat]
     after = n - len(trick) - 1  # players still to play after me
     top = deck.values - 1
     zero_sets_lead = game.zero_sets_lead
@@ -68,7 +103,7 @@ def play(view: StichelnView) -> int:
             trick_points += 1
     best_action = -1
     best_score = float("-inf")
-    for kind in view.legal_actions:
+    for kind in legal:
         value = value_of[kind]
         if led < 0:
             i = trick_winner_index(colour_of, value_of, [*trick, kind], zero_sets_lead)
@@ -107,8 +142,8 @@ def play(view: StichelnView) -> int:
             if my_pain >> colour_of[kind] & 1:
                 score += 0.5 * value  # one danger fewer in my hand
             if i >= 0:
-                winner = seats[i] if i < len(trick) else view.seat
-                theirs = view.pain_colours(winner)
+                winner = seats[i] if i < len(trick) else seat
+                theirs = pains[winner]
                 if theirs >> colour_of[kind] & 1:
                     score += 0.3 * value  # a sting for the taker
             score -= 0.2 * value  # do not waste strong cards for nothing

@@ -18,8 +18,8 @@ Heuristics (documented in docs/bots.md):
 
 from __future__ import annotations
 
-from ...core.bot import RuleBot
-from .heuristic import best_suit, bid, expected_tricks, play, strength, would_win
+from ...core.bot import RuleBot, StateRule
+from .heuristic import best_suit, bid, expected_tricks, play, state_move, strength, would_win
 from .view import WizardView
 
 
@@ -38,6 +38,9 @@ class WizardHeuristicBot(RuleBot[WizardView]):
     def _play(self, view: WizardView) -> int:
         """The card to play (a subclass may play otherwise: the playout model)."""
         return play(view)
+
+    def state_rule(self) -> StateRule:
+        return state_move  # decide's rules read from a playout's world (issue 48)
 
 
 __all__ = ["WizardHeuristicBot", "expected_tricks", "strength", "would_win"]
