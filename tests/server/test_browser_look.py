@@ -426,3 +426,36 @@ const look = () => {
 new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
 })();
 """
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, how much two
+#: trick cards overlap at most (a share of a card's area).
+TRICK_OVERLAP = """(() => {
+window.__overlap = 0;
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const cards = [...document.querySelectorAll('#board .trick .played .card')].map((c) => c.getBoundingClientRect());
+  for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
+    const a = cards[i], b = cards[j];
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 0 && h > 0) window.__overlap = Math.max(window.__overlap, (w * h) / (a.width * a.height));
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+})();
+"""
+
+
+def test_sticheln_trick_at_eight_seats_on_a_phone_is_readable(server: Server, browser: Browser) -> None:
+    """Sticheln at 8 seats on the 360 px phone in French: every trick card at least 40 px wide
+    (they were drawn 32 px wide: rank and suit unreadable), none under a plate, and no card over
+    another beyond its edge (each card's index in view)."""
+    page = watched_game(server, browser, "sticheln", 8, TRICK_SIZES + TRICK_OVERLAP, "fr-FR", PHONE, moves=8)
+    try:
+        screenshot(page, "look-sticheln-eight-seats-phone-fr.png")
+        seen = page.evaluate("window.__trick")
+        assert seen["narrowest"] >= 40, seen
+        assert seen["cardOnPlate"] <= 3, seen
+        assert page.evaluate("window.__overlap") <= 0.02, page.evaluate("window.__overlap")
+    finally:
+        page.context.close()

@@ -213,8 +213,10 @@ function overlapArea(a, b, margin = 0) {
 
 const TRICK_CENTRE = { x: 50, y: 48 };
 /** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
-    a little, on its edge, leaves every card's index in view. */
-const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
+    a little, on its edge, leaves every card's index in view.  0.8 is a phone's 40 px card, the
+    smallest whose rank and suit a player reads (Sticheln's seven cards at 8 seats fitted there,
+    not at 0.82: a step from 0.82 to 0.76 drew them 38 px wide). */
+const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.8, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
 /** How much of a trick card another may cover (a share of its area): none first (issue 50: at 8
     seats two clusters hid the winning card), then a corner when nothing else fits at any size. */
 const TRICK_COVERS = [0.01, 0.2];
@@ -253,11 +255,15 @@ export function fitTrick(felt) {
     const n = p.querySelector(".note");
     return n ? { width: n.getBoundingClientRect().width, below: n.getBoundingClientRect().bottom - p.querySelector(".card").getBoundingClientRect().bottom } : { width: 0, below: 0 };
   });
+  // Room above a card for its crown, on the winning card only (the trick is fitted again at each
+  // card, the crown moving with it): kept above all eight, it took a phone's felt the room of a
+  // row of cards (Sticheln at 8 seats drew them 29 px wide).
+  const crowns = played.map((p) => (p.querySelector(".crown") ? CROWN : 0));
   const steps = Array.from({ length: 21 }, (_, i) => 1 - i * 0.05);
-  const boxAt = (x, y, w, note) => {
+  const boxAt = (x, y, w, i) => {
     const cx = area.left + (x / 100) * area.width, cy = area.top + (y / 100) * area.height, h = w * 1.4;
-    const half = Math.max(w, note.width) / 2;  // a note wider than a small card
-    return { left: cx - half, right: cx + half, top: cy - h / 2 - CROWN, bottom: cy + h / 2 + Math.max(0, note.below) };
+    const half = Math.max(w, notes[i].width) / 2;  // a note wider than a small card
+    return { left: cx - half, right: cx + half, top: cy - h / 2 - crowns[i], bottom: cy + h / 2 + Math.max(0, notes[i].below) };
   };
   // The places of the felt's grid, each card's nearest to its own place first.
   const grid = [];
@@ -291,7 +297,7 @@ export function fitTrick(felt) {
     const missed = [];
     for (const i of order) {
       const clear = ({ x, y }, edge) => {
-        const box = boxAt(x, y, w, notes[i]);
+        const box = boxAt(x, y, w, i);
         if (edge && !inside(box)) return null;
         if (plates.some((r) => overlapArea(box, r, -2) > 0)) return null;
         if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) return null;
@@ -300,7 +306,7 @@ export function fitTrick(felt) {
       let chosen = null;
       for (const at of lineSpots(anchors[i], i, w)) if ((chosen = clear(at, false))) break;
       if (!chosen && anywhere) for (const at of near(i)) if ((chosen = clear(at, true))) break;
-      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, notes[i]), x: anchors[i].x, y: anchors[i].y }; }
+      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, i), x: anchors[i].x, y: anchors[i].y }; }
       placed.push(chosen.box);
       spots[i] = chosen;
     }
