@@ -157,7 +157,13 @@ def coach_keeps_clear(page: Any, where: str) -> None:
     """The coach over nothing the learner needs: the prompt line (when it says something), the
     learner's own plate, the moves, the glowing part it points at, the line under the felt saying
     who wins the trick (the words the coach speaks of: it hid half of it on a German laptop)."""
-    needed = ["#prompt:not(:empty)", "#board .seat.me", "#board .moves button", ".coach-target", "#board .trick-why"]
+    needed = [
+        "#prompt:not(:empty)",
+        "#board .seat.me",
+        "#board .moves button",
+        ".coach-target",
+        "#board .trick-why",
+    ]
     coach, *others = boxes(page, ["#coach:not([hidden])", *needed])
     assert coach is not None
     for what, other in zip(needed, others, strict=True):
