@@ -455,20 +455,113 @@ export function fitCentre(felt) {
   piece.style.setProperty("--centre-dy", `${best.dy * f.height}px`);
 }
 
+/* ---- keeping the felt from one message to the next ------------------------------------ */
+
+/** What a freshly drawn felt shows, part by part, as text: its classes (seat count, a phone's
+    compact plates), each seat's plate, the centre piece, the trick.  Read before any fitting
+    writes its sizes and places into the parts. */
+function feltParts(felt) {
+  const piece = felt.querySelector(":scope > .centre-piece");
+  return {
+    base: felt.className,
+    seats: [...felt.querySelectorAll(":scope > .seat")].map((s) => s.outerHTML),
+    centre: piece ? piece.outerHTML : "",
+    trick: felt.querySelector(":scope > .trick").outerHTML,
+  };
+}
+
+/**
+ * The felt to show for a new message: the one on the page, its changed parts replaced by the
+ * fresh drawing's, when it draws the same seats (count, layout): most messages change a plate or
+ * two (whose turn, a trick won) and the trick, and a felt drawn anew at each one had the browser
+ * style and lay out every plate, the board and the trick again, and fitFelt measure and place
+ * them all, for the few that changed.  `changes` says what fitFelt must fit again (null: all).
+ * @param {HTMLElement|null} old  the felt drawn at the last message (or null)
+ * @param {HTMLElement} fresh  the felt drawn for this one (drawFelt)
+ * @returns {{felt: HTMLElement, changes: {seats: HTMLElement[][], centre: boolean, trick: boolean}|null}}
+ */
+export function keepFelt(old, fresh) {
+  const parts = feltParts(fresh);
+  const was = old && old.feltDrawn;
+  if (!was || was.base !== parts.base || was.seats.length !== parts.seats.length) {
+    fresh.feltDrawn = parts;
+    return { felt: fresh, changes: null };
+  }
+  const seats = [];
+  const oldSeats = [...old.querySelectorAll(":scope > .seat")];
+  const freshSeats = [...fresh.querySelectorAll(":scope > .seat")];
+  parts.seats.forEach((html, i) => {
+    if (html === was.seats[i]) return;
+    oldSeats[i].replaceWith(freshSeats[i]);
+    seats.push([oldSeats[i], freshSeats[i]]);
+  });
+  const oldPiece = old.querySelector(":scope > .centre-piece");
+  const freshPiece = fresh.querySelector(":scope > .centre-piece");
+  const centre = parts.centre !== was.centre;
+  if (centre) {
+    if (oldPiece) oldPiece.remove();
+    if (freshPiece) old.querySelector(":scope > .trick").before(freshPiece);
+  } else if (freshPiece && freshPiece.firstChild && !oldPiece.firstChild) {
+    // The same drawing in a game's centre node kept from one message to the next (Le Nain
+    // Jaune's): the fresh felt took it; it comes back into the fitted piece, whose size it keeps.
+    oldPiece.replaceChildren(...freshPiece.childNodes);
+  }
+  // A trick gathered by its winner (its cards held where the gathering left them, faded) or still
+  // moving is drawn anew, even the same.
+  const trick = parts.trick !== was.trick || old.querySelector(":scope > .trick").getAnimations({ subtree: true }).length > 0;
+  if (trick) old.querySelector(":scope > .trick").replaceWith(fresh.querySelector(":scope > .trick"));
+  old.feltDrawn = parts;
+  return { felt: old, changes: { seats, centre, trick } };
+}
+
+/** A plate's size (px): a plate the size of the one it replaces sits where that one sat. */
+function plateSize(seat) {
+  const r = seat.querySelector(".plate").getBoundingClientRect();
+  return `${r.width.toFixed(2)}x${r.height.toFixed(2)}`;
+}
+
+/** The felts whose size is watched (fitFelt): each one's observer is disconnected once the felt
+    has left the page (a new game's felt, the replay's next step, the seat handed over). */
+const watched = new Set();
+
+function unwatchGone() {
+  for (const felt of watched) {
+    if (felt.isConnected) continue;
+    felt.fitting.disconnect();
+    felt.fitting = null;
+    watched.delete(felt);
+  }
+}
+
 /** Fit what is drawn on the felt to its size: the plates inside, then the centre piece and the
     trick clear of them.  Run after each drawing, and again whenever the felt changes size (the
-    window, the review opening beside the replay, fitHeight). */
-export function fitFelt(felt) {
-  fitSeats(felt);
-  fitCentre(felt);
-  fitTrick(felt);
+    window, the review opening beside the replay, fitHeight).  `changes` (keepFelt's) limits the
+    work to what changed on a felt of the same size: plates of the same sizes as the ones they
+    replace take their places (fitSeats is not run), and the centre piece and the trick are fitted
+    again only when they or the plates moved. */
+export function fitFelt(felt, changes = null) {
+  unwatchGone();
+  const size = `${felt.offsetWidth}x${felt.offsetHeight}`;
+  let moved = !changes || felt.fitted !== size || changes.seats.some(([was, now]) => was.plateSize !== plateSize(now));
+  if (!moved) {
+    for (const [was, now] of changes.seats) {
+      now.plateSize = was.plateSize;
+      now.style.marginLeft = was.style.marginLeft;
+      now.style.translate = was.style.translate;
+    }
+  }
+  if (moved) fitSeats(felt);
+  if (moved || changes.centre) fitCentre(felt);
+  if (moved || changes.trick) fitTrick(felt);
+  if (moved) felt.querySelectorAll(":scope > .seat").forEach((s) => { s.plateSize = plateSize(s); });
+  felt.fitted = size;
   if (!felt.fitting && typeof ResizeObserver !== "undefined") {
-    let size = `${felt.offsetWidth}x${felt.offsetHeight}`;
     felt.fitting = new ResizeObserver(() => {
-      const now = `${felt.offsetWidth}x${felt.offsetHeight}`;
-      if (now !== size && felt.isConnected) { size = now; fitFelt(felt); }
+      if (!felt.isConnected) { unwatchGone(); return; }
+      if (`${felt.offsetWidth}x${felt.offsetHeight}` !== felt.fitted) fitFelt(felt);
     });
     felt.fitting.observe(felt);
+    watched.add(felt);
   }
 }
 
