@@ -550,19 +550,20 @@ OBSERVERS = """() => ({ live: window.__observers.filter((o) => o.targets.length)
 
 
 def test_the_felt_is_kept_and_only_its_changed_plates_drawn_again(server: Server, browser: Browser) -> None:
-    """Wizard at 4 seats, a dozen moves: the felt on the page is the one first drawn (it was drawn
+    """Wizard at 4 seats, four rounds, a dozen moves: the felt on the page is the one first drawn (it was drawn
     anew at every message: every plate, the board and the trick styled, laid out and fitted
     again), a message replacing the plates that changed (whose turn, a bid, a trick won: two or
     so, all of them at a new deal), and no observer of the felt's size is left watching a felt
     that is gone."""
-    urls = tb.new_table(server, "wizard", 1, players=4)
+    urls = tb.new_table(server, "wizard", 1, players=4, options={"rounds": 4})
     page = tb.open_table(browser, urls[0], scripts=[FELT_WORK], reduced_motion="reduce")
     try:
         tb.give_name(page, "Alice")
-        tb.play_to_the_end(page, 0, stop_after=12)
+        tb.play_to_the_end(page, 0, stop_after=12)  # of 14: the game (and its replay's felt) not yet there
         page.wait_for_timeout(300)
+        assert tb.board(page)["over"] == "false"
         seen = page.evaluate("window.__felts")
-        assert seen["drawings"] >= 15, seen
+        assert seen["drawings"] >= 30, seen
         assert seen["felts"] == 1, seen
         assert seen["seats"] <= 2.5 * seen["drawings"], seen
         assert page.evaluate(OBSERVERS) == {"live": 1, "gone": 0}
