@@ -155,8 +155,15 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> float:
 
 def coach_keeps_clear(page: Any, where: str) -> None:
     """The coach over nothing the learner needs: the prompt line (when it says something), the
-    learner's own plate, the moves, the glowing part it points at."""
-    needed = ["#prompt:not(:empty)", "#board .seat.me", "#board .moves button", ".coach-target"]
+    learner's own plate, the moves, the glowing part it points at, the line under the felt saying
+    who wins the trick (the words the coach speaks of: it hid half of it on a German laptop)."""
+    needed = [
+        "#prompt:not(:empty)",
+        "#board .seat.me",
+        "#board .moves button",
+        ".coach-target",
+        "#board .trick-why",
+    ]
     coach, *others = boxes(page, ["#coach:not([hidden])", *needed])
     assert coach is not None
     for what, other in zip(needed, others, strict=True):
@@ -185,6 +192,10 @@ def refusal(page: Any) -> str:
     [
         ("wizard", "en-US", "laptop"),
         ("wizard", "fr-FR", "phone"),
+        ("wizard", "de-DE", "laptop"),
+        ("wizard", "de-DE", "phone"),
+        ("sticheln", "en-US", "laptop"),
+        ("sticheln", "fr-FR", "phone"),
         ("sticheln", "de-DE", "laptop"),
         ("malin", "en-US", "laptop"),
         ("malin", "fr-FR", "phone"),
@@ -228,6 +239,7 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
 
     def held(step: str) -> None:
         trick_line()
+        coach_keeps_clear(page, f"step {step}, the bots playing")
         shot(f"step{int(step):02d}-watch")
 
     try:

@@ -453,3 +453,167 @@ const look = () => {
 new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
 })();
 """
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, how much two
+#: trick cards overlap at most (a share of a card's area).
+TRICK_OVERLAP = """(() => {
+window.__overlap = 0;
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const cards = [...document.querySelectorAll('#board .trick .played .card')].map((c) => c.getBoundingClientRect());
+  for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
+    const a = cards[i], b = cards[j];
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 0 && h > 0) window.__overlap = Math.max(window.__overlap, (w * h) / (a.width * a.height));
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+})();
+"""
+
+
+def test_sticheln_trick_at_eight_seats_on_a_phone_is_readable(server: Server, browser: Browser) -> None:
+    """Sticheln at 8 seats on the 360 px phone in French: every trick card at least 40 px wide
+    (they were drawn 32 px wide: rank and suit unreadable), none under a plate, and no card over
+    another beyond its edge (each card's index in view)."""
+    page = watched_game(server, browser, "sticheln", 8, TRICK_SIZES + TRICK_OVERLAP, "fr-FR", PHONE, moves=8)
+    try:
+        screenshot(page, "look-sticheln-eight-seats-phone-fr.png")
+        seen = page.evaluate("window.__trick")
+        assert seen["narrowest"] >= 40, seen
+        assert seen["cardOnPlate"] <= 3, seen
+        assert page.evaluate("window.__overlap") <= 0.02, page.evaluate("window.__overlap")
+    finally:
+        page.context.close()
+
+
+#: In the page: the endless animations running now, each as [its name, the properties it moves].
+ENDLESS = """() => document.getAnimations()
+  .filter((a) => a.playState === 'running' && a.effect && a.effect.getTiming().iterations === Infinity)
+  .map((a) => [a.animationName || a.id || '?', [...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)
+    .filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p))))]])"""
+
+
+def endless_look(page: Page, selector: str) -> list[Any]:
+    """The endless animations once ``selector`` is on the board (the glow to check is drawn)."""
+    page.wait_for_selector(selector)
+    page.wait_for_timeout(200)
+    found: list[Any] = page.evaluate(ENDLESS)
+    return found
+
+
+def glow_moment(server: Server, browser: Browser, game: str, motion: str) -> tuple[Page, str]:
+    """A page of ``game`` at a moment its endless glow is drawn: Sticheln's empty handicap slots
+    (the seats still choosing, at the deal), Le Nain Jaune's box waiting to be claimed (a manual
+    claim, the human playing until one of its cards is a board card)."""
+    if game == "sticheln":
+        urls = tb.new_table(server, game, 1, players=3)
+        page = tb.open_table(browser, urls[0], reduced_motion=motion)
+        return page, ".st-pains .card.slot"
+    urls = tb.new_table(server, game, 1, players=3, options={"manual_claim": True})
+    page = tb.open_table(browser, urls[0], reduced_motion=motion)
+    tb.give_name(page, "Alice")
+    for _ in range(60):
+        tb.wait_my_turn_or_end(page, 0)
+        if page.locator("#board .nj-claim").count() or tb.board(page)["over"] == "true":
+            break
+        tb.play_one(page)
+    return page, "#board .nj-claim"
+
+
+@pytest.mark.parametrize("game", ["sticheln", "nain-jaune"])
+def test_endless_glows_move_only_what_the_compositor_draws(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """Sticheln's waiting handicap slots and Le Nain Jaune's box to claim glow on and on: only an
+    opacity or a transform may move (the compositor's work; a border-color and a drop-shadow that
+    moved had the page paint again at every frame), and nothing moves on and on for a player who
+    asks for less motion."""
+    page, selector = glow_moment(server, browser, game, "no-preference")
+    try:
+        endless = endless_look(page, selector)
+        assert endless, "no glow seen"
+        assert [(name, props) for name, props in endless if set(props) - {"opacity", "transform"}] == [], (
+            endless
+        )
+    finally:
+        page.context.close()
+    page, selector = glow_moment(server, browser, game, "reduce")
+    try:
+        assert endless_look(page, selector) == []
+    finally:
+        page.context.close()
+
+
+#: In the page: how many felts and seat plates the board was given (a felt's own plates are
+#: counted with it), how many drawings (move counts) it showed, and each ResizeObserver made with
+#: the elements it still watches.
+FELT_WORK = """(() => {
+window.__felts = { felts: 0, seats: 0, drawings: 0 };
+let n = null;
+new MutationObserver((records) => {
+  for (const r of records) for (const node of r.addedNodes) {
+    if (!node.classList) continue;
+    if (node.classList.contains('felt') && node.closest('#board')) window.__felts.felts++;
+    if (node.classList.contains('seat') && node.closest('#board')) window.__felts.seats++;
+  }
+  const now = document.getElementById('board')?.dataset.n;
+  if (now !== undefined && now !== n) { n = now; window.__felts.drawings++; }
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-n'] });
+const Observer = window.ResizeObserver;
+window.__observers = [];
+window.ResizeObserver = class extends Observer {
+  constructor(cb) { super(cb); this.targets = []; window.__observers.push(this); }
+  observe(target, opts) { this.targets.push(target); super.observe(target, opts); }
+  unobserve(target) { this.targets = this.targets.filter((t) => t !== target); super.unobserve(target); }
+  disconnect() { this.targets = []; super.disconnect(); }
+};
+})();
+"""
+#: In the page: the observers still watching something, and those watching only what left the page.
+OBSERVERS = """() => ({ live: window.__observers.filter((o) => o.targets.length).length,
+  gone: window.__observers.filter((o) => o.targets.length && o.targets.every((t) => !t.isConnected)).length })"""
+
+
+def test_the_felt_is_kept_and_only_its_changed_plates_drawn_again(server: Server, browser: Browser) -> None:
+    """Wizard at 4 seats, four rounds, a dozen moves: the felt on the page is the one first drawn (it was drawn
+    anew at every message: every plate, the board and the trick styled, laid out and fitted
+    again), a message replacing the plates that changed (whose turn, a bid, a trick won: two or
+    so, all of them at a new deal), and no observer of the felt's size is left watching a felt
+    that is gone."""
+    urls = tb.new_table(server, "wizard", 1, players=4, options={"rounds": 4})
+    page = tb.open_table(browser, urls[0], scripts=[FELT_WORK], reduced_motion="reduce")
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0, stop_after=12)  # of 14: the game (and its replay's felt) not yet there
+        page.wait_for_timeout(300)
+        assert tb.board(page)["over"] == "false"
+        seen = page.evaluate("window.__felts")
+        assert seen["drawings"] >= 30, seen
+        assert seen["felts"] == 1, seen
+        assert seen["seats"] <= 2.5 * seen["drawings"], seen
+        assert page.evaluate(OBSERVERS) == {"live": 1, "gone": 0}
+    finally:
+        page.context.close()
+
+
+def test_a_felt_gone_from_the_page_is_no_longer_watched(server: Server, browser: Browser) -> None:
+    """The replay draws a felt at each step (and the table's own is kept): the felt of a step gone
+    from the page has its size observer disconnected (one was left watching each, never freed)."""
+    urls = tb.new_table(server, "wizard", 1, players=3)
+    page = tb.open_table(browser, urls[0], scripts=[FELT_WORK], reduced_motion="reduce")
+    try:
+        tb.give_name(page, "Alice")
+        tb.play_to_the_end(page, 0)
+        page.wait_for_selector("#replay-board .felt")
+        page.locator("#overlay .close").click()
+        for step in range(4):
+            label = page.inner_text("#step-label")
+            page.locator("#prev").click()
+            page.wait_for_function("l => document.getElementById('step-label').textContent !== l", arg=label)
+            page.wait_for_timeout(100)
+            assert page.evaluate(OBSERVERS)["gone"] == 0, (step, page.evaluate(OBSERVERS))
+        assert page.evaluate(OBSERVERS)["live"] == 2  # the table's felt and the replay's
+    finally:
+        page.context.close()

@@ -213,8 +213,10 @@ function overlapArea(a, b, margin = 0) {
 
 const TRICK_CENTRE = { x: 50, y: 48 };
 /** Sizes a trick's cards may shrink to, and how much of another card one may cover (area):
-    a little, on its edge, leaves every card's index in view. */
-const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
+    a little, on its edge, leaves every card's index in view.  0.8 is a phone's 40 px card, the
+    smallest whose rank and suit a player reads (Sticheln's seven cards at 8 seats fitted there,
+    not at 0.82: a step from 0.82 to 0.76 drew them 38 px wide). */
+const TRICK_SCALES = [1, 0.94, 0.88, 0.82, 0.8, 0.76, 0.7, 0.64, 0.58, 0.52, 0.46];
 /** How much of a trick card another may cover (a share of its area): none first (issue 50: at 8
     seats two clusters hid the winning card), then a corner when nothing else fits at any size. */
 const TRICK_COVERS = [0.01, 0.2];
@@ -253,11 +255,15 @@ export function fitTrick(felt) {
     const n = p.querySelector(".note");
     return n ? { width: n.getBoundingClientRect().width, below: n.getBoundingClientRect().bottom - p.querySelector(".card").getBoundingClientRect().bottom } : { width: 0, below: 0 };
   });
+  // Room above a card for its crown, on the winning card only (the trick is fitted again at each
+  // card, the crown moving with it): kept above all eight, it took a phone's felt the room of a
+  // row of cards (Sticheln at 8 seats drew them 29 px wide).
+  const crowns = played.map((p) => (p.querySelector(".crown") ? CROWN : 0));
   const steps = Array.from({ length: 21 }, (_, i) => 1 - i * 0.05);
-  const boxAt = (x, y, w, note) => {
+  const boxAt = (x, y, w, i) => {
     const cx = area.left + (x / 100) * area.width, cy = area.top + (y / 100) * area.height, h = w * 1.4;
-    const half = Math.max(w, note.width) / 2;  // a note wider than a small card
-    return { left: cx - half, right: cx + half, top: cy - h / 2 - CROWN, bottom: cy + h / 2 + Math.max(0, note.below) };
+    const half = Math.max(w, notes[i].width) / 2;  // a note wider than a small card
+    return { left: cx - half, right: cx + half, top: cy - h / 2 - crowns[i], bottom: cy + h / 2 + Math.max(0, notes[i].below) };
   };
   // The places of the felt's grid, each card's nearest to its own place first.
   const grid = [];
@@ -291,7 +297,7 @@ export function fitTrick(felt) {
     const missed = [];
     for (const i of order) {
       const clear = ({ x, y }, edge) => {
-        const box = boxAt(x, y, w, notes[i]);
+        const box = boxAt(x, y, w, i);
         if (edge && !inside(box)) return null;
         if (plates.some((r) => overlapArea(box, r, -2) > 0)) return null;
         if (placed.some((q) => overlapArea(box, q) > cover * w * w * 1.4)) return null;
@@ -300,7 +306,7 @@ export function fitTrick(felt) {
       let chosen = null;
       for (const at of lineSpots(anchors[i], i, w)) if ((chosen = clear(at, false))) break;
       if (!chosen && anywhere) for (const at of near(i)) if ((chosen = clear(at, true))) break;
-      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, notes[i]), x: anchors[i].x, y: anchors[i].y }; }
+      if (!chosen) { missed.push(i); chosen = { box: boxAt(anchors[i].x, anchors[i].y, w, i), x: anchors[i].x, y: anchors[i].y }; }
       placed.push(chosen.box);
       spots[i] = chosen;
     }
@@ -449,20 +455,113 @@ export function fitCentre(felt) {
   piece.style.setProperty("--centre-dy", `${best.dy * f.height}px`);
 }
 
+/* ---- keeping the felt from one message to the next ------------------------------------ */
+
+/** What a freshly drawn felt shows, part by part, as text: its classes (seat count, a phone's
+    compact plates), each seat's plate, the centre piece, the trick.  Read before any fitting
+    writes its sizes and places into the parts. */
+function feltParts(felt) {
+  const piece = felt.querySelector(":scope > .centre-piece");
+  return {
+    base: felt.className,
+    seats: [...felt.querySelectorAll(":scope > .seat")].map((s) => s.outerHTML),
+    centre: piece ? piece.outerHTML : "",
+    trick: felt.querySelector(":scope > .trick").outerHTML,
+  };
+}
+
+/**
+ * The felt to show for a new message: the one on the page, its changed parts replaced by the
+ * fresh drawing's, when it draws the same seats (count, layout): most messages change a plate or
+ * two (whose turn, a trick won) and the trick, and a felt drawn anew at each one had the browser
+ * style and lay out every plate, the board and the trick again, and fitFelt measure and place
+ * them all, for the few that changed.  `changes` says what fitFelt must fit again (null: all).
+ * @param {HTMLElement|null} old  the felt drawn at the last message (or null)
+ * @param {HTMLElement} fresh  the felt drawn for this one (drawFelt)
+ * @returns {{felt: HTMLElement, changes: {seats: HTMLElement[][], centre: boolean, trick: boolean}|null}}
+ */
+export function keepFelt(old, fresh) {
+  const parts = feltParts(fresh);
+  const was = old && old.feltDrawn;
+  if (!was || was.base !== parts.base || was.seats.length !== parts.seats.length) {
+    fresh.feltDrawn = parts;
+    return { felt: fresh, changes: null };
+  }
+  const seats = [];
+  const oldSeats = [...old.querySelectorAll(":scope > .seat")];
+  const freshSeats = [...fresh.querySelectorAll(":scope > .seat")];
+  parts.seats.forEach((html, i) => {
+    if (html === was.seats[i]) return;
+    oldSeats[i].replaceWith(freshSeats[i]);
+    seats.push([oldSeats[i], freshSeats[i]]);
+  });
+  const oldPiece = old.querySelector(":scope > .centre-piece");
+  const freshPiece = fresh.querySelector(":scope > .centre-piece");
+  const centre = parts.centre !== was.centre;
+  if (centre) {
+    if (oldPiece) oldPiece.remove();
+    if (freshPiece) old.querySelector(":scope > .trick").before(freshPiece);
+  } else if (freshPiece && freshPiece.firstChild && !oldPiece.firstChild) {
+    // The same drawing in a game's centre node kept from one message to the next (Le Nain
+    // Jaune's): the fresh felt took it; it comes back into the fitted piece, whose size it keeps.
+    oldPiece.replaceChildren(...freshPiece.childNodes);
+  }
+  // A trick gathered by its winner (its cards held where the gathering left them, faded) or still
+  // moving is drawn anew, even the same.
+  const trick = parts.trick !== was.trick || old.querySelector(":scope > .trick").getAnimations({ subtree: true }).length > 0;
+  if (trick) old.querySelector(":scope > .trick").replaceWith(fresh.querySelector(":scope > .trick"));
+  old.feltDrawn = parts;
+  return { felt: old, changes: { seats, centre, trick } };
+}
+
+/** A plate's size (px): a plate the size of the one it replaces sits where that one sat. */
+function plateSize(seat) {
+  const r = seat.querySelector(".plate").getBoundingClientRect();
+  return `${r.width.toFixed(2)}x${r.height.toFixed(2)}`;
+}
+
+/** The felts whose size is watched (fitFelt): each one's observer is disconnected once the felt
+    has left the page (a new game's felt, the replay's next step, the seat handed over). */
+const watched = new Set();
+
+function unwatchGone() {
+  for (const felt of watched) {
+    if (felt.isConnected) continue;
+    felt.fitting.disconnect();
+    felt.fitting = null;
+    watched.delete(felt);
+  }
+}
+
 /** Fit what is drawn on the felt to its size: the plates inside, then the centre piece and the
     trick clear of them.  Run after each drawing, and again whenever the felt changes size (the
-    window, the review opening beside the replay, fitHeight). */
-export function fitFelt(felt) {
-  fitSeats(felt);
-  fitCentre(felt);
-  fitTrick(felt);
+    window, the review opening beside the replay, fitHeight).  `changes` (keepFelt's) limits the
+    work to what changed on a felt of the same size: plates of the same sizes as the ones they
+    replace take their places (fitSeats is not run), and the centre piece and the trick are fitted
+    again only when they or the plates moved. */
+export function fitFelt(felt, changes = null) {
+  unwatchGone();
+  const size = `${felt.offsetWidth}x${felt.offsetHeight}`;
+  let moved = !changes || felt.fitted !== size || changes.seats.some(([was, now]) => was.plateSize !== plateSize(now));
+  if (!moved) {
+    for (const [was, now] of changes.seats) {
+      now.plateSize = was.plateSize;
+      now.style.marginLeft = was.style.marginLeft;
+      now.style.translate = was.style.translate;
+    }
+  }
+  if (moved) fitSeats(felt);
+  if (moved || changes.centre) fitCentre(felt);
+  if (moved || changes.trick) fitTrick(felt);
+  if (moved) felt.querySelectorAll(":scope > .seat").forEach((s) => { s.plateSize = plateSize(s); });
+  felt.fitted = size;
   if (!felt.fitting && typeof ResizeObserver !== "undefined") {
-    let size = `${felt.offsetWidth}x${felt.offsetHeight}`;
     felt.fitting = new ResizeObserver(() => {
-      const now = `${felt.offsetWidth}x${felt.offsetHeight}`;
-      if (now !== size && felt.isConnected) { size = now; fitFelt(felt); }
+      if (!felt.isConnected) { unwatchGone(); return; }
+      if (`${felt.offsetWidth}x${felt.offsetHeight}` !== felt.fitted) fitFelt(felt);
     });
     felt.fitting.observe(felt);
+    watched.add(felt);
   }
 }
 

@@ -112,9 +112,10 @@ function draw() {
     the bid's prompt line on a laptop, the learner's own plate on a phone): the part pointed at,
     the prompt line, the moves' buttons, the learner's plate, the value chooser and the hint's
     button and answer above all; the hand's cards and the trick's next; the other plates and the
-    bars last. */
+    bars last.  The line under the felt saying who wins the trick is the prompt's peer: the coach
+    often speaks of it, and on a German laptop (longer words, a taller panel) it hid half of it. */
 const KEEP_CLEAR = [
-  ["#prompt", 1000], ["#board .moves button", 1000], ["#board .seat.me", 1000], ["#chooser:not([hidden])", 1000],
+  ["#prompt", 1000], ["#board .trick-why", 1000], ["#board .moves button", 1000], ["#board .seat.me", 1000], ["#chooser:not([hidden])", 1000],
   ["#hint button, #hint .hint-says", 1000],
   ["#board .hand .card", 6], ["#board .felt .trick .card", 6],
   ["#board .mal-board, #board .nj-board, #board .nj-run", 4],

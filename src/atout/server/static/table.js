@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHand, fitHeight } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHand, fitHeight, keepFelt } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -184,8 +184,8 @@ const KEPT = ["moves", "hand-zone"];
     again: a clock, a name, a spectator): a click in flight is not lost with its button (the
     browser sends no click when the button under the press is replaced before the release), and
     a focused card keeps its focus.  They are compared as drawn (by `signature`); a kept button
-    acts as the new one would (its move is sent with the newest position's number).  The felt is always drawn anew:
-    its fitting measures it. */
+    acts as the new one would (its move is sent with the newest position's number).  The felt is
+    kept part by part (felt.js keepFelt). */
 function keepUnchanged(board, fresh) {
   const old = [...board.children].filter((was) => was.drawn);
   return fresh.map((node) => {
@@ -206,18 +206,32 @@ function signature(node) {
   return JSON.stringify([node.className, node.getAttribute("style"), buttons]);
 }
 
+/** Put `nodes` in `parent` in this order, leaving in place those already there (kept parts are
+    never taken out and put back: the browser would style and lay them out again, restart their
+    animations, and a button pressed there would lose its click). */
+function placeChildren(parent, nodes) {
+  const keep = new Set(nodes);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    const at = parent.children[i];
+    if (at !== node) parent.insertBefore(node, at || null);
+  });
+}
+
 function drawBoard(msg, model, ctx) {
   const board = $("board");
   const focused = document.activeElement && document.activeElement.closest(".hand") ? [...board.querySelectorAll(".hand .card")].indexOf(document.activeElement) : -1;
-  board.replaceChildren(...keepUnchanged(board, [
+  // The felt on the page is kept, its changed parts replaced (felt.js keepFelt).
+  const { felt, changes } = keepFelt(board.querySelector(":scope > .felt"), drawFelt(msg, model, ctx));
+  placeChildren(board, keepUnchanged(board, [
     drawInfo(model, ctx),
-    drawFelt(msg, model, ctx),
+    felt,
     drawWhy(model),
     el("div", { class: "prompt", id: "prompt" }, model.prompt || ""),
     drawMoves(model, ctx),
     el("div", { class: "hand-zone" }, drawHand(msg, model, ctx)),
     model.panels && model.panels.length ? el("div", { class: "panels" }, model.panels) : null].filter(Boolean)));
-  fitBoard();
+  fitBoard(changes);
   const cards = [...board.querySelectorAll(".hand button.card")];
   const start = cards.findIndex((c) => c.classList.contains("legal"));
   cards.forEach((c, i) => { c.tabIndex = i === Math.max(0, start) ? 0 : -1; });
@@ -235,13 +249,14 @@ function seatNames(msg) {
 
 const phone = () => window.matchMedia("(max-width: 640px)").matches;
 
-/** The felt fitted to the window (the hand in view, no plate over a trick card), the overlay on it. */
-function fitBoard() {
+/** The felt fitted to the window (the hand in view, no plate over a trick card), the overlay on it;
+    `changes`: what changed on a kept felt (keepFelt; null, as on a resize: fit it all). */
+function fitBoard(changes = null) {
   const board = $("board");
   fitHand(board.querySelector(".hand-zone"));
   fitHeight(board);
   const felt = board.querySelector(".felt");
-  if (felt) fitFelt(felt);
+  if (felt) fitFelt(felt, changes);
   placeOverlay();
 }
 
@@ -749,7 +764,7 @@ async function main() {
     else notice(t("error", { message: (await r.json()).message }), true);
   });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", fitBoard);
+  window.addEventListener("resize", () => fitBoard());
   notice(t("connecting"));
   connect();
 }

@@ -263,6 +263,26 @@ function board(v, msg) {
   );
 }
 
+/** The board with the glow of the box waiting to be claimed: a layer drawn once over the box (in
+    % of the board, so it follows its size) whose opacity alone pulses (nain-jaune.css), which
+    the compositor animates without the page; a drop-shadow that grew and shrank on the SVG
+    panel itself made the browser paint the board again at every frame of the claim window. */
+function boardWithGlow(v, msg) {
+  const claim = v.claim_box;
+  let glow = null;
+  if (claim === "7D") {
+    glow = el("span", { class: "nj-glow round", "aria-hidden": "true", style: {
+      left: `${((CX - CR) / W) * 100}%`, top: `${((CY - CR) / H) * 100}%`, width: `${((2 * CR) / W) * 100}%`, height: `${((2 * CR) / H) * 100}%` } });
+  } else if (claim && CORNERS[claim]) {
+    const c = CORNERS[claim];
+    const x0 = c.sx > 0 ? c.x : c.x - BOX_W;
+    const y0 = c.sy > 0 ? c.y : c.y - BOX_H;
+    glow = el("span", { class: "nj-glow", "aria-hidden": "true", style: {
+      left: `${(x0 / W) * 100}%`, top: `${(y0 / H) * 100}%`, width: `${(BOX_W / W) * 100}%`, height: `${(BOX_H / H) * 100}%` } });
+  }
+  return el("div", { class: "nj-board-wrap" }, board(v, msg), glow);
+}
+
 /* ---- the run strip -------------------------------------------------------------------- */
 
 function initial(name) {
@@ -393,7 +413,7 @@ export function model(msg, ctx) {
 function centreNode(msg, ctx) {
   const v = msg.view;
   const key = `${msg.table}:${msg.seat}`;
-  if (ctx.readOnly) return el("div", { class: "nj-centre" }, board(v, msg), runStrip(v, msg, ctx));
+  if (ctx.readOnly) return el("div", { class: "nj-centre" }, boardWithGlow(v, msg), runStrip(v, msg, ctx));
   if (!live || live.key !== key) {
     live = {
       key,
@@ -411,7 +431,7 @@ function centreNode(msg, ctx) {
     const boardNode = live.root.closest("#board") || document;
     boardNode.querySelectorAll(".hand .card[data-card]").forEach((c) => { handRects[c.dataset.card] = c.getBoundingClientRect(); });
   }
-  live.root.replaceChildren(board(v, msg), runStrip(v, msg, ctx), live.say);
+  live.root.replaceChildren(boardWithGlow(v, msg), runStrip(v, msg, ctx), live.say);
   // The coins fly over the seats: their layer goes on the felt itself (above the plates),
   // moved to each new felt as soon as it is drawn, so coins in flight go on flying.
   const { root, fx } = live;
