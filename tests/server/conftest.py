@@ -1,5 +1,5 @@
 """Fixtures for the web table: an app on a temporary SQLite file, socket helpers,
-and a real ``atout serve`` process for the browser and crash tests."""
+and ``atout serve`` processes for the browser and crash tests (forked ready: :class:`Zygote`)."""
 
 from __future__ import annotations
 
@@ -326,10 +326,10 @@ class Server:
 class Spares:
     """The next test's ``server``, started while the current test runs.
 
-    A served table takes a second or more of start-up (Python, Starlette, SQLAlchemy, the
-    database's tables), about 70 times a run; the browser tests that use it mostly wait (on
-    the page, the bots' pace), so starting the next one's server meanwhile takes that second
-    off every test but the first.  Each test still gets a server of its own, fresh: its own
+    A served table takes time to start, about 70 times a run (a second or more as a new Python;
+    forked by the :class:`Zygote`, still the app, the database's tables, uvicorn); the browser
+    tests that use it mostly wait (on the page, the bots' pace), so starting the next one's
+    server meanwhile takes that wait off every test but the first.  Each test still gets a server of its own, fresh: its own
     process and database, its deals the same fixed sequence from the first table on.
     """
 
