@@ -109,6 +109,19 @@ def child(request: dict[str, Any]) -> None:
             os._exit(code)
 
 
+def reap(pid: int) -> dict[int, int]:
+    """``{pid: exit code}`` once child ``pid`` has ended, ``{}`` while it runs."""
+    try:
+        done, status, _ = os.wait4(pid, os.WNOHANG)
+    except ChildProcessError:  # not this zygote's (an earlier one's, which died): gone or not
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return {pid: 1}  # (its code went to whoever reaped it)
+        return {}
+    return {pid: os.waitstatus_to_exitcode(status)} if done else {}
+
+
 def main() -> None:
     preload()
     statuses: dict[int, int] = {}
@@ -119,9 +132,7 @@ def main() -> None:
         if "reap" in request:
             pid = request["reap"]
             if pid not in statuses:
-                done, status, _ = os.wait4(pid, os.WNOHANG)
-                if done:
-                    statuses[pid] = os.waitstatus_to_exitcode(status)
+                statuses.update(reap(pid))
             answer: dict[str, Any] = {"status": statuses.get(pid)}
         else:
             pid = os.fork()
