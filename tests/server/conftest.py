@@ -283,7 +283,17 @@ class Server:
             )
 
     def wait_ready(self) -> None:
-        """Wait until the launched process accepts connections on its port and has said its URL."""
+        """Wait until the launched process accepts connections on its port and has said its URL.
+
+        One that does not (on a machine so loaded that 30 s were not enough) is stopped: left
+        running, unwatched, its table's bots played on for the rest of the run."""
+        try:
+            self.await_listening()
+        except BaseException:
+            self.stop()
+            raise
+
+    def await_listening(self) -> None:
         assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

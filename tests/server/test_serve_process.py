@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .conftest import Forked, Server
 
@@ -55,3 +58,19 @@ def test_a_forked_server_serves_stops_and_restarts(tmp_path: Path) -> None:
         srv.stop()
     assert srv.proc.poll() == -signal.SIGTERM  # as the real process ends
     assert "atout web table: http://127.0.0.1:" in srv.output()
+
+
+def test_a_server_that_does_not_come_up_is_not_left_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the 30 s a server has to listen, the test fails and the process is stopped (a loaded
+    machine's orphans used to play on for the rest of the run)."""
+    srv = Server(str(tmp_path / "never.sqlite3"))
+    never = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], text=True)  # no port
+    srv.proc = never
+    clock = iter([0.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock, 31.0))  # 31 s at once
+    with pytest.raises(RuntimeError, match="did not start"):
+        srv.wait_ready()
+    monkeypatch.undo()
+    assert never.poll() == -signal.SIGTERM
