@@ -1,8 +1,9 @@
 """Fixtures for the web table: an app on a temporary SQLite file, socket helpers,
-and a real ``atout serve`` process for the browser and crash tests."""
+and ``atout serve`` processes for the browser and crash tests (forked ready: :class:`Zygote`)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
@@ -123,15 +124,107 @@ def screenshot(target: Page | Locator, name: str, full_page: bool = False) -> No
         target.screenshot(path=str(ARTIFACTS / name))
 
 
+def server_environment() -> dict[str, str]:
+    """The environment a test's server runs in: the test's, its output unbuffered (a failed test's
+    report shows its log up to the failure), never the caller's database."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("ATOUT_DATABASE_URL", None)
+    return env
+
+
+class Forked:
+    """A server forked by the :class:`Zygote`, handled as ``subprocess.Popen`` handles one (the
+    calls the tests make: poll, wait, send_signal, terminate); the zygote reaps it and says how
+    it ended."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = Zygote.ask({"reap": self.pid})["status"]
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"atout serve (pid {self.pid})", timeout or 0)
+            time.sleep(0.02)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+
+class Zygote:
+    """The worker's fork server of ``atout serve`` processes (tests/server/zygote.py): started at
+    the first server a worker needs, ended with the worker; it saves each server the start of a
+    Python and its imports, about 0.6 s of CPU a server, some 70 a run."""
+
+    proc: subprocess.Popen[str] | None = None
+
+    @classmethod
+    def ask(cls, request: dict[str, Any]) -> dict[str, Any]:
+        if cls.proc is None or cls.proc.poll() is not None:
+            # Run as ``python -c`` runs the real server (its path starts at the working directory).
+            cls.proc = subprocess.Popen(
+                [sys.executable, "-c", f"import runpy; runpy.run_path({str(ZYGOTE)!r}, run_name='__main__')"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=server_environment(),
+            )
+            atexit.register(cls.close)
+            cls.answer()  # (ready: everything imported)
+        assert cls.proc.stdin is not None
+        cls.proc.stdin.write(json.dumps(request) + "\n")
+        cls.proc.stdin.flush()
+        return cls.answer()
+
+    @classmethod
+    def answer(cls) -> dict[str, Any]:
+        assert cls.proc is not None and cls.proc.stdout is not None
+        line = cls.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the tests' fork server of atout serve exited (tests/server/zygote.py)")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    @classmethod
+    def fork(cls, args: list[str], env: dict[str, str], log: str) -> Forked:
+        """``atout serve`` with ``args`` in ``env``, its output appended to the file ``log``."""
+        return Forked(cls.ask({"argv": args, "env": env, "log": log})["pid"])
+
+    @classmethod
+    def close(cls) -> None:
+        if cls.proc is not None:
+            assert cls.proc.stdin is not None
+            cls.proc.stdin.close()
+            cls.proc.wait(30)
+            cls.proc = None
+
+
 #: The servers started by the test being run (this process's: each xdist worker has its own).
 SERVERS: list[Server] = []
 #: How much of a server's log a failure report shows (its end); the whole log goes to artifacts/.
 LOG_TAIL = 12_000
 SERVER_LOGS = ARTIFACTS / "server-logs"
+#: Every server started as a new process, none forked (``ATOUT_TEST_REAL_SERVERS=1``: to compare,
+#: or to run one under a profiler).
+REAL_SERVERS = os.environ.get("ATOUT_TEST_REAL_SERVERS", "") not in ("", "0")
+#: The fork server's script (see :class:`Zygote`).
+ZYGOTE = Path(__file__).resolve().parent / "zygote.py"
 
 
 class Server:
-    """``atout serve`` in a subprocess on a loopback port (restartable on the same port).
+    """``atout serve`` in a subprocess on a loopback port (restartable on the same port): forked
+    ready from the worker's :class:`Zygote`, or, ``real``, started as a new Python process.
 
     It logs at ``log_level`` (debug: every socket's messages and every stored move, with the
     time), into a file beside its database; a failed test's report ends with that log's tail,
@@ -145,15 +238,17 @@ class Server:
         deal_seed: int | None = None,
         review_playouts: int | None = None,
         log_level: str = "debug",
+        real: bool = False,
     ) -> None:
         self.db = db
+        self.real = real
         self.bot_delay = bot_delay
         self.deal_seed = deal_seed
         self.review_playouts = review_playouts
         self.log_level = log_level
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: subprocess.Popen[str] | Forked | None = None
         self.log = db + ".log"
         SERVERS.append(self)
 
@@ -163,24 +258,42 @@ class Server:
         self.wait_ready()
 
     def launch(self) -> None:
-        """Start the process without waiting for it (:meth:`wait_ready` does)."""
-        cmd = [
-            sys.executable, "-c", "from atout.cli.main import app; app()", "serve",
-            "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
+        """Start the process without waiting for it (:meth:`wait_ready` does): forked from the
+        worker's :class:`Zygote`, or ``real``, a new Python running the command."""
+        args = [
+            "serve", "--db", self.db, "--port", str(self.port), "--bot-delay", str(self.bot_delay),
             "--log-level", self.log_level,
         ]  # fmt: skip
         if self.deal_seed is not None:
-            cmd += ["--deal-seed", str(self.deal_seed)]
+            args += ["--deal-seed", str(self.deal_seed)]
         if self.review_playouts is not None:
-            cmd += ["--review-playouts", str(self.review_playouts)]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("ATOUT_DATABASE_URL", None)
+            args += ["--review-playouts", str(self.review_playouts)]
+        env = server_environment()
+        if not (self.real or REAL_SERVERS):
+            self.proc = Zygote.fork(args, env, self.log)
+            return
         # The server's output goes to a file: a pipe nobody reads could fill up and block it.
         with open(self.log, "a") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "from atout.cli.main import app; app()", *args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+            )
 
     def wait_ready(self) -> None:
-        """Wait until the launched process accepts connections on its port and has said its URL."""
+        """Wait until the launched process accepts connections on its port and has said its URL.
+
+        One that does not (on a machine so loaded that 30 s were not enough) is stopped: left
+        running, unwatched, its table's bots played on for the rest of the run."""
+        try:
+            self.await_listening()
+        except BaseException:
+            self.stop()
+            raise
+
+    def await_listening(self) -> None:
         assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -223,10 +336,10 @@ class Server:
 class Spares:
     """The next test's ``server``, started while the current test runs.
 
-    A served table takes a second or more of start-up (Python, Starlette, SQLAlchemy, the
-    database's tables), about 70 times a run; the browser tests that use it mostly wait (on
-    the page, the bots' pace), so starting the next one's server meanwhile takes that second
-    off every test but the first.  Each test still gets a server of its own, fresh: its own
+    A served table takes time to start, about 70 times a run (a second or more as a new Python;
+    forked by the :class:`Zygote`, still the app, the database's tables, uvicorn); the browser
+    tests that use it mostly wait (on the page, the bots' pace), so starting the next one's
+    server meanwhile takes that wait off every test but the first.  Each test still gets a server of its own, fresh: its own
     process and database, its deals the same fixed sequence from the first table on.
     """
 
@@ -330,6 +443,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     finally:
         if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
             Chromium.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The fork server ends with the worker's run, reaped by it: its servers' CPU time counts in
+    the run's (bench/suite_time.py)."""
+    Zygote.close()
 
 
 @pytest.hookimpl(tryfirst=True)
