@@ -61,6 +61,21 @@ _RED: Final = C.SUIT_KINDS[2]
 _YELLOW: Final = C.SUIT_KINDS[3]
 
 
+#: The number of cards in each 13-bit mask (a suit's): compiled, ``int.bit_count`` is a
+#: method call through the interpreter, and a byte of this table is read natively.
+_CARDS_IN_13: Final = bytes(bin(m).count("1") for m in range(1 << 13))
+
+
+def _cards(suits: int) -> int:
+    """The number of cards in a mask of suit slots (``suits.bit_count()``, compiled natively)."""
+    return (
+        _CARDS_IN_13[suits & 0x1FFF]
+        + _CARDS_IN_13[suits >> 13 & 0x1FFF]
+        + _CARDS_IN_13[suits >> 26 & 0x1FFF]
+        + _CARDS_IN_13[suits >> 39 & 0x1FFF]
+    )
+
+
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
     """``rng._randbelow(n)`` from ``rng.getrandbits`` (``n > 0``): as :func:`atout.core.rng.below` draws it."""
     k = n.bit_length()
@@ -391,7 +406,7 @@ class WizardState(State[WizardGame]):
             if led >= 0 and hand & SUIT_MASK[led]:
                 hand &= SUIT_MASK[led] | SPECIAL_MASK
             suits = hand & _SUITS_MASK
-            count = suits.bit_count()
+            count = _cards(suits)
             wizard = 1 if hand & WIZARD_MASK else 0
             n = count + wizard + (1 if hand & JESTER_MASK else 0)
             r = _below(getrandbits, n)
@@ -425,12 +440,14 @@ class WizardState(State[WizardGame]):
         remaining = C.FULL_MASK & ~self.dealt
         if (phase != DEAL and phase != TURN_UP) or not remaining or type(rng) is not random.Random:
             return State._draw_chance(self, rng)
-        left = remaining.bit_count()
-        single = 1 / left
         suits = remaining & _SUITS_MASK
-        count = suits.bit_count()
-        wizards = (remaining & WIZARD_MASK).bit_count() / left
-        jesters = (remaining & JESTER_MASK).bit_count() / left
+        count = _cards(suits)
+        wizards_left = _CARDS_IN_13[remaining >> 52 & 0xF]
+        jesters_left = _CARDS_IN_13[remaining >> 56]
+        left = count + wizards_left + jesters_left
+        single = 1 / left
+        wizards = wizards_left / left
+        jesters = jesters_left / left
         total = 0.0  # accumulate's sums: the first weight plus 0.0 is that weight
         for _ in range(count):
             total += single
