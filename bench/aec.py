@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from workers import run_json  # bench/workers.py
 
 GAMES = ("wizard", "malin", "sticheln", "nain-jaune")
 
@@ -66,15 +65,7 @@ def worker(game: str, players: int, seconds: float, seed: int) -> None:
 
 
 def run_worker(src: str, pure: bool, game: str, players: int, seconds: float, seed: int) -> dict[str, object]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = src
-    env.pop("ATOUT_PURE", None)
-    if pure:
-        env["ATOUT_PURE"] = "1"
-    args = [sys.executable, __file__, "--worker", game, str(players), str(seconds), str(seed)]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
-    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
-    return result
+    return run_json(__file__, src, pure, [game, str(players), str(seconds), str(seed)])
 
 
 def main() -> None:

@@ -91,3 +91,27 @@ def test_weighted_is_random_choices() -> None:
     with pytest.raises(ValueError, match="finite"):
         R.weighted(random.Random(1), [(1, float("inf"))])
     assert R.weighted(_Own(4), [(1, 0.5), (2, 0.5)]) == _Own(4).choices([1, 2], [0.5, 0.5])[0]
+
+
+@pytest.mark.parametrize("text", ["", "0:round:1", "123456789:round:15", "-7:hand:3", "é:deal:2", "x" * 200])
+def test_text_seeded_is_random_seeded_with_the_text(text: str) -> None:
+    """The C generator of ``random.Random(text)``: the same words (a seeded deal's shuffle draws them)."""
+    ours, theirs = R.text_seeded(text), random.Random(text)
+    assert ours.getstate() == theirs.getstate()[1]  # random.Random's: (version, the C state, gauss_next)
+    assert [ours.getrandbits(k) for k in (1, 6, 8, 31, 32, 33, 64, 2000)] == [
+        theirs.getrandbits(k) for k in (1, 6, 8, 31, 32, 33, 64, 2000)
+    ]
+    assert ours.random() == theirs.random()
+    assert R.below(R.text_seeded(text), 7) == random.Random(text).randrange(7)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 32, 33, 54, 60, 64, 65, 128, 255, 256, 300])
+def test_shuffle_seeded_is_random_shuffle(size: int) -> None:
+    """``shuffle_seeded(text, x)`` gives ``random.Random(text).shuffle(x)``'s permutation, every deck size
+    (the word batches refilled on the larger ones, the fallback past 255 items)."""
+    for seed in range(60):
+        text = f"{seed}:round:{seed % 16}"
+        ours, theirs = list(range(size)), list(range(size))
+        R.shuffle_seeded(text, ours)
+        random.Random(text).shuffle(theirs)
+        assert ours == theirs

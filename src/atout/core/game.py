@@ -592,6 +592,25 @@ class State(ABC, Generic[G]):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs at a chance node; empty elsewhere."""
 
+    # The compiled loops' draws (:mod:`.playout`): the outcome the documented draw gives, which a
+    # game may reach without building the lists (Wizard, issue 48); the same generator calls.
+    def _uniform_action(self, getrandbits: Callable[[int], int]) -> int:
+        """``rand.choice(rng, self.legal_actions())`` for a :class:`random.Random` ``rng`` whose
+        ``getrandbits`` this is: the same action, the same draws (IndexError when there is none)."""
+        legal = self.legal_actions()
+        n = len(legal)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
+
+    def _draw_chance(self, rng: random.Random) -> int:
+        """The chance outcome :func:`sample_chance` draws with ``rng`` here (the same draws)."""
+        return rand.weighted(rng, self.chance_outcomes())
+
     def refusal(self, action: object) -> Reason | None:
         """Why ``action`` is illegal now (the rule broken, as data), or ``None`` if legal.
 
@@ -724,7 +743,9 @@ class State(ABC, Generic[G]):
 
     def _seeded_dealer(self) -> int:
         """The seeded state's first-dealer draw."""
-        return self._dealer_base() + rand.randrange(seeded_rng(self.seed or 0, "first-dealer"), self.n)
+        # seeded_rng(seed, "first-dealer").randrange(n), without random.Random's Python seeding
+        generator = rand.text_seeded(seed_text(self.seed or 0, "first-dealer"))
+        return self._dealer_base() + rand.below(generator, self.n)
 
     def _dealer_text(self, outcome: int) -> str:
         """The draw ``outcome`` in the notation: ``dealer 2``."""
@@ -878,13 +899,20 @@ def check_seat(game: Game, seat: object) -> int:
     return seat
 
 
+def seed_text(seed: int, *keys: object) -> str:
+    """The text :func:`seeded_rng` seeds its generator with: ``seed`` and ``keys`` joined by colons."""
+    return ":".join(str(k) for k in (seed, *keys))
+
+
 def seeded_rng(seed: int, *keys: object) -> random.Random:
     """A generator determined by ``seed`` and ``keys`` only (stable across runs).
 
     String seeding goes through SHA-512 in CPython, so the stream does not depend
-    on ``PYTHONHASHSEED`` or on the process.
+    on ``PYTHONHASHSEED`` or on the process.  A deal that only shuffles with it
+    calls :func:`atout.core.rng.shuffle_seeded` with :func:`seed_text` instead (the
+    same permutation, cheaper).
     """
-    return random.Random(":".join(str(k) for k in (seed, *keys)))
+    return random.Random(seed_text(seed, *keys))
 
 
 def seeded_deal(seed: int, key: str, round_number: int, cards: int, seats: int, hand_size: int) -> list[int]:
@@ -896,7 +924,8 @@ def seeded_deal(seed: int, key: str, round_number: int, cards: int, seats: int, 
     same history.  The cards left over (a talon) are not in the list.
     """
     deck = list(range(cards))
-    rand.shuffle(seeded_rng(seed, key, round_number), deck)  # the same order as Random.shuffle, compiled
+    # seeded_rng(seed, key, round_number).shuffle(deck)'s order, compiled
+    rand.shuffle_seeded(seed_text(seed, key, round_number), deck)
     order: list[int] = []
     for i in range(seats):
         order.extend(sorted(deck[i * hand_size : (i + 1) * hand_size]))

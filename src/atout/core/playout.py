@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from . import rng as rand
 from .bot import Bot, StateRule
-from .game import CHANCE, TERMINAL, State, sample_chance
+from .game import CHANCE, TERMINAL, State
 
 
 def _apply_legal(state: State, action: int) -> None:
@@ -63,8 +63,9 @@ def random_playout(state: State, rng: random.Random, round_only: bool = False) -
     """
     start_round = state.round
     decisions = 0
-    # rng.choice's draw written out (the one of atout.core.rng), with the generator's method
-    # looked up once a playout rather than at every move; another class's goes to its choice.
+    # rng.choice's draw (the one of atout.core.rng) made by the state from the generator's
+    # getrandbits, looked up once a playout rather than at every move; another class's goes
+    # to its choice.
     plain = type(rng) is random.Random
     getrandbits = rng.getrandbits
     while True:
@@ -72,19 +73,14 @@ def random_playout(state: State, rng: random.Random, round_only: bool = False) -
         if actor == TERMINAL or (round_only and state.round != start_round):
             return decisions
         if actor == CHANCE:
-            _apply_legal(state, sample_chance(state, rng))
+            _apply_legal(state, state._draw_chance(rng))  # sample_chance's outcome
             continue
         decisions += 1
-        legal = state.legal_actions()
-        n = len(legal)
-        if not plain or not n:
-            _apply_legal(state, rand.choice(rng, legal))  # (an empty list: choice's IndexError)
+        if not plain:
+            _apply_legal(state, rand.choice(rng, state.legal_actions()))
             continue
-        k = n.bit_length()
-        r: int = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        _apply_legal(state, legal[r])
+        # rng.choice(state.legal_actions())'s action, drawn by the state (Wizard's without the list)
+        _apply_legal(state, state._uniform_action(getrandbits))
 
 
 def play_out_round(
@@ -109,7 +105,7 @@ def play_out_round(
         if actor == TERMINAL or state.round != start_round:
             return state
         if actor == CHANCE:
-            _apply_legal(state, sample_chance(state, rng))
+            _apply_legal(state, state._draw_chance(rng))  # sample_chance's outcome
             continue
         legal = state.legal_actions()
         if len(legal) == 1:

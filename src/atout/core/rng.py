@@ -20,9 +20,11 @@ True
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 from collections.abc import Sequence
+from hashlib import sha512
 from typing import Final, TypeVar
 
 T = TypeVar("T")
@@ -30,8 +32,11 @@ T = TypeVar("T")
 _Random: Final = random.Random
 
 
-def below(rng: random.Random, n: int) -> int:
-    """``rng._randbelow(n)`` for ``n > 0``: an int in ``[0, n)``, drawn as CPython draws it."""
+def below(rng: _random.Random, n: int) -> int:
+    """``rng._randbelow(n)`` for ``n > 0``: an int in ``[0, n)``, drawn as CPython draws it.
+
+    ``rng``: a :class:`random.Random` of that very class, or :func:`text_seeded`'s generator.
+    """
     k = n.bit_length()
     r: int = rng.getrandbits(k)  # a method call, no bound method made (one or two draws, usually)
     while r >= n:
@@ -112,3 +117,61 @@ def randrange(rng: random.Random, n: int) -> int:
     if type(rng) is not _Random or n <= 0:
         return rng.randrange(n)
     return below(rng, n)
+
+
+def text_seeded(text: str) -> _random.Random:
+    """The generator ``random.Random(text)`` is, as its C base class: the same Mersenne Twister state.
+
+    Why (issue 48): a seeded state seeds a generator with a text at every round's deal
+    (:func:`atout.core.game.seed_text`), and ``random.Random(text)`` runs two Python
+    frames (``__init__``, ``seed``) around the one C seeding.  ``Random.seed`` turns a
+    text (version 2, the default) into the int ``int.from_bytes(text + sha512(text),
+    "big")`` and seeds the C generator with it; this does the same in compiled code and
+    seeds the C class directly, so ``getrandbits`` then gives the same bits
+    (tests/test_rng.py compares them).  Only the C methods are there (``getrandbits``,
+    ``random``): the draws of :mod:`random`'s Python methods are written here.
+    """
+    data = text.encode()
+    return _random.Random(int.from_bytes(data + sha512(data).digest(), "big"))
+
+
+#: Words drawn at once by :func:`shuffle_seeded` past the expected need (a 60-card deck needs
+#: about 85 words: a few draws are rejected), and drawn again whenever they are used up.
+_WORDS_MORE: Final = 32
+
+
+def shuffle_seeded(text: str, x: list[T]) -> None:
+    """``random.Random(text).shuffle(x)``: the same permutation, the generator used for nothing else.
+
+    Why (issue 48): every seeded deal shuffles with a generator of its own, seeded with a
+    text (:func:`atout.core.game.seed_text`) and thrown away after; the ``getrandbits``
+    call per card was most of a deal's cost.  The shuffle's draw ``getrandbits(k)``
+    (``k = n.bit_length()``, at most 8 here) is the top ``k`` bits of the generator's
+    next 32-bit word, and ``getrandbits(32 * m)`` is its next ``m`` words, the first in the
+    low bits: so the words are drawn a batch at a time and each draw reads the top byte
+    of its word.  The same words in the same order, rejected as CPython rejects them:
+    the same permutation.  Words drawn past the shuffle's last are never used (the
+    generator is this function's).  A list of more than 255 items shuffles through
+    ``random.Random(text).shuffle`` itself.
+    """
+    size = len(x)
+    if size > 255:  # a draw of 9 bits or more: not one byte of a word
+        random.Random(text).shuffle(x)
+        return
+    generator = text_seeded(text)
+    words = size + size // 2 + _WORDS_MORE
+    data = generator.getrandbits(32 * words).to_bytes(4 * words, "little")
+    at = 3  # the top byte of the first word (each word's bytes low first)
+    end = len(data)
+    for i in range(size - 1, 0, -1):
+        n = i + 1
+        shift = 8 - n.bit_length()
+        while True:
+            if at >= end:
+                data = generator.getrandbits(32 * _WORDS_MORE).to_bytes(4 * _WORDS_MORE, "little")
+                at, end = 3, len(data)
+            j = data[at] >> shift
+            at += 4
+            if j < n:
+                break
+        x[i], x[j] = x[j], x[i]

@@ -18,6 +18,8 @@ search bot.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any, ClassVar, Final, Self
 
 from ...core import rng as rand
@@ -25,7 +27,7 @@ from ...core.actions import ChanceEvent, deal_reader, integer
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
-from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seeded_rng
+from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seed_text
 from ...core.native import mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
@@ -51,10 +53,36 @@ from .rules import (
 )
 from .view import WizardView, make_view, redact_history
 
+#: The four suits' slots (no Wizard, no Jester).
+_SUITS_MASK: Final = (1 << 52) - 1
 _BLUE: Final = C.SUIT_KINDS[0]
 _GREEN: Final = C.SUIT_KINDS[1]
 _RED: Final = C.SUIT_KINDS[2]
 _YELLOW: Final = C.SUIT_KINDS[3]
+
+
+#: The number of cards in each 13-bit mask (a suit's): compiled, ``int.bit_count`` is a
+#: method call through the interpreter, and a byte of this table is read natively.
+_CARDS_IN_13: Final = bytes(bin(m).count("1") for m in range(1 << 13))
+
+
+def _cards(suits: int) -> int:
+    """The number of cards in a mask of suit slots (``suits.bit_count()``, compiled natively)."""
+    return (
+        _CARDS_IN_13[suits & 0x1FFF]
+        + _CARDS_IN_13[suits >> 13 & 0x1FFF]
+        + _CARDS_IN_13[suits >> 26 & 0x1FFF]
+        + _CARDS_IN_13[suits >> 39 & 0x1FFF]
+    )
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng._randbelow(n)`` from ``rng.getrandbits`` (``n > 0``): as :func:`atout.core.rng.below` draws it."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 class WizardGame(Game):
@@ -361,6 +389,87 @@ class WizardState(State[WizardGame]):
                 out.append((kind, single))
         return out
 
+    def _uniform_action(self, getrandbits: Callable[[int], int]) -> int:
+        """:meth:`State._uniform_action` (``rng.choice(self.legal_actions())``) without the list.
+
+        Why (issue 48): a random playout asks for one legal action at every decision, and
+        building the list cost about as much as playing the card.  :meth:`legal_actions`
+        lists the cards ascending (the suits' cards by slot, then a Wizard, then a Jester),
+        the bids ascending without the forbidden one, the four trumps: so the ``r``-th is
+        found from the masks, ``r`` drawn as ``choice`` draws it (the same ``getrandbits``
+        calls).  tests/test_playout.py plays the loop against ``rng.choice``.
+        """
+        phase = self.phase
+        if phase == PLAY and (self.round != 1 or self.game.blind_action < 0):
+            hand = self.hands[self.to_act]
+            led = self.led
+            if led >= 0 and hand & SUIT_MASK[led]:
+                hand &= SUIT_MASK[led] | SPECIAL_MASK
+            suits = hand & _SUITS_MASK
+            count = _cards(suits)
+            wizard = 1 if hand & WIZARD_MASK else 0
+            n = count + wizard + (1 if hand & JESTER_MASK else 0)
+            r = _below(getrandbits, n)
+            if r < count:
+                for _ in range(r):
+                    suits &= suits - 1  # the r lowest cards dropped
+                return (suits & -suits).bit_length() - 1  # a suit card's slot is its kind
+            return WIZARD if r == count and wizard else JESTER
+        if phase == BID:
+            base = self.game.bid_base
+            forbidden = self._forbidden_bid()
+            r = _below(getrandbits, self.round + (1 if forbidden < 0 else 0))
+            return base + r + (1 if 0 <= forbidden <= r else 0)
+        if phase == TRUMP:
+            return self.game.trump_base + _below(getrandbits, 4)
+        return State._uniform_action(self, getrandbits)
+
+    def _draw_chance(self, rng: random.Random) -> int:
+        """:func:`~atout.core.game.sample_chance`'s outcome at a deal or a turn-up, drawn without its lists.
+
+        Why (issue 48): a state without a seed deals card by card, each card a chance node
+        (OpenSpiel's way), and the list of up to 54 weighted outcomes
+        (:meth:`chance_outcomes`) and the running sums ``rand.weighted`` builds from it cost
+        far more than dealing the card.  The same weights (``1 / cards left`` a suit card,
+        Wizards and Jesters by their copies left), summed in the same order (kinds
+        ascending), the same one ``random()`` times the total, and the first running sum
+        above it (``bisect_right`` over all but the last outcome): the same outcome from the
+        same draw (tests/wizard/test_chance_draw.py).
+        """
+        phase = self.phase
+        remaining = C.FULL_MASK & ~self.dealt
+        if (phase != DEAL and phase != TURN_UP) or not remaining or type(rng) is not random.Random:
+            return State._draw_chance(self, rng)
+        suits = remaining & _SUITS_MASK
+        count = _cards(suits)
+        wizards_left = _CARDS_IN_13[remaining >> 52 & 0xF]
+        jesters_left = _CARDS_IN_13[remaining >> 56]
+        left = count + wizards_left + jesters_left
+        single = 1 / left
+        wizards = wizards_left / left
+        jesters = jesters_left / left
+        total = 0.0  # accumulate's sums: the first weight plus 0.0 is that weight
+        for _ in range(count):
+            total += single
+        if wizards:
+            total += wizards
+        if jesters:
+            total += jesters
+        x = rng.random() * total
+        last = count - 1 + (1 if wizards else 0) + (1 if jesters else 0)  # the last outcome's index
+        running = 0.0
+        for i in range(count):
+            slot = suits & -suits
+            suits ^= slot
+            running += single
+            if i == last or x < running:
+                return slot.bit_length() - 1
+        if wizards:
+            running += wizards
+            if count == last or x < running:
+                return WIZARD
+        return JESTER
+
     def _play_turn_refusal(self, action: int) -> Reason | None:
         """Why the seat to play may not do ``action``: a card it may play (:meth:`playable`),
         or in clairvoyance's round 1 only the blind play."""
@@ -496,15 +605,17 @@ class WizardState(State[WizardGame]):
             if self.phase == DEAL and self.deal_count == 0:
                 order = self._seeded_order()
                 r, n = self.round, self.n
-                hands, dealt, history = self.hands, self.dealt, self.history
+                hands, dealt = self.hands, self.dealt
                 for i in range(n):
                     seat = (self.dealer + 1 + i) % n
-                    for kind in order[i * r : (i + 1) * r]:
-                        free = SLOTS_OF_KIND[kind] & ~dealt
+                    hand = hands[seat]  # kept in a local: a list item is a boxed int
+                    for at in range(i * r, (i + 1) * r):
+                        free = SLOTS_OF_KIND[order[at]] & ~dealt
                         slot = free & -free
                         dealt |= slot
-                        hands[seat] |= slot
-                        history.append(kind)
+                        hand |= slot
+                    hands[seat] = hand
+                self.history.extend(order[: r * n])  # the deal's outcomes, in the order dealt
                 self.dealt = dealt
                 self.deal_count = r * n
                 self._deal_done()
@@ -621,8 +732,8 @@ class WizardState(State[WizardGame]):
         """
         if self._deck is None:
             deck = list(range(C.NUM_SLOTS))
-            # Random.shuffle's order, compiled (atout.core.rng)
-            rand.shuffle(seeded_rng(self.seed or 0, "round", self.round), deck)
+            # seeded_rng(seed, "round", r).shuffle(deck)'s order, compiled (atout.core.rng)
+            rand.shuffle_seeded(seed_text(self.seed or 0, "round", self.round), deck)
             r, n = self.round, self.n
             order: list[int] = []
             for i in range(n):
