@@ -475,17 +475,30 @@ def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
     legal actions are only for the seat to act, and never in a public
     (spectator's) view, which holds no seat's choices.
     """
+    to_act, legal, phase = head_values(state, seat, public)
+    return {
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
+    }
+
+
+def head_values(state: State, seat: int, public: bool = False) -> tuple[int, tuple[int, ...], str]:
+    """The values of :func:`view_head` that are read from ``state``: (player to act, legal actions, phase).
+
+    What the games' ``view_fields`` call first (the seat checked before anything is read for
+    it) and write, with the game and the seat, at the head of their one dict display: a dict
+    built whole is sized once, where a head dict merged into it (``{**view_head(...), ...}``)
+    was built, copied and grown twice, a fifth of a Wizard view (issue 48).
+    """
     game = state.game
     if type(seat) is not int or not 0 <= seat < game.players:  # a seat passes on its type alone
         check_seat(game, seat)
     to_act = state.current_player
-    return {
-        "game": game,
-        "seat": seat,
-        "current_player": to_act,
-        "legal_actions": tuple(state.legal_actions()) if to_act == seat and not public else (),
-        "phase": state.phase_name,
-    }
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
+    return to_act, legal, state.phase_name
 
 
 def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | None]:
