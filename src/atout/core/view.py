@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
@@ -103,23 +103,12 @@ class BaseView(View):
         playout.  ``values`` becomes the instance's dict (not copied: ``make_view`` hands
         over a dict of its own, in the fields' order, as ``view_fields`` writes it); a
         missing or unknown name is refused as the ``__init__`` would refuse it, since
-        nothing then checks the values' names.  The check compares the names in order
-        with the fields' first (identical strings: a few pointer comparisons), and only
-        when they differ as sets, which also accepts another order (a third of a view's
-        cost went into comparing them as sets, and into copying them, at every view).
+        nothing then checks the values' names.  The games' ``make_view`` call the compiled
+        :func:`~atout.core.game.made_view` directly, which this is.
         """
-        order = _FIELD_ORDER.get(cls)
-        if order is None:
-            order = _FIELD_ORDER[cls] = tuple(f.name for f in fields(cls))
-        if tuple(values) != order:
-            names = frozenset(order)
-            if values.keys() != names:
-                missing = sorted(names - values.keys())
-                unknown = sorted(values.keys() - names)
-                raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
-        view = object.__new__(cls)
-        object.__setattr__(view, "__dict__", values)
-        return view
+        from .game import made_view  # (compiled; .game imports this module)
+
+        return made_view(cls, values)
 
     def head_dict(self) -> dict[str, Any]:
         """The head of :meth:`to_dict`: ``{**self.head_dict(), "round": ...}`` (the keys come first, in this order)."""
@@ -131,7 +120,3 @@ class BaseView(View):
             "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
             "phase": self.phase,
         }
-
-
-#: The field names of each view class :meth:`BaseView.made` has built, in order (read once a class).
-_FIELD_ORDER: dict[type[BaseView], tuple[str, ...]] = {}

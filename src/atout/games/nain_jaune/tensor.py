@@ -93,8 +93,11 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     for c in view.hand:
         tensor[at + c] = 1.0
     at += K
+    # Zero values are not written (the buffer is zeroed; no value here is ever -0.0): a cell
+    # write costs more than the rest of its loop step (issue 48).
     for seat, size in enumerate(view.hand_sizes):
-        tensor[at + rel[seat]] = size / game.hand_size
+        if size:
+            tensor[at + rel[seat]] = size / game.hand_size
     at += n
     if view.need is not None:
         tensor[at + view.need - 1] = 1.0
@@ -117,16 +120,21 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
         tensor[at + view.claim_box] = 1.0
     at += 5
     legal = view.legal_actions
-    tensor[at] = 1.0 if PASS in legal else 0.0
-    tensor[at + 1] = 1.0 if CLAIM in legal else 0.0
+    if PASS in legal:
+        tensor[at] = 1.0
+    if CLAIM in legal:
+        tensor[at + 1] = 1.0
     at += 2
-    tensor[at] = 1.0 if view.bonus_due else 0.0
+    if view.bonus_due:
+        tensor[at] = 1.0
     at += 1
     for box, tokens in enumerate(view.boxes):
-        tensor[at + box] = tokens / total
+        if tokens:
+            tensor[at + box] = tokens / total
     at += 5
     for seat, tokens in enumerate(view.tokens):
-        tensor[at + rel[seat]] = tokens / total
+        if tokens:
+            tensor[at + rel[seat]] = tokens / total
     at += n
     if information_state:
         for seat, c in view.played:

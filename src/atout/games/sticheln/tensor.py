@@ -156,7 +156,8 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
     at += n
     scale = float(game.num_hands * bound)
     for seat, score in enumerate(view.scores):
-        tensor[at + rel[seat]] = score / scale
+        if score:  # the buffer is zeroed: a zero is not written (a cell write is the dear part)
+            tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
         t = game.tricks_per_hand

@@ -134,7 +134,8 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     at += n * K
     at = one_hot(tensor, at, rel[view.leader], n)
     for seat, score in enumerate(view.scores):
-        tensor[at + rel[seat]] = score / scale
+        if score:  # the buffer is zeroed: a zero is not written (a cell write is the dear part)
+            tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
         for cards, _winner in view.tricks:
