@@ -31,6 +31,7 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, Generic, Self, TypedDict, TypeVar, cast
 
@@ -475,17 +476,60 @@ def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
     legal actions are only for the seat to act, and never in a public
     (spectator's) view, which holds no seat's choices.
     """
+    to_act, legal, phase = head_values(state, seat, public)
+    return {
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
+    }
+
+
+V = TypeVar("V", bound=BaseView)
+
+#: The field names of each view class :func:`made_view` has built, in order (read once a class).
+_FIELD_ORDER: Final[dict[type, tuple[str, ...]]] = {}
+
+
+def made_view(cls: type[V], values: dict[str, Any]) -> V:
+    """:meth:`BaseView.made <atout.core.view.BaseView.made>`: the view of class ``cls`` whose fields are ``values``.
+
+    Here, compiled, rather than in :mod:`.view` (pure: see :data:`atout._build.COMPILED`): each
+    game's ``make_view`` calls it at every view, and as a Python method it was a fifth of a view's
+    cost (issue 48).  ``values`` becomes the instance's dict (not copied: ``make_view`` hands over
+    a dict of its own); the names are checked in the fields' order first (identical strings: a
+    few pointer comparisons), and as sets only when that differs, which accepts another order
+    and refuses a missing or unknown name as the dataclass's ``__init__`` would.
+    """
+    order = _FIELD_ORDER.get(cls)
+    if order is None:
+        order = _FIELD_ORDER[cls] = tuple([f.name for f in dataclass_fields(cls)])
+    if tuple(values) != order:
+        names, given = set(order), set(values)  # sets, typed so for mypyc (a dict view minus a set is a set)
+        if given != names:
+            missing = sorted(names - given)
+            unknown = sorted(given - names)
+            raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
+    view = cls.__new__(cls)
+    object.__setattr__(view, "__dict__", values)
+    return view
+
+
+def head_values(state: State, seat: int, public: bool = False) -> tuple[int, tuple[int, ...], str]:
+    """The values of :func:`view_head` that are read from ``state``: (player to act, legal actions, phase).
+
+    What the games' ``view_fields`` call first (the seat checked before anything is read for
+    it) and write, with the game and the seat, at the head of their one dict display: a dict
+    built whole is sized once, where a head dict merged into it (``{**view_head(...), ...}``)
+    was built, copied and grown twice, a fifth of a Wizard view (issue 48).
+    """
     game = state.game
     if type(seat) is not int or not 0 <= seat < game.players:  # a seat passes on its type alone
         check_seat(game, seat)
     to_act = state.current_player
-    return {
-        "game": game,
-        "seat": seat,
-        "current_player": to_act,
-        "legal_actions": tuple(state.legal_actions()) if to_act == seat and not public else (),
-        "phase": state.phase_name,
-    }
+    legal = tuple(state.legal_actions()) if to_act == seat and not public else ()
+    return to_act, legal, state.phase_name
 
 
 def redact_by_replay(state: S, hidden: Callable[[S, int], bool]) -> list[int | None]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
@@ -100,20 +100,15 @@ class BaseView(View):
         What each game's ``make_view`` builds its view with (issue 48): the frozen
         dataclass's ``__init__`` sets each field through ``object.__setattr__``, a third
         of a Wizard view's cost, and a search builds a view at every decision of every
-        playout.  The values go into the instance's dict at once, in their order (the
-        fields', as ``make_view`` writes them); a missing or unknown name is refused as
-        the ``__init__`` would refuse it, since nothing then checks the values' names.
+        playout.  ``values`` becomes the instance's dict (not copied: ``make_view`` hands
+        over a dict of its own, in the fields' order, as ``view_fields`` writes it); a
+        missing or unknown name is refused as the ``__init__`` would refuse it, since
+        nothing then checks the values' names.  The games' ``make_view`` call the compiled
+        :func:`~atout.core.game.made_view` directly, which this is.
         """
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
-        if values.keys() != names:
-            missing = sorted(names - values.keys())
-            unknown = sorted(values.keys() - names)
-            raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
-        view = object.__new__(cls)
-        view.__dict__.update(values)
-        return view
+        from .game import made_view  # (compiled; .game imports this module)
+
+        return made_view(cls, values)
 
     def head_dict(self) -> dict[str, Any]:
         """The head of :meth:`to_dict`: ``{**self.head_dict(), "round": ...}`` (the keys come first, in this order)."""
@@ -125,7 +120,3 @@ class BaseView(View):
             "legal_actions": [game.action_to_text(a) for a in self.legal_actions],
             "phase": self.phase,
         }
-
-
-#: The field names of each view class :meth:`BaseView.made` has built (read once a class).
-_FIELD_NAMES: dict[type[BaseView], frozenset[str]] = {}

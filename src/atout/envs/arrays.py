@@ -11,13 +11,14 @@ floats; packing with :mod:`struct` first is about 2.5 times faster
 from __future__ import annotations
 
 import struct
-from array import array
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..core.game import Game, View
+from ..core.tensor import TensorBuffer
 
 
 @lru_cache(maxsize=64)
@@ -65,26 +66,39 @@ class Observer:
     between steps (the tensor's size and kind, the action count) is read once here,
     not looked up again each time.  Each call returns fresh arrays (the caller may keep
     them: a replay buffer, say), each a numpy view of its own Python buffer: the tensor
-    is written into an ``array("f")`` copied from a zeroed template (the encoder's item
-    assignments cost less there than on a numpy array, which boxes a scalar at each
-    ``+=``: about 15 % of a Wizard encoding), the mask into a ``bytearray`` (a third of
-    the cost of numpy's indexed assignment for a handful of legal ids).  Same float32
-    values: both store each value rounded to float32 (tests/envs/test_fast_tensors.py).
+    is written into a fresh (zeroed) ``bytearray`` through a float32 ``memoryview`` of it
+    (the encoder's item assignments cost less there than on a numpy array, which boxes a
+    scalar at each ``+=``, and half of what they cost on an ``array("f")``, whose item
+    assignment parses its value with ``PyArg_Parse``: bench/RESULTS.md, issue 48), the mask
+    into a ``bytearray`` (a third of the cost of numpy's indexed assignment for a handful of
+    legal ids).  Same float32 values: each store rounds its value to float32 as numpy's
+    would (tests/envs/test_fast_tensors.py).
     """
 
-    __slots__ = ("actions", "game", "information_state", "size", "zeros")
+    __slots__ = ("actions", "encode", "game", "information_state", "nbytes", "size")
 
     def __init__(self, game: Game, tensor: str) -> None:
         self.game = game
         self.information_state = tensor == "information_state"
         self.size = _sizes(game)[self.information_state]
-        self.zeros = array("f", bytes(4 * self.size))
+        self.nbytes = 4 * self.size
         self.actions = game.num_actions
+        #: What writes the tensor: the game's layout's ``encode`` itself when ``write_tensor``
+        #: would only call it (the game's own views are all this observes: the check that
+        #: ``write_tensor`` makes of each view's game, and its look-up of the layout, are paid
+        #: here once); else ``write_tensor``, which a game may override.
+        self.encode: Callable[[View, bool, TensorBuffer], object] = game.write_tensor
+        layout = game._tensor_layout()
+        if layout is not None and type(game).write_tensor is Game.write_tensor:
+            self.encode = layout.encode
 
     def __call__(self, view: View) -> dict[str, np.ndarray[Any, Any]]:
         """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``view`` (see :func:`observation_of`)."""
-        out = self.zeros[:]
-        self.game.write_tensor(view, self.information_state, out)
+        out = bytearray(self.nbytes)
+        if view.game is self.game:
+            self.encode(view, self.information_state, memoryview(out).cast("f"))
+        else:  # another game object (an equal one is accepted, any other refused): its checks
+            self.game.write_tensor(view, self.information_state, memoryview(out).cast("f"))
         mask = bytearray(self.actions)
         for action in view.legal_actions:
             mask[action] = 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import view_head
+from ...core.game import head_values
 from . import cards as C
 from .rules import WINDOW_NAMES
 
@@ -17,8 +17,13 @@ if TYPE_CHECKING:
 
 def view_fields(state: MalinState, seat: int, public: bool = False) -> dict[str, Any]:
     """The fields of seat ``seat``'s :class:`~.view.MalinView` of ``state``, by name (``public``: a spectator's)."""
+    to_act, legal, phase = head_values(state, seat, public)
     return {
-        **view_head(state, seat, public),
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
         "round": state.round,
         "dealer": state.dealer,
         "hand_size": state.game.hand_size,

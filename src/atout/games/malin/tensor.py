@@ -10,7 +10,7 @@ the tensor cannot hold what the seat may not know.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
@@ -21,21 +21,23 @@ if TYPE_CHECKING:
     from .game import MalinGame
     from .view import MalinView, TableCard
 
+# The constants are ``Final``: compiled, a C constant, where any other module global is a
+# lookup in the module's dictionary at each use (the encoder reads them in its loops).
 #: Own hand and set-aside card: one entry per physical card (numbers 1..34, Twin, second Twin, Wish).
-S = C.NUM_SLOTS
+S: Final = C.NUM_SLOTS
 #: A card on the table: one entry per card kind (numbers 1..34, Twin, Wish) + declared + current value.
-K = C.NUM_KINDS
-TABLE = K + 2
-M = C.NUM_MALHEURS
+K: Final = C.NUM_KINDS
+TABLE: Final = K + 2
+M: Final = C.NUM_MALHEURS
 #: Phase names in the order of the phase one-hot (as in the view).
-PHASES = (
+PHASES: Final = (
     "first-dealer", "gain", "remove", "deal", "window", "react", "steal", "bid", "play",
     "redeclare", "over",
 )  # fmt: skip
 #: Malheur window names in the order of the window one-hot ("" = no window open).
-WINDOWS = ("", "before bidding", "after a card")
+WINDOWS: Final = ("", "before bidding", "after a card")
 #: Card values (the Wish's -100..100, a Twin reversed by 666: 53, ...) are divided by this.
-VALUE_SCALE = 100.0
+VALUE_SCALE: Final = 100.0
 
 
 def max_hands(game: MalinGame) -> int:
@@ -91,11 +93,19 @@ def tensor_size(game: MalinGame, information_state: bool) -> int:
 
 
 def _slots(tensor: TensorBuffer, base: int, kinds: tuple[int, ...] | list[int]) -> None:
-    # Physical cards: the first Twin at entry 34, the second at 35, the Wish at 36.
-    mask = C.mask_of(kinds)
-    for slot in range(S):
-        if mask >> slot & 1:
-            tensor[base + slot] = 1.0
+    # Physical cards: a number at its kind's entry, the first Twin at entry 34, the second at
+    # 35, the Wish at 36 (the slots of ``C.mask_of``, written card by card: no mask built).
+    twins = 0
+    for kind in kinds:
+        if kind == C.TWIN:
+            if twins == 2:
+                C.mask_of(kinds)  # a third Twin: raises as the mask of these cards would
+            tensor[base + C.TWIN + twins] = 1.0
+            twins += 1
+        elif kind == C.WISH:
+            tensor[base + C.WISH_SLOT] = 1.0
+        else:
+            tensor[base + kind] = 1.0
 
 
 def _value(value: Value) -> float:
@@ -121,18 +131,22 @@ def encode(view: MalinView, information_state: bool, out: TensorBuffer | None = 
     game = view.game
     n, h, me = game.players, game.hand_size, view.seat
     bids_size = max(h, 8) + 1
-    constants: tuple[tuple[int, int], float] | None = game.cache.get("_tensor_constants")
+    constants: tuple[tuple[int, int], float, int] | None = game.cache.get("_tensor_constants")
     if constants is None:  # once per game: this runs at every step of the research adapters
         low, high = game.score_bounds()
-        constants = ((tensor_size(game, False), tensor_size(game, True)), float(max(-low, high)))
+        constants = (
+            (tensor_size(game, False), tensor_size(game, True)),
+            float(max(-low, high)),
+            max_hands(game),
+        )
         game.cache["_tensor_constants"] = constants
-    sizes, scale = constants
+    sizes, scale, hands = constants
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
 
     at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
-    tensor[at] = min(1.0, view.round / max_hands(game))
+    tensor[at] = min(1.0, view.round / hands)
     at += 1
     at = seat_hot(tensor, at, rel, view.dealer)
     at = seat_hot(tensor, at, rel, view.current_player)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
-from ...core.game import CHANCE, BaseView, redact_by_replay
+from ...core.game import CHANCE, BaseView, made_view, redact_by_replay
 from ...core.reason import Card, Num, Param, Quoted, Seat, reason
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import Reader, ints, opt_ints, past_tricks, read_head
@@ -271,7 +271,7 @@ def parse_in_context(game: MalinGame, text: str, phase: str, trick: tuple[TableC
 
 def make_view(state: MalinState, seat: int, public: bool = False) -> MalinView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return MalinView.made(view_fields(state, seat, public))
+    return made_view(MalinView, view_fields(state, seat, public))  # compiled: BaseView.made
 
 
 def redact_history(state: MalinState, seat: int) -> list[int | None]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.bits import bits_of  # C.cards_in, called natively (compiled: an alias is a Python call)
-from ...core.game import view_head
+from ...core.game import head_values
 
 if TYPE_CHECKING:
     from .game import NainJauneState
@@ -16,8 +16,13 @@ if TYPE_CHECKING:
 
 def view_fields(state: NainJauneState, seat: int, public: bool = False) -> dict[str, Any]:
     """The fields of seat ``seat``'s :class:`~.view.NainJauneView` of ``state``, by name (``public``: a spectator's)."""
+    to_act, legal, phase = head_values(state, seat, public)
     return {
-        **view_head(state, seat, public),
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
         "deal": state.round,
         "dealer": state.dealer,
         "opener": state.opener,

@@ -12,8 +12,9 @@ the seat may not know.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from ...core.bits import bits_of
 from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
 from .rules import CLAIM, PASS, PHASE_NAMES
@@ -22,10 +23,12 @@ if TYPE_CHECKING:
     from .game import NainJauneGame
     from .view import NainJauneView
 
-K = C.NUM_CARDS
-R = C.RANKS
+# ``Final``: compiled, a C constant; any other module global is a lookup in the module's
+# dictionary at each use, and the encoder reads these in its loops (issue 48).
+K: Final = C.NUM_CARDS
+R: Final = C.RANKS
 #: Phase names in the order of the phase one-hot.
-PHASES = PHASE_NAMES
+PHASES: Final = PHASE_NAMES
 
 
 def blocks(game: NainJauneGame, information_state: bool) -> list[tuple[str, int]]:
@@ -67,16 +70,20 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     """
     game = view.game
     n, me, step = game.players, view.seat, game.step
-    sizes: tuple[int, int] | None = game.cache.get("_tensor_sizes")
-    if sizes is None:  # once per game: this runs at every step of the research adapters
-        sizes = game.cache["_tensor_sizes"] = (tensor_size(game, False), tensor_size(game, True))
+    constants: tuple[tuple[int, int], int | None, float] | None = game.cache.get("_tensor_constants")
+    if constants is None:  # once per game: this runs at every step of the research adapters
+        constants = game.cache["_tensor_constants"] = (
+            (tensor_size(game, False), tensor_size(game, True)),
+            game.options["max_deals"],
+            float(n * game.options["start_tokens"]),
+        )
+    sizes, limit, total = constants
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
     #: Relative seat of each seat, in the order of play (0: the viewer).
     rel = [((seat - me) * step) % n for seat in range(n)]
 
     at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
     tensor[at] = 1.0 - 1.0 / view.deal
-    limit = game.options["max_deals"]
     if limit is not None:
         tensor[at + 1] = min(view.deal, limit) / limit
     at += 2
@@ -86,8 +93,11 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     for c in view.hand:
         tensor[at + c] = 1.0
     at += K
+    # Zero values are not written (the buffer is zeroed; no value here is ever -0.0): a cell
+    # write costs more than the rest of its loop step (issue 48).
     for seat, size in enumerate(view.hand_sizes):
-        tensor[at + rel[seat]] = size / game.hand_size
+        if size:
+            tensor[at + rel[seat]] = size / game.hand_size
     at += n
     if view.need is not None:
         tensor[at + view.need - 1] = 1.0
@@ -103,25 +113,28 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
     for seat, mask in enumerate(view.lacks):
         if mask:
             base = at + rel[seat] * R
-            for r in range(R):
-                if mask >> r & 1:
-                    tensor[base + r] = 1.0
+            for r in bits_of(mask):
+                tensor[base + r] = 1.0
     at += n * R
     if view.claim_box is not None:
         tensor[at + view.claim_box] = 1.0
     at += 5
     legal = view.legal_actions
-    tensor[at] = 1.0 if PASS in legal else 0.0
-    tensor[at + 1] = 1.0 if CLAIM in legal else 0.0
+    if PASS in legal:
+        tensor[at] = 1.0
+    if CLAIM in legal:
+        tensor[at + 1] = 1.0
     at += 2
-    tensor[at] = 1.0 if view.bonus_due else 0.0
+    if view.bonus_due:
+        tensor[at] = 1.0
     at += 1
-    total = float(n * game.options["start_tokens"])
     for box, tokens in enumerate(view.boxes):
-        tensor[at + box] = tokens / total
+        if tokens:
+            tensor[at + box] = tokens / total
     at += 5
     for seat, tokens in enumerate(view.tokens):
-        tensor[at + rel[seat]] = tokens / total
+        if tokens:
+            tensor[at + rel[seat]] = tokens / total
     at += n
     if information_state:
         for seat, c in view.played:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import BaseView, redact_by_replay
+from ...core.game import BaseView, made_view, redact_by_replay
 from ...core.viewdict import CardReader, Play, Reader, ints, read_head
 from . import cards as C
 from .rules import DEAL, PHASE_NAMES, DealResult
@@ -173,7 +173,7 @@ class NainJauneView(BaseView):
 
 def make_view(state: NainJauneState, seat: int, public: bool = False) -> NainJauneView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return NainJauneView.made(view_fields(state, seat, public))
+    return made_view(NainJauneView, view_fields(state, seat, public))  # compiled: BaseView.made
 
 
 def redact_history(state: NainJauneState, seat: int) -> list[int | None]:

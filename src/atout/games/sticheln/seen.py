@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import view_head
+from ...core.bits import bits_of
+from ...core.game import head_values
 from ...core.shown import shown_tricks
 
 if TYPE_CHECKING:
@@ -16,16 +17,20 @@ if TYPE_CHECKING:
 
 def view_fields(state: StichelnState, seat: int, public: bool = False) -> dict[str, Any]:
     """The fields of seat ``seat``'s :class:`~.view.StichelnView` of ``state``, by name (``public``: a spectator's)."""
-    deck = state.game.deck
     shown = state.tricks_shown = shown_tricks(
         state.tricks_shown, state.tricks, lambda t: (tuple(zip(t[0], t[1], strict=True)), t[2])
     )
+    to_act, legal, phase = head_values(state, seat, public)
     return {
-        **view_head(state, seat, public),
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
         "round": state.round,
         "rounds": state.game.num_hands,
         "dealer": state.dealer,
-        "hand": () if public else tuple(deck.kinds_in(state.hands[seat])),
+        "hand": () if public else tuple(bits_of(state.hands[seat])),  # deck.kinds_in: a Python-level call
         "hand_sizes": tuple(map(int.bit_count, state.hands)),
         "pain_laid": tuple(map(len, state.pains)),
         "pains": tuple(

@@ -11,8 +11,9 @@ depends on the player count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from ...core.bits import bits_of
 from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from .rules import PHASE_NAMES
 
@@ -20,8 +21,9 @@ if TYPE_CHECKING:
     from .game import StichelnGame
     from .view import StichelnView
 
-#: Phase names in the order of the phase one-hot (those of ``view.phase``).
-PHASES = PHASE_NAMES
+#: Phase names in the order of the phase one-hot (those of ``view.phase``).  ``Final``: compiled,
+#: a C constant rather than a lookup in the module's dictionary at each use.
+PHASES: Final = PHASE_NAMES
 
 
 def blocks(game: StichelnGame, information_state: bool) -> list[tuple[str, int]]:
@@ -129,14 +131,19 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
     captured = [0] * n
     for cards, winner in view.tricks:
         if winner >= 0:
+            taken = captured[winner]
             for _seat, kind in cards:
-                captured[winner] |= 1 << kind
+                taken |= 1 << kind
+            captured[winner] = taken
     colour_sum = v * (v - 1) // 2
     for seat, mask in enumerate(captured):
+        if not mask:
+            continue
         counts, values = [0] * c, [0] * c
-        for kind in deck.kinds_in(mask):
-            counts[colour_of[kind]] += 1
-            values[colour_of[kind]] += value_of[kind]
+        for kind in bits_of(mask):  # not ``deck.kinds_in``: a static method, a Python-level call
+            colour = colour_of[kind]
+            counts[colour] += 1
+            values[colour] += value_of[kind]
         base = at + rel[seat] * c
         for colour in range(c):
             if counts[colour]:  # the buffer is zeroed: write only what is not
@@ -149,7 +156,8 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
     at += n
     scale = float(game.num_hands * bound)
     for seat, score in enumerate(view.scores):
-        tensor[at + rel[seat]] = score / scale
+        if score:  # the buffer is zeroed: a zero is not written (a cell write is the dear part)
+            tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
         t = game.tricks_per_hand

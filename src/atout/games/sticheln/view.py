@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import BaseView, redact_by_replay
+from ...core.game import BaseView, made_view, redact_by_replay
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, read_head
 from .rules import DEAL, OVER, PAIN, PHASE_NAMES, led_index, trick_lead
@@ -139,7 +139,7 @@ class StichelnView(BaseView, LastTrick[PastTrick]):
 
 def make_view(state: StichelnState, seat: int, public: bool = False) -> StichelnView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return StichelnView.made(view_fields(state, seat, public))
+    return made_view(StichelnView, view_fields(state, seat, public))  # compiled: BaseView.made
 
 
 def redact_history(state: StichelnState, seat: int) -> list[int | None]:

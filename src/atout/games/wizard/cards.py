@@ -126,8 +126,9 @@ def kinds_in(mask: int) -> list[int]:
 def cards_in(mask: int) -> list[int]:
     """Card kinds of a slot mask with multiplicity (two Wizards give Z twice)."""
     out = kinds_in(mask & ~SPECIAL_MASK)
-    out.extend([WIZARD] * (mask & WIZARD_MASK).bit_count())
-    out.extend([JESTER] * (mask & JESTER_MASK).bit_count())
+    if mask & SPECIAL_MASK:  # none held (often): two lists and two calls saved at a view
+        out.extend([WIZARD] * (mask & WIZARD_MASK).bit_count())
+        out.extend([JESTER] * (mask & JESTER_MASK).bit_count())
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import view_head
+from ...core.game import head_values
 from ...core.shown import shown_tricks
 from . import cards as C
 from .rules import SEATS_FROM
@@ -28,7 +28,7 @@ def bids_visible(state: WizardState, round_over: bool) -> bool:
 
 def view_fields(state: WizardState, seat: int, public: bool = False) -> dict[str, Any]:
     """The fields of seat ``seat``'s :class:`~.view.WizardView` of ``state``, by name (``public``: a spectator's)."""
-    head = view_head(state, seat, public)
+    to_act, legal, phase = head_values(state, seat, public)
     n = state.n
     clairvoyant = state.game.blind_action >= 0 and state.round == 1
     own = () if public else tuple(C.cards_in(state.hands[seat]))
@@ -50,7 +50,11 @@ def view_fields(state: WizardState, seat: int, public: bool = False) -> dict[str
         state.tricks_shown, state.tricks, lambda t: (tuple(zip(seats[t[0]], t[1], strict=True)), t[2])
     )
     return {
-        **head,
+        "game": state.game,
+        "seat": seat,
+        "current_player": to_act,
+        "legal_actions": legal,
+        "phase": phase,
         "round": state.round,
         "rounds": state.game.num_rounds,
         "dealer": state.dealer,

@@ -8,7 +8,7 @@ the view only: the tensor cannot hold what the seat may not know.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...core.tensor import TensorBuffer, one_hot, seat_hot
 from . import cards as C
@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from .game import WizardGame
     from .view import WizardView
 
-K = C.NUM_KINDS
+# The module's constants are ``Final``: compiled, a ``Final`` is a C constant, any other
+# module global a dictionary lookup at each use (the encoder reads them in its loops).
+K: Final = C.NUM_KINDS
 #: Phase names in the order of the phase one-hot.
-PHASES = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
+PHASES: Final = ("first-dealer", "deal", "turn-up", "trump", "bid", "play", "over")
 
 
 def blocks(game: WizardGame, information_state: bool) -> list[tuple[str, int]]:
@@ -58,15 +60,20 @@ def _card(tensor: TensorBuffer, base: int, kind: int) -> None:
 
 
 #: A card kind's weight in a card block (see :func:`_card`), by kind.
-WEIGHT = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
+WEIGHT: Final = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
 
 
-def _constants(game: WizardGame) -> tuple[float, int, int]:
-    """(score scale, observation size, information-state size), computed once per game."""
-    cached: tuple[float, int, int] | None = game.cache.get("_tensor_constants")
+def _constants(game: WizardGame) -> tuple[float, int, int, bool]:
+    """(score scale, observation size, information-state size, clairvoyance), computed once per game."""
+    cached: tuple[float, int, int, bool] | None = game.cache.get("_tensor_constants")
     if cached is None:
         low, high = game.score_bounds()
-        cached = (float(max(-low, high)), tensor_size(game, False), tensor_size(game, True))
+        cached = (
+            float(max(-low, high)),
+            tensor_size(game, False),
+            tensor_size(game, True),
+            bool(game.options["clairvoyance"]),
+        )
         game.cache["_tensor_constants"] = cached
     return cached
 
@@ -81,7 +88,7 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     """
     game = view.game
     n, r, me = game.players, game.full_rounds, view.seat
-    scale, obs_size, info_size = _constants(game)
+    scale, obs_size, info_size, clairvoyance = _constants(game)
     tensor: TensorBuffer = [0.0] * (info_size if information_state else obs_size) if out is None else out
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
@@ -93,9 +100,12 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     at = one_hot(tensor, at, rel[view.dealer], n)
     at = seat_hot(tensor, at, rel, view.current_player)
     for kind in view.hand:
-        tensor[at + kind] += weight[kind]
+        if kind < C.WIZARD:  # one copy: its cell is still 0 (a read saved)
+            tensor[at + kind] = 1.0
+        else:
+            tensor[at + kind] += 0.25
     at += K
-    if game.options["clairvoyance"]:
+    if clairvoyance:
         for seat, hand in enumerate(view.seen_hands or ()):
             if hand is not None:
                 base = at + (rel[seat] - 1) * K
@@ -119,16 +129,17 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     for seat, won in enumerate(view.tricks_won):
         tensor[at + rel[seat] * (r + 1) + won] = 1.0
     at += n * (r + 1)
-    for seat, kind in view.trick:
-        tensor[at + rel[seat] * K + kind] += weight[kind]
+    for seat, kind in view.trick:  # a card a seat: each cell written once, set rather than added to
+        tensor[at + rel[seat] * K + kind] = weight[kind]
     at += n * K
     at = one_hot(tensor, at, rel[view.leader], n)
     for seat, score in enumerate(view.scores):
-        tensor[at + rel[seat]] = score / scale
+        if score:  # the buffer is zeroed: a zero is not written (a cell write is the dear part)
+            tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
         for cards, _winner in view.tricks:
             for seat, kind in cards:
-                tensor[at + rel[seat] * K + kind] += weight[kind]
+                tensor[at + rel[seat] * K + kind] = weight[kind]
             at += n * K
     return tensor

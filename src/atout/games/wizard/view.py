@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import CHANCE, BaseView, redact_by_replay
+from ...core.game import CHANCE, BaseView, made_view, redact_by_replay
 from ...core.tricks import LastTrick, winning
 from ...core.viewdict import CardReader, CardWriter, PastTrick, Play, Reader, ints, opt_ints, read_head
 from . import cards as C
@@ -123,7 +123,7 @@ class WizardView(BaseView, LastTrick[PastTrick]):
 
 def make_view(state: WizardState, seat: int, public: bool = False) -> WizardView:
     """Seat ``seat``'s view; ``public``: a spectator's, oriented as ``seat`` but holding nothing."""
-    return WizardView.made(view_fields(state, seat, public))
+    return made_view(WizardView, view_fields(state, seat, public))  # compiled: BaseView.made
 
 
 def redact_history(state: WizardState, seat: int) -> list[int | None]:
