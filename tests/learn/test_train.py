@@ -236,3 +236,147 @@ def test_the_minutes_are_the_whole_runs_evaluations_included(tmp_path: Path) -> 
     # margin for one update's and one evaluation's variation on a loaded machine.
     assert float(rows[-1]["minutes"]) * 60 < 6 + 6, rows[-1]
     assert took < 6 + 20
+
+
+class FakeClock:
+    """Seconds that pass only when the test says: the budget's logic checked without timing anything."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def priced_trainer(
+    monkeypatch: pytest.MonkeyPatch,
+    folder: Path,
+    *,
+    minutes: float,
+    step: float,
+    minibatch: float,
+    deal: float = 3.0,
+    write: float = 0.5,
+) -> tuple[Trainer, FakeClock]:
+    """A tiny run whose parts cost fake seconds: ``step`` a batch step of self-play, ``minibatch`` an
+    optimiser step, ``deal`` an evaluation deal (the evaluation itself faked: it is not what is
+    tested), ``write`` a checkpoint."""
+    from atout.learn.evaluate import Measure
+    from atout.learn.selfplay import SelfPlay
+
+    clock = FakeClock()
+    real_collect = SelfPlay.collect
+
+    def collect(
+        self: SelfPlay, net: Any, snapshots: Any, imitating: bool, want: int, keep_going: Any = None
+    ) -> Any:
+        def paced(played: int, ready: int) -> bool:
+            clock.spend(step)  # the batch step just played
+            return bool(keep_going(played, ready))
+
+        return real_collect(self, net, snapshots, imitating, want, paced)
+
+    def evaluate(self: Trainer, deals: int | None = None) -> Measure:
+        assert deals is not None
+        clock.spend(deal * deals)
+        return Measure(margin=0.0, half_width=0.0, deals=deals, rounds=1.0)
+
+    real_checkpoint = Trainer.checkpoint
+
+    def checkpoint(self: Trainer) -> None:
+        clock.spend(write)
+        real_checkpoint(self)
+
+    monkeypatch.setattr(SelfPlay, "collect", collect)
+    monkeypatch.setattr(Trainer, "evaluate", evaluate)
+    monkeypatch.setattr(Trainer, "checkpoint", checkpoint)
+    config = tiny("wizard", decisions=10**9, imitation=1_000, players=3)
+    config = TrainConfig(**{**config.__dict__, "minutes": minutes, "eval_deals": 16, "eval_every": 3})
+    trainer = Trainer(config, folder, clock=clock)
+    real_step = trainer.optimizer.step
+
+    def optimizer_step(*args: Any, **kwargs: Any) -> Any:
+        clock.spend(minibatch)
+        return real_step(*args, **kwargs)
+
+    monkeypatch.setattr(trainer.optimizer, "step", optimizer_step)
+    return trainer, clock
+
+
+def test_the_budget_holds_by_the_trainers_own_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A minute of fake seconds (a batch step 0.05 s, a minibatch 0.2 s, an evaluation deal 3 s):
+    updates while they fit, evaluations shrunk to fit, the final one in its reserve, and the run's
+    end within the budget plus one batch step and one minibatch (what it cannot see coming)."""
+    trainer, clock = priced_trainer(monkeypatch, tmp_path, minutes=1.0, step=0.05, minibatch=0.2)
+    trainer.run()
+    ledger = trainer.ledger
+    assert ledger.budget == 60.0 and ledger.spent == clock.now
+    assert ledger.spent <= ledger.budget + 0.05 + 0.2, ledger
+    # Most of the budget was used: what is left is less than one more update and its writes.
+    assert ledger.budget - ledger.spent < max(ledger.updates) + 2 * max(ledger.writes), ledger
+    assert len(ledger.updates) >= 3 and ledger.abandoned == 0.0
+    assert ledger.per_deal == 3.0
+    # Every evaluation took what was planned, the final one at least two deals.
+    assert all(planned == spent for _, planned, spent in ledger.evaluations)
+    assert ledger.evaluations[-1][0] >= 2
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+    assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()
+
+
+def test_a_first_update_that_would_not_fit_is_given_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its cost is unknown beforehand: its self-play's pace after one batch step (1 s a step, some
+    thirty steps an update) says it would end past the budget, so it stops there; the final
+    evaluation and the files still come, within the budget."""
+    trainer, clock = priced_trainer(monkeypatch, tmp_path, minutes=0.5, step=1.0, minibatch=0.2)
+    trainer.run()
+    ledger = trainer.ledger
+    assert ledger.spent == clock.now
+    assert ledger.updates == [] and ledger.abandoned == 1.0 and trainer.updates == 0
+    assert trainer.decisions == 0  # nothing learned from the decisions given up
+    assert ledger.spent <= ledger.budget, ledger
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+    assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()
+
+
+def test_an_update_whose_learning_would_not_fit_is_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The learning is watched too: 5 s a minibatch, eight of them, in half a minute: given up after the
+    first minibatch, and the network and optimiser are as they were before it."""
+    import torch
+
+    trainer, clock = priced_trainer(monkeypatch, tmp_path, minutes=0.5, step=0.01, minibatch=5.0)
+    before = {name: value.clone() for name, value in trainer.net.state_dict().items()}
+    trainer.run()
+    ledger = trainer.ledger
+    assert ledger.spent == clock.now
+    assert ledger.updates == [] and ledger.abandoned > 5.0 and trainer.updates == 0
+    assert ledger.spent <= ledger.budget, ledger
+    after = trainer.net.state_dict()
+    assert all(torch.equal(before[name], after[name]) for name in before)
+    assert not trainer.optimizer.state  # no Adam moments kept from the step undone
+
+
+def test_a_budget_smaller_than_one_evaluation_deal_still_writes_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two seconds against a 3-second deal: the probe overruns (the one thing that does, and by its
+    own length at most); no update, no final evaluation (not even two deals fit), the files written."""
+    trainer, clock = priced_trainer(monkeypatch, tmp_path, minutes=2 / 60, step=0.05, minibatch=0.2)
+    trainer.run()
+    ledger = trainer.ledger
+    assert ledger.spent == clock.now
+    assert ledger.updates == [] and ledger.evaluations == [] and ledger.per_deal == 3.0
+    assert ledger.spent <= ledger.per_deal + sum(ledger.writes) + 1e-9, ledger
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] == ""
+    assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()

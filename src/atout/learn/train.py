@@ -37,6 +37,7 @@ PyTorch is imported here and in :mod:`.network` only (the ``train`` extra).
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import math
@@ -54,9 +55,12 @@ from ..batch import batch_class
 from ..bots.learned import PolicyModel, model_meta
 from .evaluate import Measure, ModelPolicy, heuristic_policy, measure
 from .network import PolicyNet
-from .selfplay import SelfPlay, SelfPlayActor
+from .selfplay import Collected, SelfPlay, SelfPlayActor
 
-__all__ = ["TRAIN_SEED_BASE", "TrainConfig", "Trainer", "train"]
+__all__ = ["TRAIN_SEED_BASE", "Ledger", "TrainConfig", "Trainer", "train"]
+
+#: One update's self-play: ``(imitating, keep_going)`` to its decisions, or None when given up.
+Collect = Callable[[bool, Callable[[int, int], bool]], Collected | None]
 
 #: Training matches are dealt from seeds at or above this (see the module's docstring).
 TRAIN_SEED_BASE = 1 << 40
@@ -150,6 +154,41 @@ class Status:
 MIN_EVAL_DEALS = 2
 #: Most of the budget kept for the final evaluation (it shrinks to fit; at least MIN_EVAL_DEALS).
 FINAL_EVAL_SHARE = 0.2
+#: Seconds kept for writing the files (checkpoint, curve, plot, models) until a checkpoint is timed.
+WRITE_GUESS = 1.0
+
+
+class Abandoned(Exception):
+    """An update given up half-way: at its pace so far it would have ended past its deadline."""
+
+
+@dataclass
+class Ledger:
+    """The trainer's own accounting of a run's budget, in seconds of its clock: planned and spent.
+
+    Why kept: ``--minutes`` is the whole run's budget, and what the run did
+    with it is checkable without timing anything (the tests read it with a
+    fake clock).  ``spent`` runs from the run's start (a resumed run's earlier
+    segments included) to its last file written.
+    """
+
+    budget: float
+    spent: float = 0.0
+    #: The one-deal evaluation timed at the start (what evaluations are planned with), per deal.
+    per_deal: float = 0.0
+    #: Each completed update's seconds (self-play and learning).
+    updates: list[float] = field(default_factory=list)
+    #: Seconds of an update given up because, at its pace, it would not have fitted (0: none).
+    abandoned: float = 0.0
+    #: Each evaluation's deals, planned seconds and spent seconds (the final one last).
+    evaluations: list[tuple[int, float, float]] = field(default_factory=list)
+    #: Each time the files were written (checkpoints, the final models and curve).
+    writes: list[float] = field(default_factory=list)
+
+    @property
+    def overrun(self) -> float:
+        """Seconds spent past the budget (negative: left unspent)."""
+        return self.spent - self.budget
 
 
 class Trainer:
@@ -167,6 +206,7 @@ class Trainer:
         resume: bool = False,
         ray: str | None = None,
         actors: int = 2,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if actors < 1:
             raise ValueError("actors must be at least 1")
@@ -174,6 +214,10 @@ class Trainer:
         #: A Ray address (or "local"): self-play in ``actors`` Ray actors, evaluation in Ray tasks.
         self.ray = ray
         self.actors = actors
+        #: Seconds, for the budget (a fake one in tests: the budget's logic checked without timing).
+        self.clock = clock
+        self.ledger = Ledger(60.0 * config.minutes)
+        self._learn_seconds = 0.0
         self._play: SelfPlay | None = None
         self._play_rng: dict[str, Any] | None = None
         self.out = Path(out)
@@ -209,44 +253,73 @@ class Trainer:
         return self.decisions < self.config.imitation_decisions
 
     def run(self, progress: Callable[[Status], None] | None = None) -> PolicyModel:
-        """Train until the budget is spent; write the models, the curve and the plot; return the last model."""
-        config = self.config
-        start = time.monotonic() - self.elapsed
+        """Train until the budget is spent; write the models, the curve and the plot; return the last model.
+
+        ``minutes`` is the whole run's, evaluations and files included, and the
+        run plans with what it measures (:class:`Ledger` keeps the account): an
+        evaluation's cost per deal is timed once (one deal); the final
+        evaluation keeps a share of the budget; the files keep their last
+        measured writing time (:data:`WRITE_GUESS` before the first); an update
+        starts only when the last one's time still fits, and every update,
+        the first above all (its cost is unknown beforehand), is watched as it
+        runs: its self-play's pace after every batch step and its learning's
+        after every minibatch are scaled to the whole, and an update that
+        would end past its deadline is given up and undone.  What a run may
+        still overrun by is one batch step or one minibatch (and the one-deal
+        probe, when the budget is smaller than it).
+        """
+        config, clock = self.config, self.clock
+        start = clock() - self.elapsed
         collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
-
         budget = 60.0 * config.minutes
+        ledger = self.ledger = Ledger(budget)
 
         def budget_fraction() -> float:
-            by_time = (time.monotonic() - start) / budget
+            by_time = (clock() - start) / budget
             by_count = self.decisions / config.decisions if config.decisions else 0.0
             return max(by_time, by_count)
 
-        # ``minutes`` is the whole run's, evaluations included: an evaluation's cost per deal is
-        # timed once (one deal), the final evaluation keeps a share of the budget, and an
-        # update starts only if it and that share still fit (the last update's time says).
-        per_deal = self._time_evaluation()
-
         def left() -> float:
-            return budget - (time.monotonic() - start)
+            return budget - (clock() - start)
+
+        per_deal = ledger.per_deal = self._time_evaluation()
 
         def fitting(seconds: float) -> int:
             """The deals an evaluation may measure in ``seconds`` (at most ``eval_deals``)."""
             return min(config.eval_deals, int(seconds / per_deal)) if per_deal > 0 else config.eval_deals
 
+        def timed_evaluation(deals: int) -> Measure:
+            began = clock()
+            result = self.evaluate(deals)
+            ledger.evaluations.append((deals, deals * per_deal, clock() - began))
+            return result
+
+        def write_checkpoint() -> None:
+            began = clock()
+            self.checkpoint()
+            ledger.writes.append(clock() - began)
+
+        def writing() -> float:
+            """Seconds kept for the files: the longest write measured so far."""
+            return max(ledger.writes, default=WRITE_GUESS)
+
         final_reserve = per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
         update_seconds = 0.0
-        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve:
-            began = time.monotonic()
+        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve + writing():
+            began = clock()
+            # A checkpoint follows the updates due for one: its write is kept too.
+            writes = 2 if (self.updates + 1) % config.eval_every == 0 else 1
+            deadline = began + left() - final_reserve - writes * writing()
             imitating = self.imitating
-            rate = config.imitation_learning_rate if imitating else config.learning_rate
-            for group in self.optimizer.param_groups:
-                group["lr"] = rate
-            data = collect(imitating)
-            stats = self._update(data, imitating)
-            self.updates += 1
-            update_seconds = time.monotonic() - began
-            self.elapsed = time.monotonic() - start
+            try:
+                stats = self._one_update(collect, imitating, deadline)
+            except Abandoned:
+                ledger.abandoned = clock() - began
+                break
+            update_seconds = clock() - began
+            ledger.updates.append(update_seconds)
+            self.elapsed = clock() - start
             row: dict[str, Any] = {
                 "minutes": round(self.elapsed / 60, 3),
                 "decisions": self.decisions,
@@ -258,16 +331,16 @@ class Trainer:
                 self._snapshot()
             due = self.updates % config.eval_every == 0
             if due:
-                deals = fitting(left() - final_reserve)
+                deals = fitting(left() - final_reserve - 2 * writing())
                 if deals >= MIN_EVAL_DEALS:  # else no time is left for one: the checkpoint alone
-                    last_eval = self.evaluate(deals)
+                    last_eval = timed_evaluation(deals)
                     row["eval_margin"] = round(last_eval.margin, 4)
                     row["eval_half_width"] = round(last_eval.half_width, 4)
                     if not imitating and (self.best is None or last_eval.margin > self.best):
                         self.best = last_eval.margin
                         self.export(self.out / BEST)
                 self.curve.append(row)
-                self.checkpoint()
+                write_checkpoint()
             else:
                 self.curve.append(row)
             if progress is not None:
@@ -276,53 +349,102 @@ class Trainer:
                 progress(
                     Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, fraction, due)
                 )
-        self.elapsed = time.monotonic() - start
-        final = self.evaluate(max(MIN_EVAL_DEALS, fitting(left())))
-        self.curve.append(
-            {
-                "minutes": round(self.elapsed / 60, 3),
-                "decisions": self.decisions,
-                "updates": self.updates,
-                "stage": "final",
-                "eval_margin": round(final.margin, 4),
-                "eval_half_width": round(final.half_width, 4),
-            }
-        )
-        if not self.imitating and (self.best is None or final.margin > self.best):
-            self.best = final.margin
-            self.export(self.out / BEST)
+        self.elapsed = clock() - start
+        final_row: dict[str, Any] = {
+            "minutes": round(self.elapsed / 60, 3),
+            "decisions": self.decisions,
+            "updates": self.updates,
+            "stage": "final",
+        }
+        # The final evaluation in what is left (its reserve, unless the start overran it): none when
+        # not even MIN_EVAL_DEALS fit, rather than a run past its budget; the files always.
+        deals = fitting(left() - writing())
+        final = timed_evaluation(deals) if deals >= MIN_EVAL_DEALS else None
+        if final is not None:
+            last_eval = final
+            final_row["eval_margin"] = round(final.margin, 4)
+            final_row["eval_half_width"] = round(final.half_width, 4)
+            if not self.imitating and (self.best is None or final.margin > self.best):
+                self.best = final.margin
+                self.export(self.out / BEST)
+        self.curve.append(final_row)
+        began = clock()
         model = self.export(self.out / MODEL)
         if not (self.out / BEST).exists():
             self.export(self.out / BEST)
+        self.elapsed = clock() - start
         self.checkpoint()
-        self.elapsed = time.monotonic() - start
+        ledger.writes.append(clock() - began)
+        self.elapsed = ledger.spent = clock() - start
         if progress is not None:
             stage = "imitation" if self.imitating else "ppo"
-            progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, final, 1.0, True))
+            progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, 1.0, True))
         return model
 
+    def _one_update(self, collect: Collect, imitating: bool, deadline: float) -> dict[str, float]:
+        """Self-play then learning, given up (:class:`Abandoned`, everything undone) once its pace says
+        it would end past ``deadline``; its statistics."""
+        config, clock = self.config, self.clock
+        began = clock()
+        rate = config.imitation_learning_rate if imitating else config.learning_rate
+        for group in self.optimizer.param_groups:
+            group["lr"] = rate
+        learned = self._learn_seconds  # the last update's learning (0 before the first: watched too)
+
+        def keep_going(played: int, ready: int) -> bool:
+            """The self-play's end projected from its pace: the decisions still to play are those
+            wanted plus those in flight (played, their return not known yet)."""
+            if played <= 0:
+                return True
+            spent = clock() - began
+            to_play = config.update_size + (played - ready)
+            return began + spent * to_play / played + learned <= deadline
+
+        got = collect(imitating, keep_going)
+        if got is None:
+            raise Abandoned
+        saved = (
+            copy.deepcopy(self.net.state_dict()),
+            copy.deepcopy(self.optimizer.state_dict()),
+            self.rng.bit_generator.state,
+            self.value_scale,
+        )
+        learning = clock()
+        try:
+            stats = self._update(got.data, imitating, deadline)
+        except Abandoned:
+            self.net.load_state_dict(saved[0])
+            self.optimizer.load_state_dict(saved[1])
+            self.rng.bit_generator.state = saved[2]
+            self.value_scale = saved[3]
+            raise
+        self._learn_seconds = clock() - learning
+        self.decisions += got.decisions
+        self.updates += 1
+        return stats
+
     # -- self-play -----------------------------------------------------------------------------------
-    def _local_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
-        """Self-play in this process, one update's worth of decisions per call."""
+    def _local_self_play(self) -> Collect:
+        """Self-play in this process, one update's worth of decisions per call (None: given up)."""
         play = SelfPlay(self.config, self.next_seed, int(self.rng.integers(1 << 62)))
         if self._play_rng is not None:
             play.rng.bit_generator.state = self._play_rng
         self._play = play
 
-        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
-            got = play.collect(self.net, self.snapshots, imitating, self.config.update_size)
-            self.decisions += got.decisions
-            self.next_seed = got.next_seed
-            return got.data
+        def collect(imitating: bool, keep_going: Callable[[int, int], bool]) -> Collected | None:
+            got = play.collect(self.net, self.snapshots, imitating, self.config.update_size, keep_going)
+            self.next_seed = play.next_seed  # the deals dealt are used, even by a collection given up
+            return got
 
         return collect
 
-    def _ray_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
+    def _ray_self_play(self) -> Collect:
         """Self-play in ``actors`` Ray actors (each its own batch and seeds), the learner here.
 
         Each update sends the weights to every actor and waits for all of them
         (synchronous: PPO's data stay on-policy).  A resumed run restarts the
-        actors' matches from fresh seeds.
+        actors' matches from fresh seeds.  The actors' self-play is not watched
+        by the budget (``keep_going`` is ignored): the learning after it is.
         """
         import ray
 
@@ -338,13 +460,13 @@ class Trainer:
         ]
         share = max(1, self.config.update_size // self.actors)
 
-        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
+        def collect(imitating: bool, keep_going: Callable[[int, int], bool]) -> Collected | None:
             weights = self.net.state_dict()
             frozen = [s.state_dict() for s in self.snapshots]
             got = ray.get([a.collect.remote(weights, frozen, imitating, share) for a in actors])
-            self.decisions += sum(g.decisions for g in got)
             self.next_seed = max(g.next_seed for g in got) + ACTOR_SEEDS * self.actors
-            return {key: np.concatenate([g.data[key] for g in got]) for key in got[0].data}
+            data = {key: np.concatenate([g.data[key] for g in got]) for key in got[0].data}
+            return Collected(data, sum(g.decisions for g in got), self.next_seed)
 
         return collect
 
@@ -356,9 +478,16 @@ class Trainer:
         del self.snapshots[: -self.config.league]
 
     # -- learning ------------------------------------------------------------------------------------
-    def _update(self, data: dict[str, NDArray[Any]], imitating: bool) -> dict[str, float]:
-        """One update over finished decisions: imitation (cross-entropy) or PPO."""
-        config = self.config
+    def _update(
+        self, data: dict[str, NDArray[Any]], imitating: bool, deadline: float = math.inf
+    ) -> dict[str, float]:
+        """One update over finished decisions: imitation (cross-entropy) or PPO.
+
+        :class:`Abandoned` once the minibatches' pace says the last would end past ``deadline``
+        (the caller undoes the steps taken)."""
+        config, clock = self.config, self.clock
+        began = clock()
+        steps = config.epochs * -(-len(data["action"]) // config.minibatch)
         if self.value_scale == 0.0:
             self.value_scale = float(max(np.std(data["ret"]), 1e-3))
         obs = torch.from_numpy(data["obs"].astype(np.float32))
@@ -408,6 +537,8 @@ class Trainer:
                 totals["entropy"] += entropy.item()
                 totals["imitation_accuracy"] += accuracy.item()
                 count += 1
+                if count < steps and began + (clock() - began) * steps / count > deadline:
+                    raise Abandoned
         out = {name: round(total / max(count, 1), 5) for name, total in totals.items()}
         if not imitating:
             out["imitation_accuracy"] = float("nan")
@@ -439,9 +570,9 @@ class Trainer:
 
     def _time_evaluation(self) -> float:
         """Seconds an evaluation spends per deal, timed on one deal (what the budget plans with)."""
-        began = time.monotonic()
+        began = self.clock()
         self.evaluate(1)
-        return time.monotonic() - began
+        return self.clock() - began
 
     def evaluate(self, deals: int | None = None) -> Measure:
         """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out
