@@ -174,7 +174,8 @@ class Ledger:
 
     budget: float
     spent: float = 0.0
-    #: The one-deal evaluation timed at the start (what evaluations are planned with), per deal.
+    #: An evaluation's seconds per deal as planned: the probe timed at the start, then
+    #: each evaluation's own (spent over its deals).
     per_deal: float = 0.0
     #: Each completed update's seconds (self-play and learning).
     updates: list[float] = field(default_factory=list)
@@ -184,11 +185,26 @@ class Ledger:
     evaluations: list[tuple[int, float, float]] = field(default_factory=list)
     #: Each time the files were written (checkpoints, the final models and curve).
     writes: list[float] = field(default_factory=list)
+    #: Seconds left when the final evaluation was planned (it runs if MIN_EVAL_DEALS fit in them).
+    final_left: float = 0.0
 
     @property
     def overrun(self) -> float:
         """Seconds spent past the budget (negative: left unspent)."""
         return self.spent - self.budget
+
+    def summary(self) -> str:
+        """One line: what the budget went to (``atout train`` prints it at the end)."""
+        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s"]
+        parts.append(f"{len(self.updates)} updates ({sum(self.updates):.1f} s)")
+        if self.abandoned:
+            parts.append(f"one given up after {self.abandoned:.1f} s (it would not have fitted)")
+        deals = sum(d for d, _, _ in self.evaluations)
+        spent = sum(s for _, _, s in self.evaluations)
+        parts.append(f"{len(self.evaluations)} evaluations, {deals} deals ({spent:.1f} s)")
+        parts.append(f"an evaluation deal {self.per_deal:.1f} s")
+        parts.append(f"files {sum(self.writes):.1f} s")
+        return "; ".join(parts)
 
 
 class Trainer:
@@ -257,16 +273,18 @@ class Trainer:
 
         ``minutes`` is the whole run's, evaluations and files included, and the
         run plans with what it measures (:class:`Ledger` keeps the account): an
-        evaluation's cost per deal is timed once (one deal); the final
-        evaluation keeps a share of the budget; the files keep their last
-        measured writing time (:data:`WRITE_GUESS` before the first); an update
-        starts only when the last one's time still fits, and every update,
-        the first above all (its cost is unknown beforehand), is watched as it
-        runs: its self-play's pace after every batch step and its learning's
-        after every minibatch are scaled to the whole, and an update that
-        would end past its deadline is given up and undone.  What a run may
-        still overrun by is one batch step or one minibatch (and the one-deal
-        probe, when the budget is smaller than it).
+        evaluation's cost per deal is timed at the start on the smallest
+        evaluation (MIN_EVAL_DEALS deals), then taken from each evaluation
+        run; the final evaluation keeps a share of the budget (none is run
+        when not even the smallest fits); the files keep their last measured
+        writing time (:data:`WRITE_GUESS` before the first); an update starts
+        only when the last one's time still fits, and every update, the first
+        above all (its cost is unknown beforehand), is watched as it runs: its
+        self-play's pace after every batch step and its learning's after
+        every minibatch are scaled to the whole, and an update that would end
+        past its deadline is given up and undone.  What a run may still
+        overrun by: one batch step or one minibatch, an evaluation slower
+        than its plan, and the probe itself when the budget is smaller.
         """
         config, clock = self.config, self.clock
         start = clock() - self.elapsed
@@ -283,17 +301,24 @@ class Trainer:
         def left() -> float:
             return budget - (clock() - start)
 
-        per_deal = ledger.per_deal = self._time_evaluation()
+        ledger.per_deal = self._time_evaluation()
 
         def fitting(seconds: float) -> int:
             """The deals an evaluation may measure in ``seconds`` (at most ``eval_deals``)."""
+            per_deal = ledger.per_deal
             return min(config.eval_deals, int(seconds / per_deal)) if per_deal > 0 else config.eval_deals
 
         def timed_evaluation(deals: int) -> Measure:
             began = clock()
             result = self.evaluate(deals)
-            ledger.evaluations.append((deals, deals * per_deal, clock() - began))
+            spent = clock() - began
+            ledger.evaluations.append((deals, deals * ledger.per_deal, spent))
+            ledger.per_deal = spent / deals  # the next plans with the latest cost (the probe may misjudge)
             return result
+
+        def final_reserve() -> float:
+            """Seconds kept for the final evaluation (a share of the budget, at least MIN_EVAL_DEALS)."""
+            return ledger.per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
 
         def write_checkpoint() -> None:
             began = clock()
@@ -304,13 +329,12 @@ class Trainer:
             """Seconds kept for the files: the longest write measured so far."""
             return max(ledger.writes, default=WRITE_GUESS)
 
-        final_reserve = per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
         update_seconds = 0.0
-        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve + writing():
+        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve() + writing():
             began = clock()
             # A checkpoint follows the updates due for one: its write is kept too.
             writes = 2 if (self.updates + 1) % config.eval_every == 0 else 1
-            deadline = began + left() - final_reserve - writes * writing()
+            deadline = began + left() - final_reserve() - writes * writing()
             imitating = self.imitating
             try:
                 stats = self._one_update(collect, imitating, deadline)
@@ -331,7 +355,7 @@ class Trainer:
                 self._snapshot()
             due = self.updates % config.eval_every == 0
             if due:
-                deals = fitting(left() - final_reserve - 2 * writing())
+                deals = fitting(left() - final_reserve() - 2 * writing())
                 if deals >= MIN_EVAL_DEALS:  # else no time is left for one: the checkpoint alone
                     last_eval = timed_evaluation(deals)
                     row["eval_margin"] = round(last_eval.margin, 4)
@@ -358,7 +382,8 @@ class Trainer:
         }
         # The final evaluation in what is left (its reserve, unless the start overran it): none when
         # not even MIN_EVAL_DEALS fit, rather than a run past its budget; the files always.
-        deals = fitting(left() - writing())
+        ledger.final_left = left()
+        deals = fitting(ledger.final_left - writing())
         final = timed_evaluation(deals) if deals >= MIN_EVAL_DEALS else None
         if final is not None:
             last_eval = final
@@ -569,10 +594,15 @@ class Trainer:
         return model
 
     def _time_evaluation(self) -> float:
-        """Seconds an evaluation spends per deal, timed on one deal (what the budget plans with)."""
+        """Seconds an evaluation spends per deal, timed on the smallest one (MIN_EVAL_DEALS deals).
+
+        Why not one deal: the smallest evaluation is what the budget must always be able to
+        afford (the final one, on a short budget), so it is the one timed; the deals of a
+        batch are played together, so larger evaluations cost less a deal than planned.
+        """
         began = self.clock()
-        self.evaluate(1)
-        return self.clock() - began
+        self.evaluate(MIN_EVAL_DEALS)
+        return (self.clock() - began) / MIN_EVAL_DEALS
 
     def evaluate(self, deals: int | None = None) -> Measure:
         """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out
