@@ -42,7 +42,8 @@ import csv
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,26 @@ FINAL_EVAL_SHARE = 0.2
 WRITE_GUESS = 1.0
 
 
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS limited to one thread inside (threadpoolctl; without it, nothing changes).
+
+    Why: the evaluations play the network with numpy (``PolicyModel``), a product per decision
+    for a few rows, and OpenBLAS starts a thread per core for each while PyTorch keeps its own;
+    on 2 shared cores they wait on each other.  Measured (Wizard, 4 players, the default
+    network, CPU time of the process, loaded machine): an evaluation of 1 deal 4.0-4.1 s with
+    OpenBLAS's threads against 0.6 with one, of 4 deals 19-21 s against 1.4 (the threads'
+    cost also grew faster than the deals, which misled the budget's plans).
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - the train extra brings it
+        yield
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 class Abandoned(Exception):
     """An update given up half-way: at its pace so far it would have ended past its deadline."""
 
@@ -177,6 +198,8 @@ class Ledger:
     #: An evaluation's seconds per deal as planned: the probe timed at the start, then
     #: each evaluation's own (spent over its deals).
     per_deal: float = 0.0
+    #: Seconds of that probe (an evaluation of MIN_EVAL_DEALS deals at the start).
+    probe: float = 0.0
     #: Each completed update's seconds (self-play and learning).
     updates: list[float] = field(default_factory=list)
     #: Seconds of an update given up because, at its pace, it would not have fitted (0: none).
@@ -195,7 +218,7 @@ class Ledger:
 
     def summary(self) -> str:
         """One line: what the budget went to (``atout train`` prints it at the end)."""
-        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s"]
+        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s", f"probe {self.probe:.1f} s"]
         parts.append(f"{len(self.updates)} updates ({sum(self.updates):.1f} s)")
         if self.abandoned:
             parts.append(f"one given up after {self.abandoned:.1f} s (it would not have fitted)")
@@ -271,6 +294,15 @@ class Trainer:
     def run(self, progress: Callable[[Status], None] | None = None) -> PolicyModel:
         """Train until the budget is spent; write the models, the curve and the plot; return the last model.
 
+        numpy's BLAS runs on one thread meanwhile (:func:`one_blas_thread`): the evaluations'
+        numpy network with OpenBLAS's default threads beside PyTorch's cost 6-14 times more.
+        """
+        with one_blas_thread():
+            return self._run(progress)
+
+    def _run(self, progress: Callable[[Status], None] | None) -> PolicyModel:
+        """:meth:`run`'s work.
+
         ``minutes`` is the whole run's, evaluations and files included, and the
         run plans with what it measures (:class:`Ledger` keeps the account): an
         evaluation's cost per deal is timed at the start on the smallest
@@ -302,6 +334,7 @@ class Trainer:
             return budget - (clock() - start)
 
         ledger.per_deal = self._time_evaluation()
+        ledger.probe = ledger.per_deal * MIN_EVAL_DEALS
 
         def fitting(seconds: float) -> int:
             """The deals an evaluation may measure in ``seconds`` (at most ``eval_deals``)."""
