@@ -6,6 +6,7 @@ command runs, so the rest of the command line never needs it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -72,6 +73,7 @@ def train(
     Writes the model players load (``model.npz``; ``atout play GAME --bots net:DIR/model.npz``),
     a resumable checkpoint, the learning curve (CSV and plot) into ``--out``.
     """
+    started = time.monotonic()  # the budget is the command's: its imports and set-up included
     g = load_game(game, players, option)
     with needs("train", "train"):
         from ..learn.train import TrainConfig, Trainer
@@ -109,7 +111,7 @@ def train(
                     print(f"{label} {status.minutes:.1f} min ({status.fraction:.0%}): {info}", flush=True)
 
             trainer = Trainer(config, target, resume=resume, ray=ray, actors=actors)
-            trainer.run(show)
+            trainer.run(show, started=started)
     except (AtoutError, ValueError, RuntimeError) as exc:
         raise fail(str(exc)) from None
     # The budget's account: where the minutes went (and why a short run may have no update).

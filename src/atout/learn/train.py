@@ -291,16 +291,21 @@ class Trainer:
     def imitating(self) -> bool:
         return self.decisions < self.config.imitation_decisions
 
-    def run(self, progress: Callable[[Status], None] | None = None) -> PolicyModel:
+    def run(
+        self, progress: Callable[[Status], None] | None = None, started: float | None = None
+    ) -> PolicyModel:
         """Train until the budget is spent; write the models, the curve and the plot; return the last model.
+
+        ``started``: when the budget began, by :attr:`clock` (default: now); ``atout train`` passes
+        the command's start, so that its imports and set-up are in the budget too.
 
         numpy's BLAS runs on one thread meanwhile (:func:`one_blas_thread`): the evaluations'
         numpy network with OpenBLAS's default threads beside PyTorch's cost 6-14 times more.
         """
         with one_blas_thread():
-            return self._run(progress)
+            return self._run(progress, self.clock() if started is None else started)
 
-    def _run(self, progress: Callable[[Status], None] | None) -> PolicyModel:
+    def _run(self, progress: Callable[[Status], None] | None, started: float) -> PolicyModel:
         """:meth:`run`'s work.
 
         ``minutes`` is the whole run's, evaluations and files included, and the
@@ -319,7 +324,7 @@ class Trainer:
         than its plan, and the probe itself when the budget is smaller.
         """
         config, clock = self.config, self.clock
-        start = clock() - self.elapsed
+        start = started - self.elapsed
         collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
         budget = 60.0 * config.minutes
