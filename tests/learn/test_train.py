@@ -271,11 +271,12 @@ def priced_trainer(
     step: float,
     minibatch: float,
     deal: float = 3.0,
+    later_deal: float | None = None,
     write: float = 0.5,
 ) -> tuple[Trainer, FakeClock]:
     """A tiny run whose parts cost fake seconds: ``step`` a batch step of self-play, ``minibatch`` an
     optimiser step, ``deal`` an evaluation deal (the evaluation itself faked: it is not what is
-    tested), ``write`` a checkpoint."""
+    tested; ``later_deal`` after the first evaluation, the probe), ``write`` a checkpoint."""
     from atout.learn.evaluate import Measure
     from atout.learn.selfplay import SelfPlay
 
@@ -291,9 +292,12 @@ def priced_trainer(
 
         return real_collect(self, net, snapshots, imitating, want, paced)
 
-    def evaluate(self: Trainer, deals: int | None = None) -> Measure:
+    calls: list[int] = []
+
+    def evaluate(self: Trainer, deals: int | None = None, seed_base: int = 0) -> Measure:
         assert deals is not None
-        clock.spend(deal * deals)
+        clock.spend((deal if not calls or later_deal is None else later_deal) * deals)
+        calls.append(deals)
         return Measure(margin=0.0, half_width=0.0, deals=deals, rounds=1.0)
 
     real_checkpoint = Trainer.checkpoint
@@ -344,16 +348,16 @@ def test_the_budget_holds_by_the_trainers_own_account(
 def test_a_first_update_that_would_not_fit_is_given_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its cost is unknown beforehand: its self-play's pace after one batch step (1 s a step, some
-    thirty steps an update) says it would end past the budget, so it stops there; the final
-    evaluation and the files still come, within the budget."""
+    """Its cost is unknown beforehand: its self-play's pace once a sixteenth of it is played (1 s a
+    step of 16 decisions, 512 an update: after two steps) says it would end past the budget, so it
+    stops there; the final evaluation and the files still come, within the budget."""
     trainer, clock = priced_trainer(monkeypatch, tmp_path, minutes=0.5, step=1.0, minibatch=0.2)
     trainer.run()
     ledger = trainer.ledger
     assert ledger.spent == clock.now
-    assert ledger.updates == [] and ledger.abandoned == 1.0 and trainer.updates == 0
+    assert ledger.updates == [] and ledger.abandoned == 2.0 and trainer.updates == 0
     assert trainer.decisions == 0  # nothing learned from the decisions given up
-    assert "0 updates (0.0 s); one given up after 1.0 s" in ledger.summary()
+    assert "0 updates (0.0 s); one given up after 2.0 s" in ledger.summary()
     assert ledger.spent <= ledger.budget, ledger
     rows = curve(tmp_path)
     assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
@@ -393,3 +397,45 @@ def test_a_budget_smaller_than_one_evaluation_deal_still_writes_its_files(
     rows = curve(tmp_path)
     assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] == ""
     assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()
+
+
+def test_an_evaluation_slower_than_planned_stops_at_its_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe says 1 s a deal, the final evaluation then costs 4 (a machine whose load rose): it is
+    played in groups of deals and stops before a group its pace would end past the budget."""
+    from atout.learn.train import EVAL_CHUNK
+
+    trainer, clock = priced_trainer(
+        monkeypatch, tmp_path, minutes=1.0, step=1.0, minibatch=0.2, deal=1.0, later_deal=4.0
+    )
+    trainer.run()
+    ledger = trainer.ledger
+    assert ledger.spent == clock.now and ledger.spent <= ledger.budget, ledger
+    (deals, planned, spent) = ledger.evaluations[-1]
+    # Its first group (the smallest evaluation) showed the pace; the next group would not have fitted.
+    assert deals == MIN_EVAL_DEALS and spent == pytest.approx(4.0 * deals) and planned > spent
+    assert ledger.final_left < MIN_EVAL_DEALS * 4.0 + EVAL_CHUNK * 4.0
+    rows = curve(tmp_path)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+
+
+def test_measures_in_groups_pool_to_the_measure_of_all_the_deals() -> None:
+    """What a chunked evaluation reports is one measure of its deals: the same margin and interval."""
+    import numpy as np
+
+    from atout.learn.train import pooled
+
+    def first_legal(batch: object, rows: np.ndarray) -> np.ndarray:
+        return np.argmax(batch.legal_mask()[rows], axis=1)  # type: ignore[attr-defined,no-any-return]
+
+    whole = measure("sticheln", 4, first_legal, deals=6)
+    parts = [
+        measure("sticheln", 4, first_legal, deals=d, seed_base=EVAL_SEED_BASE + at)
+        for at, d in ((0, 4), (4, 2))
+    ]
+    together = pooled(parts)
+    assert together.deals == 6 and whole.half_width > 0
+    assert together.margin == pytest.approx(whole.margin)
+    assert together.half_width == pytest.approx(whole.half_width)
+    assert together.rounds == pytest.approx(whole.rounds)

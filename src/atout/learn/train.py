@@ -54,7 +54,7 @@ from numpy.typing import NDArray
 
 from ..batch import batch_class
 from ..bots.learned import PolicyModel, model_meta
-from .evaluate import Measure, ModelPolicy, heuristic_policy, measure
+from .evaluate import EVAL_SEED_BASE, Measure, ModelPolicy, heuristic_policy, measure
 from .network import PolicyNet
 from .selfplay import Collected, SelfPlay, SelfPlayActor
 
@@ -155,6 +155,10 @@ class Status:
 MIN_EVAL_DEALS = 2
 #: Most of the budget kept for the final evaluation (it shrinks to fit; at least MIN_EVAL_DEALS).
 FINAL_EVAL_SHARE = 0.2
+#: An evaluation's deals are played in groups of this many, so that it can stop at its deadline.
+EVAL_CHUNK = 8
+#: An update's pace is judged once 1/JUDGED_AFTER of its decisions is played (before: its first steps' warm-up).
+JUDGED_AFTER = 16
 #: Seconds kept for writing the files (checkpoint, curve, plot, models) until a checkpoint is timed.
 WRITE_GUESS = 1.0
 
@@ -177,6 +181,20 @@ def one_blas_thread() -> Iterator[None]:
         return
     with threadpool_limits(limits=1, user_api="blas"):
         yield
+
+
+def pooled(parts: list[Measure]) -> Measure:
+    """The measure of the deals of ``parts`` taken together (their per-deal margins' mean and 95%
+    half-interval, exactly as one measure of all of them: the spreads are pooled by sums of squares)."""
+    deals = sum(p.deals for p in parts)
+    mean = sum(p.margin * p.deals for p in parts) / deals
+    squares = sum(
+        (p.half_width * math.sqrt(p.deals) / 1.96) ** 2 * (p.deals - 1) + p.deals * (p.margin - mean) ** 2
+        for p in parts
+    )
+    spread = math.sqrt(squares / (deals - 1)) if deals > 1 else 0.0
+    rounds = sum(p.rounds * p.deals for p in parts) / deals
+    return Measure(margin=mean, half_width=1.96 * spread / math.sqrt(deals), deals=deals, rounds=rounds)
 
 
 class Abandoned(Exception):
@@ -346,13 +364,23 @@ class Trainer:
             per_deal = ledger.per_deal
             return min(config.eval_deals, int(seconds / per_deal)) if per_deal > 0 else config.eval_deals
 
-        def timed_evaluation(deals: int) -> Measure:
+        def timed_evaluation(deals: int, until: float) -> Measure:
+            """``deals`` deals in groups (MIN_EVAL_DEALS first, then EVAL_CHUNK), stopping before a
+            group that its pace so far would end after ``until`` (the budget's clock): the plan per
+            deal may misjudge a loaded machine (a 64-deal final evaluation planned at 51 s took 142)."""
             began = clock()
-            result = self.evaluate(deals)
+            parts: list[Measure] = []
+            done = 0
+            while done < deals:
+                size = min(EVAL_CHUNK if done else MIN_EVAL_DEALS, deals - done)
+                if done and clock() + (clock() - began) / done * size > until:
+                    break
+                parts.append(self.evaluate(size, seed_base=EVAL_SEED_BASE + done))
+                done += size
             spent = clock() - began
-            ledger.evaluations.append((deals, deals * ledger.per_deal, spent))
-            ledger.per_deal = spent / deals  # the next plans with the latest cost (the probe may misjudge)
-            return result
+            ledger.evaluations.append((done, deals * ledger.per_deal, spent))
+            ledger.per_deal = spent / done  # the next plans with the latest cost (the probe may misjudge)
+            return pooled(parts)
 
         def final_reserve() -> float:
             """Seconds kept for the final evaluation (a share of the budget, at least MIN_EVAL_DEALS)."""
@@ -395,7 +423,7 @@ class Trainer:
             if due:
                 deals = fitting(left() - final_reserve() - 2 * writing())
                 if deals >= MIN_EVAL_DEALS:  # else no time is left for one: the checkpoint alone
-                    last_eval = timed_evaluation(deals)
+                    last_eval = timed_evaluation(deals, start + budget - final_reserve() - 2 * writing())
                     row["eval_margin"] = round(last_eval.margin, 4)
                     row["eval_half_width"] = round(last_eval.half_width, 4)
                     if not imitating and (self.best is None or last_eval.margin > self.best):
@@ -422,7 +450,7 @@ class Trainer:
         # not even MIN_EVAL_DEALS fit, rather than a run past its budget; the files always.
         ledger.final_left = left()
         deals = fitting(ledger.final_left - writing())
-        final = timed_evaluation(deals) if deals >= MIN_EVAL_DEALS else None
+        final = timed_evaluation(deals, start + budget - writing()) if deals >= MIN_EVAL_DEALS else None
         if final is not None:
             last_eval = final
             final_row["eval_margin"] = round(final.margin, 4)
@@ -456,10 +484,12 @@ class Trainer:
 
         def keep_going(played: int, ready: int) -> bool:
             """The self-play's end projected from its pace: the decisions still to play are those
-            wanted plus those in flight (played, their return not known yet)."""
-            if played <= 0:
-                return True
+            wanted plus those in flight (played, their return not known yet).  Before a sixteenth
+            of them is played the pace is not judged (a first step's warm-up would misstate it):
+            only a deadline already passed stops it."""
             spent = clock() - began
+            if played * JUDGED_AFTER < config.update_size:
+                return began + spent <= deadline
             to_play = config.update_size + (played - ready)
             return began + spent * to_play / played + learned <= deadline
 
@@ -642,9 +672,10 @@ class Trainer:
         self.evaluate(MIN_EVAL_DEALS)
         return (self.clock() - began) / MIN_EVAL_DEALS
 
-    def evaluate(self, deals: int | None = None) -> Measure:
+    def evaluate(self, deals: int | None = None, seed_base: int = EVAL_SEED_BASE) -> Measure:
         """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out
-        seeds: ``deals`` of them (default ``eval_deals``; fewer when the budget's time is short)."""
+        seeds: ``deals`` of them from ``seed_base`` (default ``eval_deals``; fewer when the budget's
+        time is short)."""
         return measure(
             self.config.game,
             self.config.players,
@@ -652,6 +683,7 @@ class Trainer:
             heuristic_policy,
             deals=self.config.eval_deals if deals is None else deals,
             options=self.config.options,
+            seed_base=seed_base,
             ray=self.ray,
         )
 
