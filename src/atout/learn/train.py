@@ -218,6 +218,8 @@ class Ledger:
     per_deal: float = 0.0
     #: Seconds of that probe (an evaluation of MIN_EVAL_DEALS deals at the start).
     probe: float = 0.0
+    #: Seconds between the budget's start and the run's (``atout train``: its imports and set-up).
+    setup: float = 0.0
     #: Each completed update's seconds (self-play and learning).
     updates: list[float] = field(default_factory=list)
     #: Seconds of an update given up because, at its pace, it would not have fitted (0: none).
@@ -236,7 +238,8 @@ class Ledger:
 
     def summary(self) -> str:
         """One line: what the budget went to (``atout train`` prints it at the end)."""
-        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s", f"probe {self.probe:.1f} s"]
+        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s", f"set-up {self.setup:.1f} s"]
+        parts.append(f"probe {self.probe:.1f} s")
         parts.append(f"{len(self.updates)} updates ({sum(self.updates):.1f} s)")
         if self.abandoned:
             parts.append(f"one given up after {self.abandoned:.1f} s (it would not have fitted)")
@@ -337,8 +340,10 @@ class Trainer:
         above all (its cost is unknown beforehand), is watched as it runs: its
         self-play's pace after every batch step and its learning's after
         every minibatch are scaled to the whole, and an update that would end
-        past its deadline is given up and undone.  What a run may still
-        overrun by: one batch step or one minibatch, an evaluation slower
+        past its deadline is given up and undone.  Evaluations are played in
+        groups of deals and stop before a group that would end past their
+        deadline.  What a run may still overrun by: one batch step or one
+        minibatch, an evaluation's first group (MIN_EVAL_DEALS deals) slower
         than its plan, and the probe itself when the budget is smaller.
         """
         config, clock = self.config, self.clock
@@ -346,7 +351,7 @@ class Trainer:
         collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
         budget = 60.0 * config.minutes
-        ledger = self.ledger = Ledger(budget)
+        ledger = self.ledger = Ledger(budget, setup=clock() - started)
 
         def budget_fraction() -> float:
             by_time = (clock() - start) / budget
