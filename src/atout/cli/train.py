@@ -6,6 +6,7 @@ command runs, so the rest of the command line never needs it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -72,10 +73,10 @@ def train(
     Writes the model players load (``model.npz``; ``atout play GAME --bots net:DIR/model.npz``),
     a resumable checkpoint, the learning curve (CSV and plot) into ``--out``.
     """
+    started = time.monotonic()  # the budget is the command's: its imports and set-up included
     g = load_game(game, players, option)
     with needs("train", "train"):
-        from ..learn.train import TrainConfig
-        from ..learn.train import train as run_training
+        from ..learn.train import TrainConfig, Trainer
     given = parse_option_pairs(option or [])
     config = TrainConfig(
         game=g.name,
@@ -109,9 +110,12 @@ def train(
                 elif status.checkpoint:
                     print(f"{label} {status.minutes:.1f} min ({status.fraction:.0%}): {info}", flush=True)
 
-            run_training(config, target, resume=resume, progress=show, ray=ray, actors=actors)
+            trainer = Trainer(config, target, resume=resume, ray=ray, actors=actors)
+            trainer.run(show, started=started)
     except (AtoutError, ValueError, RuntimeError) as exc:
         raise fail(str(exc)) from None
+    # The budget's account: where the minutes went (and why a short run may have no update).
+    out.print(trainer.ledger.summary(), soft_wrap=True)
     out.print(
         f"model: {target / 'model.npz'} (best evaluation: {target / 'best.npz'}); curve: {target / 'curve.csv'}",
         soft_wrap=True,

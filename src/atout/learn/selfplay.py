@@ -15,6 +15,7 @@ seat's margin over that round.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -207,8 +208,21 @@ class SelfPlay:
         logp = log_softmax(logits)[np.arange(len(chosen)), chosen]
         return chosen, logp.astype(np.float32), value_t.numpy().astype(np.float32)
 
-    def collect(self, net: PolicyNet, snapshots: list[PolicyNet], imitating: bool, want: int) -> Collected:
-        """Play until at least ``want`` decisions have their return; hand them over."""
+    def collect(
+        self,
+        net: PolicyNet,
+        snapshots: list[PolicyNet],
+        imitating: bool,
+        want: int,
+        keep_going: Callable[[int, int], bool] | None = None,
+    ) -> Collected | None:
+        """Play until at least ``want`` decisions have their return; hand them over.
+
+        ``keep_going(played, ready)``, asked after every batch step with the decisions played
+        and those whose return is known so far, may give the collection up (None is returned):
+        the trainer's budget, which projects the collection's end from its pace so far.  The
+        matches in flight then stay where they are (the run ends there).
+        """
         config, batch, buffer, rows = self.config, self.batch, self.buffer, self.rows
         if self._imitating is None or self._imitating != imitating:
             # New roles for every match (the league's from now on); rows of another stage are dropped.
@@ -247,6 +261,8 @@ class SelfPlay:
                 buffer.close(ended, r - (r.sum(axis=1, keepdims=True) - r) / (n - 1))
                 for g in np.flatnonzero(step.terminal).tolist():
                     self.roles[g] = self._draw_roles(imitating, len(snapshots))
+            if keep_going is not None and not keep_going(decisions, buffer.ready):
+                return None
         return Collected(buffer.take(), decisions, self.next_seed)
 
     def _turn(self, imitating: bool) -> Turn:
@@ -309,4 +325,6 @@ class SelfPlayActor:
         del self.snapshots[len(snapshots) :]
         for net, saved in zip(self.snapshots, snapshots, strict=True):
             net.load_state_dict(saved)
-        return self.play.collect(self.net, self.snapshots, imitating, want)
+        got = self.play.collect(self.net, self.snapshots, imitating, want)
+        assert got is not None  # no keep_going: never given up
+        return got

@@ -37,11 +37,13 @@ PyTorch is imported here and in :mod:`.network` only (the ``train`` extra).
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,11 +54,14 @@ from numpy.typing import NDArray
 
 from ..batch import batch_class
 from ..bots.learned import PolicyModel, model_meta
-from .evaluate import Measure, ModelPolicy, heuristic_policy, measure
+from .evaluate import EVAL_SEED_BASE, Measure, ModelPolicy, heuristic_policy, measure
 from .network import PolicyNet
-from .selfplay import SelfPlay, SelfPlayActor
+from .selfplay import Collected, SelfPlay, SelfPlayActor
 
-__all__ = ["TRAIN_SEED_BASE", "TrainConfig", "Trainer", "train"]
+__all__ = ["TRAIN_SEED_BASE", "Ledger", "TrainConfig", "Trainer", "train"]
+
+#: One update's self-play: ``(imitating, keep_going)`` to its decisions, or None when given up.
+Collect = Callable[[bool, Callable[[int, int], bool]], Collected | None]
 
 #: Training matches are dealt from seeds at or above this (see the module's docstring).
 TRAIN_SEED_BASE = 1 << 40
@@ -150,6 +155,100 @@ class Status:
 MIN_EVAL_DEALS = 2
 #: Most of the budget kept for the final evaluation (it shrinks to fit; at least MIN_EVAL_DEALS).
 FINAL_EVAL_SHARE = 0.2
+#: An evaluation's deals are played in groups of this many, so that it can stop at its deadline.
+EVAL_CHUNK = 8
+#: An update's pace is judged once 1/JUDGED_AFTER of its decisions is played (before: its first steps' warm-up).
+JUDGED_AFTER = 16
+#: Seconds kept for writing the files (checkpoint, curve, plot, models) until a checkpoint is timed.
+WRITE_GUESS = 1.0
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS limited to one thread inside (threadpoolctl; without it, nothing changes).
+
+    Why: the evaluations play the network with numpy (``PolicyModel``), a product per decision
+    for a few rows, and OpenBLAS starts a thread per core for each while PyTorch keeps its own;
+    on 2 shared cores they wait on each other.  Measured (Wizard, 4 players, the default
+    network, CPU time of the process, loaded machine): an evaluation of 1 deal 4.0-4.1 s with
+    OpenBLAS's threads against 0.6 with one, of 4 deals 19-21 s against 1.4 (the threads'
+    cost also grew faster than the deals, which misled the budget's plans).
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - the train extra brings it
+        yield
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def pooled(parts: list[Measure]) -> Measure:
+    """The measure of the deals of ``parts`` taken together (their per-deal margins' mean and 95%
+    half-interval, exactly as one measure of all of them: the spreads are pooled by sums of squares)."""
+    deals = sum(p.deals for p in parts)
+    mean = sum(p.margin * p.deals for p in parts) / deals
+    squares = sum(
+        (p.half_width * math.sqrt(p.deals) / 1.96) ** 2 * (p.deals - 1) + p.deals * (p.margin - mean) ** 2
+        for p in parts
+    )
+    spread = math.sqrt(squares / (deals - 1)) if deals > 1 else 0.0
+    rounds = sum(p.rounds * p.deals for p in parts) / deals
+    return Measure(margin=mean, half_width=1.96 * spread / math.sqrt(deals), deals=deals, rounds=rounds)
+
+
+class Abandoned(Exception):
+    """An update given up half-way: at its pace so far it would have ended past its deadline."""
+
+
+@dataclass
+class Ledger:
+    """The trainer's own accounting of a run's budget, in seconds of its clock: planned and spent.
+
+    Why kept: ``--minutes`` is the whole run's budget, and what the run did
+    with it is checkable without timing anything (the tests read it with a
+    fake clock).  ``spent`` runs from the run's start (a resumed run's earlier
+    segments included) to its last file written.
+    """
+
+    budget: float
+    spent: float = 0.0
+    #: An evaluation's seconds per deal as planned: the probe timed at the start, then
+    #: each evaluation's own (spent over its deals).
+    per_deal: float = 0.0
+    #: Seconds of that probe (an evaluation of MIN_EVAL_DEALS deals at the start).
+    probe: float = 0.0
+    #: Seconds between the budget's start and the run's (``atout train``: its imports and set-up).
+    setup: float = 0.0
+    #: Each completed update's seconds (self-play and learning).
+    updates: list[float] = field(default_factory=list)
+    #: Seconds of an update given up because, at its pace, it would not have fitted (0: none).
+    abandoned: float = 0.0
+    #: Each evaluation's deals, planned seconds and spent seconds (the final one last).
+    evaluations: list[tuple[int, float, float]] = field(default_factory=list)
+    #: Each time the files were written (checkpoints, the final models and curve).
+    writes: list[float] = field(default_factory=list)
+    #: Seconds left when the final evaluation was planned (it runs if MIN_EVAL_DEALS fit in them).
+    final_left: float = 0.0
+
+    @property
+    def overrun(self) -> float:
+        """Seconds spent past the budget (negative: left unspent)."""
+        return self.spent - self.budget
+
+    def summary(self) -> str:
+        """One line: what the budget went to (``atout train`` prints it at the end)."""
+        parts = [f"budget {self.budget:.0f} s, spent {self.spent:.1f} s", f"set-up {self.setup:.1f} s"]
+        parts.append(f"probe {self.probe:.1f} s")
+        parts.append(f"{len(self.updates)} updates ({sum(self.updates):.1f} s)")
+        if self.abandoned:
+            parts.append(f"one given up after {self.abandoned:.1f} s (it would not have fitted)")
+        deals = sum(d for d, _, _ in self.evaluations)
+        spent = sum(s for _, _, s in self.evaluations)
+        parts.append(f"{len(self.evaluations)} evaluations, {deals} deals ({spent:.1f} s)")
+        parts.append(f"an evaluation deal {self.per_deal:.1f} s")
+        parts.append(f"files {sum(self.writes):.1f} s")
+        return "; ".join(parts)
 
 
 class Trainer:
@@ -167,6 +266,7 @@ class Trainer:
         resume: bool = False,
         ray: str | None = None,
         actors: int = 2,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if actors < 1:
             raise ValueError("actors must be at least 1")
@@ -174,6 +274,10 @@ class Trainer:
         #: A Ray address (or "local"): self-play in ``actors`` Ray actors, evaluation in Ray tasks.
         self.ray = ray
         self.actors = actors
+        #: Seconds, for the budget (a fake one in tests: the budget's logic checked without timing).
+        self.clock = clock
+        self.ledger = Ledger(60.0 * config.minutes)
+        self._learn_seconds = 0.0
         self._play: SelfPlay | None = None
         self._play_rng: dict[str, Any] | None = None
         self.out = Path(out)
@@ -208,45 +312,109 @@ class Trainer:
     def imitating(self) -> bool:
         return self.decisions < self.config.imitation_decisions
 
-    def run(self, progress: Callable[[Status], None] | None = None) -> PolicyModel:
-        """Train until the budget is spent; write the models, the curve and the plot; return the last model."""
-        config = self.config
-        start = time.monotonic() - self.elapsed
+    def run(
+        self, progress: Callable[[Status], None] | None = None, started: float | None = None
+    ) -> PolicyModel:
+        """Train until the budget is spent; write the models, the curve and the plot; return the last model.
+
+        ``started``: when the budget began, by :attr:`clock` (default: now); ``atout train`` passes
+        the command's start, so that its imports and set-up are in the budget too.
+
+        numpy's BLAS runs on one thread meanwhile (:func:`one_blas_thread`): the evaluations'
+        numpy network with OpenBLAS's default threads beside PyTorch's cost 6-14 times more.
+        """
+        with one_blas_thread():
+            return self._run(progress, self.clock() if started is None else started)
+
+    def _run(self, progress: Callable[[Status], None] | None, started: float) -> PolicyModel:
+        """:meth:`run`'s work.
+
+        ``minutes`` is the whole run's, evaluations and files included, and the
+        run plans with what it measures (:class:`Ledger` keeps the account): an
+        evaluation's cost per deal is timed at the start on the smallest
+        evaluation (MIN_EVAL_DEALS deals), then taken from each evaluation
+        run; the final evaluation keeps a share of the budget (none is run
+        when not even the smallest fits); the files keep their last measured
+        writing time (:data:`WRITE_GUESS` before the first); an update starts
+        only when the last one's time still fits, and every update, the first
+        above all (its cost is unknown beforehand), is watched as it runs: its
+        self-play's pace after every batch step and its learning's after
+        every minibatch are scaled to the whole, and an update that would end
+        past its deadline is given up and undone.  Evaluations are played in
+        groups of deals and stop before a group that would end past their
+        deadline.  What a run may still overrun by: one batch step or one
+        minibatch, an evaluation's first group (MIN_EVAL_DEALS deals) slower
+        than its plan, and the probe itself when the budget is smaller.
+        """
+        config, clock = self.config, self.clock
+        start = started - self.elapsed
         collect = self._ray_self_play() if self.ray else self._local_self_play()
         last_eval: Measure | None = None
-
         budget = 60.0 * config.minutes
+        ledger = self.ledger = Ledger(budget, setup=clock() - started)
 
         def budget_fraction() -> float:
-            by_time = (time.monotonic() - start) / budget
+            by_time = (clock() - start) / budget
             by_count = self.decisions / config.decisions if config.decisions else 0.0
             return max(by_time, by_count)
 
-        # ``minutes`` is the whole run's, evaluations included: an evaluation's cost per deal is
-        # timed once (one deal), the final evaluation keeps a share of the budget, and an
-        # update starts only if it and that share still fit (the last update's time says).
-        per_deal = self._time_evaluation()
-
         def left() -> float:
-            return budget - (time.monotonic() - start)
+            return budget - (clock() - start)
+
+        ledger.per_deal = self._time_evaluation()
+        ledger.probe = ledger.per_deal * MIN_EVAL_DEALS
 
         def fitting(seconds: float) -> int:
             """The deals an evaluation may measure in ``seconds`` (at most ``eval_deals``)."""
+            per_deal = ledger.per_deal
             return min(config.eval_deals, int(seconds / per_deal)) if per_deal > 0 else config.eval_deals
 
-        final_reserve = per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
+        def timed_evaluation(deals: int, until: float) -> Measure:
+            """``deals`` deals in groups (MIN_EVAL_DEALS first, then EVAL_CHUNK), stopping before a
+            group that its pace so far would end after ``until`` (the budget's clock): the plan per
+            deal may misjudge a loaded machine (a 64-deal final evaluation planned at 51 s took 142)."""
+            began = clock()
+            parts: list[Measure] = []
+            done = 0
+            while done < deals:
+                size = min(EVAL_CHUNK if done else MIN_EVAL_DEALS, deals - done)
+                if done and clock() + (clock() - began) / done * size > until:
+                    break
+                parts.append(self.evaluate(size, seed_base=EVAL_SEED_BASE + done))
+                done += size
+            spent = clock() - began
+            ledger.evaluations.append((done, deals * ledger.per_deal, spent))
+            ledger.per_deal = spent / done  # the next plans with the latest cost (the probe may misjudge)
+            return pooled(parts)
+
+        def final_reserve() -> float:
+            """Seconds kept for the final evaluation (a share of the budget, at least MIN_EVAL_DEALS)."""
+            return ledger.per_deal * max(MIN_EVAL_DEALS, fitting(FINAL_EVAL_SHARE * budget))
+
+        def write_checkpoint() -> None:
+            began = clock()
+            self.checkpoint()
+            ledger.writes.append(clock() - began)
+
+        def writing() -> float:
+            """Seconds kept for the files: the longest write measured so far."""
+            return max(ledger.writes, default=WRITE_GUESS)
+
         update_seconds = 0.0
-        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve:
-            began = time.monotonic()
+        while budget_fraction() < 1.0 and left() > update_seconds + final_reserve() + writing():
+            began = clock()
+            # A checkpoint follows the updates due for one: its write is kept too.
+            writes = 2 if (self.updates + 1) % config.eval_every == 0 else 1
+            deadline = began + left() - final_reserve() - writes * writing()
             imitating = self.imitating
-            rate = config.imitation_learning_rate if imitating else config.learning_rate
-            for group in self.optimizer.param_groups:
-                group["lr"] = rate
-            data = collect(imitating)
-            stats = self._update(data, imitating)
-            self.updates += 1
-            update_seconds = time.monotonic() - began
-            self.elapsed = time.monotonic() - start
+            try:
+                stats = self._one_update(collect, imitating, deadline)
+            except Abandoned:
+                ledger.abandoned = clock() - began
+                break
+            update_seconds = clock() - began
+            ledger.updates.append(update_seconds)
+            self.elapsed = clock() - start
             row: dict[str, Any] = {
                 "minutes": round(self.elapsed / 60, 3),
                 "decisions": self.decisions,
@@ -258,16 +426,16 @@ class Trainer:
                 self._snapshot()
             due = self.updates % config.eval_every == 0
             if due:
-                deals = fitting(left() - final_reserve)
+                deals = fitting(left() - final_reserve() - 2 * writing())
                 if deals >= MIN_EVAL_DEALS:  # else no time is left for one: the checkpoint alone
-                    last_eval = self.evaluate(deals)
+                    last_eval = timed_evaluation(deals, start + budget - final_reserve() - 2 * writing())
                     row["eval_margin"] = round(last_eval.margin, 4)
                     row["eval_half_width"] = round(last_eval.half_width, 4)
                     if not imitating and (self.best is None or last_eval.margin > self.best):
                         self.best = last_eval.margin
                         self.export(self.out / BEST)
                 self.curve.append(row)
-                self.checkpoint()
+                write_checkpoint()
             else:
                 self.curve.append(row)
             if progress is not None:
@@ -276,53 +444,105 @@ class Trainer:
                 progress(
                     Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, fraction, due)
                 )
-        self.elapsed = time.monotonic() - start
-        final = self.evaluate(max(MIN_EVAL_DEALS, fitting(left())))
-        self.curve.append(
-            {
-                "minutes": round(self.elapsed / 60, 3),
-                "decisions": self.decisions,
-                "updates": self.updates,
-                "stage": "final",
-                "eval_margin": round(final.margin, 4),
-                "eval_half_width": round(final.half_width, 4),
-            }
-        )
-        if not self.imitating and (self.best is None or final.margin > self.best):
-            self.best = final.margin
-            self.export(self.out / BEST)
+        self.elapsed = clock() - start
+        final_row: dict[str, Any] = {
+            "minutes": round(self.elapsed / 60, 3),
+            "decisions": self.decisions,
+            "updates": self.updates,
+            "stage": "final",
+        }
+        # The final evaluation in what is left (its reserve, unless the start overran it): none when
+        # not even MIN_EVAL_DEALS fit, rather than a run past its budget; the files always.
+        ledger.final_left = left()
+        deals = fitting(ledger.final_left - writing())
+        final = timed_evaluation(deals, start + budget - writing()) if deals >= MIN_EVAL_DEALS else None
+        if final is not None:
+            last_eval = final
+            final_row["eval_margin"] = round(final.margin, 4)
+            final_row["eval_half_width"] = round(final.half_width, 4)
+            if not self.imitating and (self.best is None or final.margin > self.best):
+                self.best = final.margin
+                self.export(self.out / BEST)
+        self.curve.append(final_row)
+        began = clock()
         model = self.export(self.out / MODEL)
         if not (self.out / BEST).exists():
             self.export(self.out / BEST)
+        self.elapsed = clock() - start
         self.checkpoint()
-        self.elapsed = time.monotonic() - start
+        ledger.writes.append(clock() - began)
+        self.elapsed = ledger.spent = clock() - start
         if progress is not None:
             stage = "imitation" if self.imitating else "ppo"
-            progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, final, 1.0, True))
+            progress(Status(stage, self.elapsed / 60, self.decisions, self.updates, last_eval, 1.0, True))
         return model
 
+    def _one_update(self, collect: Collect, imitating: bool, deadline: float) -> dict[str, float]:
+        """Self-play then learning, given up (:class:`Abandoned`, everything undone) once its pace says
+        it would end past ``deadline``; its statistics."""
+        config, clock = self.config, self.clock
+        began = clock()
+        rate = config.imitation_learning_rate if imitating else config.learning_rate
+        for group in self.optimizer.param_groups:
+            group["lr"] = rate
+        learned = self._learn_seconds  # the last update's learning (0 before the first: watched too)
+
+        def keep_going(played: int, ready: int) -> bool:
+            """The self-play's end projected from its pace: the decisions still to play are those
+            wanted plus those in flight (played, their return not known yet).  Before a sixteenth
+            of them is played the pace is not judged (a first step's warm-up would misstate it):
+            only a deadline already passed stops it."""
+            spent = clock() - began
+            if played * JUDGED_AFTER < config.update_size:
+                return began + spent <= deadline
+            to_play = config.update_size + (played - ready)
+            return began + spent * to_play / played + learned <= deadline
+
+        got = collect(imitating, keep_going)
+        if got is None:
+            raise Abandoned
+        saved = (
+            copy.deepcopy(self.net.state_dict()),
+            copy.deepcopy(self.optimizer.state_dict()),
+            self.rng.bit_generator.state,
+            self.value_scale,
+        )
+        learning = clock()
+        try:
+            stats = self._update(got.data, imitating, deadline)
+        except Abandoned:
+            self.net.load_state_dict(saved[0])
+            self.optimizer.load_state_dict(saved[1])
+            self.rng.bit_generator.state = saved[2]
+            self.value_scale = saved[3]
+            raise
+        self._learn_seconds = clock() - learning
+        self.decisions += got.decisions
+        self.updates += 1
+        return stats
+
     # -- self-play -----------------------------------------------------------------------------------
-    def _local_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
-        """Self-play in this process, one update's worth of decisions per call."""
+    def _local_self_play(self) -> Collect:
+        """Self-play in this process, one update's worth of decisions per call (None: given up)."""
         play = SelfPlay(self.config, self.next_seed, int(self.rng.integers(1 << 62)))
         if self._play_rng is not None:
             play.rng.bit_generator.state = self._play_rng
         self._play = play
 
-        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
-            got = play.collect(self.net, self.snapshots, imitating, self.config.update_size)
-            self.decisions += got.decisions
-            self.next_seed = got.next_seed
-            return got.data
+        def collect(imitating: bool, keep_going: Callable[[int, int], bool]) -> Collected | None:
+            got = play.collect(self.net, self.snapshots, imitating, self.config.update_size, keep_going)
+            self.next_seed = play.next_seed  # the deals dealt are used, even by a collection given up
+            return got
 
         return collect
 
-    def _ray_self_play(self) -> Callable[[bool], dict[str, NDArray[Any]]]:
+    def _ray_self_play(self) -> Collect:
         """Self-play in ``actors`` Ray actors (each its own batch and seeds), the learner here.
 
         Each update sends the weights to every actor and waits for all of them
         (synchronous: PPO's data stay on-policy).  A resumed run restarts the
-        actors' matches from fresh seeds.
+        actors' matches from fresh seeds.  The actors' self-play is not watched
+        by the budget (``keep_going`` is ignored): the learning after it is.
         """
         import ray
 
@@ -338,13 +558,13 @@ class Trainer:
         ]
         share = max(1, self.config.update_size // self.actors)
 
-        def collect(imitating: bool) -> dict[str, NDArray[Any]]:
+        def collect(imitating: bool, keep_going: Callable[[int, int], bool]) -> Collected | None:
             weights = self.net.state_dict()
             frozen = [s.state_dict() for s in self.snapshots]
             got = ray.get([a.collect.remote(weights, frozen, imitating, share) for a in actors])
-            self.decisions += sum(g.decisions for g in got)
             self.next_seed = max(g.next_seed for g in got) + ACTOR_SEEDS * self.actors
-            return {key: np.concatenate([g.data[key] for g in got]) for key in got[0].data}
+            data = {key: np.concatenate([g.data[key] for g in got]) for key in got[0].data}
+            return Collected(data, sum(g.decisions for g in got), self.next_seed)
 
         return collect
 
@@ -356,9 +576,16 @@ class Trainer:
         del self.snapshots[: -self.config.league]
 
     # -- learning ------------------------------------------------------------------------------------
-    def _update(self, data: dict[str, NDArray[Any]], imitating: bool) -> dict[str, float]:
-        """One update over finished decisions: imitation (cross-entropy) or PPO."""
-        config = self.config
+    def _update(
+        self, data: dict[str, NDArray[Any]], imitating: bool, deadline: float = math.inf
+    ) -> dict[str, float]:
+        """One update over finished decisions: imitation (cross-entropy) or PPO.
+
+        :class:`Abandoned` once the minibatches' pace says the last would end past ``deadline``
+        (the caller undoes the steps taken)."""
+        config, clock = self.config, self.clock
+        began = clock()
+        steps = config.epochs * -(-len(data["action"]) // config.minibatch)
         if self.value_scale == 0.0:
             self.value_scale = float(max(np.std(data["ret"]), 1e-3))
         obs = torch.from_numpy(data["obs"].astype(np.float32))
@@ -408,6 +635,8 @@ class Trainer:
                 totals["entropy"] += entropy.item()
                 totals["imitation_accuracy"] += accuracy.item()
                 count += 1
+                if count < steps and began + (clock() - began) * steps / count > deadline:
+                    raise Abandoned
         out = {name: round(total / max(count, 1), 5) for name, total in totals.items()}
         if not imitating:
             out["imitation_accuracy"] = float("nan")
@@ -438,14 +667,20 @@ class Trainer:
         return model
 
     def _time_evaluation(self) -> float:
-        """Seconds an evaluation spends per deal, timed on one deal (what the budget plans with)."""
-        began = time.monotonic()
-        self.evaluate(1)
-        return time.monotonic() - began
+        """Seconds an evaluation spends per deal, timed on the smallest one (MIN_EVAL_DEALS deals).
 
-    def evaluate(self, deals: int | None = None) -> Measure:
+        Why not one deal: the smallest evaluation is what the budget must always be able to
+        afford (the final one, on a short budget), so it is the one timed; the deals of a
+        batch are played together, so larger evaluations cost less a deal than planned.
+        """
+        began = self.clock()
+        self.evaluate(MIN_EVAL_DEALS)
+        return (self.clock() - began) / MIN_EVAL_DEALS
+
+    def evaluate(self, deals: int | None = None, seed_base: int = EVAL_SEED_BASE) -> Measure:
         """The current network (greedy) against the heuristic, duplicate deals × rotations, held-out
-        seeds: ``deals`` of them (default ``eval_deals``; fewer when the budget's time is short)."""
+        seeds: ``deals`` of them from ``seed_base`` (default ``eval_deals``; fewer when the budget's
+        time is short)."""
         return measure(
             self.config.game,
             self.config.players,
@@ -453,6 +688,7 @@ class Trainer:
             heuristic_policy,
             deals=self.config.eval_deals if deals is None else deals,
             options=self.config.options,
+            seed_base=seed_base,
             ray=self.ray,
         )
 
