@@ -433,19 +433,35 @@ export function fitCentre(felt) {
     text.selectNodeContents(e); // a line of text: the words, not the width of its block
     return text.getBoundingClientRect();
   };
-  const fits = () => parts.every((part) => {
-    const r = boxOf(part);
-    if (r.width <= 1 || r.height <= 1) return true; // hidden, or read aloud only
+  // Each arrangement is measured once, at scale 1 and no shift; a trial's boxes are computed
+  // from those: the piece's transform (table.css: translateY(dy) scale(s) about its centre)
+  // moves no layout, so a part's box at (s, dy) is its box at (1, 0) scaled by s about the
+  // piece's centre and moved dy down.  Measuring every trial instead (up to 90 per message)
+  // had the browser recalculate the style at each: some 15 forced recalculations a message
+  // on Le Nain Jaune's table, whose centre changes at every card.
+  const measure = (stacked) => {
+    piece.classList.toggle("stacked", stacked);
+    piece.style.setProperty("--centre-scale", "1");
+    piece.style.setProperty("--centre-dy", "0px");
+    const p = piece.getBoundingClientRect();
+    return { cx: p.left + p.width / 2, cy: p.top + p.height / 2, rects: parts.map(boxOf) };
+  };
+  const fits = (m, scale, dy) => m.rects.every((b) => {
+    const r = {
+      left: m.cx + (b.left - m.cx) * scale, right: m.cx + (b.right - m.cx) * scale,
+      top: m.cy + dy + (b.top - m.cy) * scale, bottom: m.cy + dy + (b.bottom - m.cy) * scale,
+    };
+    if (b.width * scale <= 1 || b.height * scale <= 1) return true; // hidden, or read aloud only
     return r.left >= inside.left && r.right <= inside.right && r.top >= inside.top && r.bottom <= inside.bottom
       && !plates.some((p) => overlapArea(r, p, -2) > 0);
   });
   let best = null;
   for (const stacked of [false, true]) {
-    piece.classList.toggle("stacked", stacked);
+    if (best && best.scale >= CENTRE_SCALES[0]) break;
+    const m = measure(stacked);
     for (const scale of CENTRE_SCALES) {
       if (best && scale <= best.scale) break;
-      piece.style.setProperty("--centre-scale", String(scale));
-      const dy = CENTRE_SHIFTS.find((k) => { piece.style.setProperty("--centre-dy", `${k * f.height}px`); return fits(); });
+      const dy = CENTRE_SHIFTS.find((k) => fits(m, scale, k * f.height));
       if (dy !== undefined) { best = { stacked, scale, dy }; break; }
     }
   }

@@ -507,22 +507,17 @@ function animate(root, fx, before, msg, handRects) {
   if (!felt || reducedMotion()) return;
   const seatNode = (s) => felt.querySelector(`.seat[data-seat="${s}"] .score`) || felt.querySelector(`.seat[data-seat="${s}"]`);
   const boxNode = (b) => root.querySelector(`.nj-box[data-box="${b}"] .nj-stack`);
-  // The new cards of the run fly in from the seat that played them (the viewer's from the hand).
+  // Every box the motion needs is read first, in one layout, and only then are the
+  // animations started and the coins added: a read after each write (a card's flight, a coin
+  // put on the felt) had the browser recalculate the style again for every card and coin.
   const had = new Set(v.deal === before.deal ? before.played : []);
-  let landed = 0;
+  const flights = [];
   root.querySelectorAll(".nj-run-card").forEach((fig) => {
     const key = `${fig.dataset.seat}:${fig.dataset.card}`;
     if (had.has(key)) return;
     const seat = Number(fig.dataset.seat);
     const src = seat === msg.seat && handRects[fig.dataset.card] ? handRects[fig.dataset.card] : seatNode(seat)?.getBoundingClientRect();
-    if (!src) return;
-    const to = fig.getBoundingClientRect();
-    const dx = src.left + src.width / 2 - (to.left + to.width / 2);
-    const dy = src.top + src.height / 2 - (to.top + to.height / 2);
-    const scale = Math.max(0.4, Math.min(2, src.width / (to.width || 1)));
-    fly(fig, [{ transform: `translate(${dx}px, ${dy}px) scale(${seat === msg.seat ? scale : 0.5})`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
-      { duration: 340, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
-    landed = 300;
+    if (src) flights.push({ fig, seat, src, to: fig.getBoundingClientRect() });
   });
   // Tokens: in two steps when a deal ended in between (its payments, then the new stakes).
   const n = msg.players;
@@ -534,17 +529,32 @@ function animate(root, fx, before, msg, handRects) {
     const mid = [...line.tokens, ...line.boxes];
     steps.push(flows(was, mid, n), flows(mid, now, n));
   } else steps.push(flows(was, now, n));
-  const node = (i) => (i < n ? seatNode(i) : boxNode(BOXES[i - n]));
-  let delay = landed;
+  const centres = new Map();
+  const centre = (i) => {
+    if (!centres.has(i)) {
+      const node = i < n ? seatNode(i) : boxNode(BOXES[i - n]);
+      centres.set(i, node ? centreOf(node) : null);
+    }
+    return centres.get(i);
+  };
+  for (const step of steps) for (const f of step) { centre(f.from); centre(f.to); }
   const fr = felt.getBoundingClientRect();
   const base = { left: fr.left + felt.clientLeft, top: fr.top + felt.clientTop };
+  // The new cards of the run fly in from the seat that played them (the viewer's from the hand).
+  for (const { fig, seat, src, to } of flights) {
+    const dx = src.left + src.width / 2 - (to.left + to.width / 2);
+    const dy = src.top + src.height / 2 - (to.top + to.height / 2);
+    const scale = Math.max(0.4, Math.min(2, src.width / (to.width || 1)));
+    fly(fig, [{ transform: `translate(${dx}px, ${dy}px) scale(${seat === msg.seat ? scale : 0.5})`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
+      { duration: 340, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
+  }
+  let delay = flights.length ? 300 : 0;
   for (const step of steps) {
     if (!step.length) continue;
     const gains = {};
     step.forEach((f, k) => {
-      const a = node(f.from), b = node(f.to);
-      if (!a || !b) return;
-      const p = centreOf(a), q = centreOf(b);
+      const p = centre(f.from), q = centre(f.to);
+      if (!p || !q) return;
       const coins = Math.max(1, Math.min(4, Math.round(f.amount / 3)));
       for (let c = 0; c < coins; c++) {
         const coin = el("span", { class: "nj-coin" });
@@ -563,9 +573,8 @@ function animate(root, fx, before, msg, handRects) {
     });
     // The gains float up over the seat's score when the coins arrive.
     for (const [s, g] of Object.entries(gains)) {
-      const target = seatNode(Number(s));
-      if (!target || Math.round(g) < 1) continue;
-      const q = centreOf(target);
+      const q = centre(Number(s));
+      if (!q || Math.round(g) < 1) continue;
       const tag = el("span", { class: "nj-gain" }, `+${Math.round(g)}`);
       tag.style.left = `${q.x - base.left}px`;
       tag.style.top = `${q.y - base.top}px`;
