@@ -243,6 +243,9 @@ const CROWN = 22;
     seat's, then smaller still.  The boxes are computed (the plates measured once), then the
     result is applied: it holds for any game, player count and screen, the winning card, its
     crown and a card's note under it (Le Malin's "= 35") included. */
+/** The last fitting of each felt's trick: how many cards, at what scale (fitTrick's cap). */
+const trickScales = new WeakMap();
+
 export function fitTrick(felt) {
   const played = [...felt.querySelectorAll(".trick .played")];
   if (!played.length) return;
@@ -286,10 +289,16 @@ export function fitTrick(felt) {
   // added to the trick never makes the others larger (a jump of size and place at each card).
   const onLine = TRICK_SCALES.filter((s) => s >= Math.min(TRICK_LINE_FLOOR, TRICK_LINE_PX / width));
   const smallest = onLine[onLine.length - 1];
-  const attempts = [
+  // And a card added never makes the trick's cards larger than the last fitting drew them (the
+  // crown, room kept above the winning card only, moves: the trick fitted 0.8 could fit 0.82).
+  const last = trickScales.get(felt);
+  const cap = last && played.length > last.cards ? last.scale : Infinity;
+  const all = [
     ...onLine.map((scale) => ({ scale, cover: TRICK_COVERS[0], anywhere: false })),
     ...TRICK_COVERS.flatMap((cover) => TRICK_SCALES.filter((s) => s <= smallest).map((scale) => ({ scale, cover, anywhere: true }))),
   ];
+  const capped = all.filter((a) => a.scale <= cap);
+  const attempts = capped.length ? capped : all.slice(-1);
   /** The cards placed one after another in `order` at this size: their spots, and how many found none. */
   const place = (order, w, cover, anywhere) => {
     const placed = [];
@@ -330,6 +339,7 @@ export function fitTrick(felt) {
     if (!misses) break;
   }
   // Nothing fits everywhere (a tiny window): the size that fitted the most cards.
+  trickScales.set(felt, { cards: played.length, scale: best.scale });
   played.forEach((p, i) => {
     p.style.width = `calc(var(--trick-w) * ${best.scale})`;
     p.style.left = `${best.spots[i].x}%`;
