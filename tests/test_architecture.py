@@ -167,7 +167,10 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "pettingzoo": {"envs", "atout.testing.adapters"},
     "gymnasium": {"envs", "atout.testing.adapters"},
     "scipy": {"atout.batch.common"},  # the sparse tensors' product (a network's first layer, issue 49)
-    "threadpoolctl": {"atout.envs.vector"},  # numpy's BLAS threads with learned opponents (issue 49)
+    "threadpoolctl": {
+        "atout.envs.vector",
+        "atout.learn.train",
+    },  # numpy's BLAS threads: learned opponents, training (issue 49)
     "stable_baselines3": {"atout.envs.sb3"},  # optional: the SB3 VecEnv adapter, when installed
     "sb3_contrib": {"atout.envs.sb3"},  # optional: SB3Policy.load reads a MaskablePPO snapshot
     "pyspiel": {"envs", "atout.testing.adapters"},

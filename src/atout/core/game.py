@@ -31,7 +31,6 @@ import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, Generic, Self, TypedDict, TypeVar, cast
 
@@ -46,6 +45,7 @@ from .reason import Act, GameName, Option, Reason, SeatNo, reason
 from .tensor import GENERIC_TENSOR_SIZE, Buffer, write_hashed
 from .view import BaseView as BaseView
 from .view import View as View
+from .viewdict import made_view as made_view
 
 #: ``current_player`` at a chance node (a deal, a turned card), as in OpenSpiel.
 CHANCE: Final = -1
@@ -484,36 +484,6 @@ def view_head(state: State, seat: int, public: bool = False) -> ViewHead:
         "legal_actions": legal,
         "phase": phase,
     }
-
-
-V = TypeVar("V", bound=BaseView)
-
-#: The field names of each view class :func:`made_view` has built, in order (read once a class).
-_FIELD_ORDER: Final[dict[type, tuple[str, ...]]] = {}
-
-
-def made_view(cls: type[V], values: dict[str, Any]) -> V:
-    """:meth:`BaseView.made <atout.core.view.BaseView.made>`: the view of class ``cls`` whose fields are ``values``.
-
-    Here, compiled, rather than in :mod:`.view` (pure: see :data:`atout._build.COMPILED`): each
-    game's ``make_view`` calls it at every view, and as a Python method it was a fifth of a view's
-    cost (issue 48).  ``values`` becomes the instance's dict (not copied: ``make_view`` hands over
-    a dict of its own); the names are checked in the fields' order first (identical strings: a
-    few pointer comparisons), and as sets only when that differs, which accepts another order
-    and refuses a missing or unknown name as the dataclass's ``__init__`` would.
-    """
-    order = _FIELD_ORDER.get(cls)
-    if order is None:
-        order = _FIELD_ORDER[cls] = tuple([f.name for f in dataclass_fields(cls)])
-    if tuple(values) != order:
-        names, given = set(order), set(values)  # sets, typed so for mypyc (a dict view minus a set is a set)
-        if given != names:
-            missing = sorted(names - given)
-            unknown = sorted(given - names)
-            raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
-    view = cls.__new__(cls)
-    object.__setattr__(view, "__dict__", values)
-    return view
 
 
 def head_values(state: State, seat: int, public: bool = False) -> tuple[int, tuple[int, ...], str]:

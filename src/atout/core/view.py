@@ -104,9 +104,9 @@ class BaseView(View):
         over a dict of its own, in the fields' order, as ``view_fields`` writes it); a
         missing or unknown name is refused as the ``__init__`` would refuse it, since
         nothing then checks the values' names.  The games' ``make_view`` call the compiled
-        :func:`~atout.core.game.made_view` directly, which this is.
+        :func:`~atout.core.viewdict.made_view` directly, which this is.
         """
-        from .game import made_view  # (compiled; .game imports this module)
+        from .viewdict import made_view  # (compiled)
 
         return made_view(cls, values)
 

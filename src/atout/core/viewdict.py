@@ -13,8 +13,9 @@ rebuilt view can never silently differ from the one that was sent.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields as dataclass_fields
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypedDict, TypeVar, cast
 
 from .errors import ViewError
 
@@ -28,6 +29,38 @@ T_co = TypeVar("T_co", covariant=True)
 Play = tuple[int, int]
 #: A finished trick, as a trick game's view keeps it: (plays in order, winner).
 PastTrick = tuple[tuple[Play, ...], int]
+
+#: A view class :func:`made_view` builds (a frozen dataclass: :class:`~atout.core.view.BaseView`'s).
+V = TypeVar("V")
+
+#: The field names of each view class :func:`made_view` has built, in order (read once a class).
+_FIELD_ORDER: Final[dict[type, tuple[str, ...]]] = {}
+
+
+def made_view(cls: type[V], values: dict[str, Any]) -> V:
+    """:meth:`BaseView.made <atout.core.view.BaseView.made>`: the view of class ``cls`` whose fields are ``values``.
+
+    Here, compiled, rather than in :mod:`.view` (pure: see :data:`atout._build.COMPILED`): each
+    game's ``make_view`` calls it at every view, and as a Python method it was a fifth of a view's
+    cost (issue 48).  In this module, which imports no other of the engine's, so that
+    :mod:`.view` and :mod:`.game` (which re-exports it for the games) both reach it without an
+    import cycle.  ``values`` becomes the instance's dict (not copied: ``make_view`` hands over
+    a dict of its own); the names are checked in the fields' order first (identical strings: a
+    few pointer comparisons), and as sets only when that differs, which accepts another order
+    and refuses a missing or unknown name as the dataclass's ``__init__`` would.
+    """
+    order = _FIELD_ORDER.get(cls)
+    if order is None:
+        order = _FIELD_ORDER[cls] = tuple([f.name for f in dataclass_fields(cast(Any, cls))])
+    if tuple(values) != order:
+        names, given = set(order), set(values)  # sets, typed so for mypyc (a dict view minus a set is a set)
+        if given != names:
+            missing = sorted(names - given)
+            unknown = sorted(given - names)
+            raise TypeError(f"{cls.__name__}.made: missing fields {missing}, unknown fields {unknown}")
+    view = cls.__new__(cls)
+    object.__setattr__(view, "__dict__", values)
+    return view
 
 
 class Reader:
