@@ -51,12 +51,18 @@ def _check(state: State, bot: Bot, twin: Bot) -> int:
     return 1
 
 
-@pytest.mark.parametrize("model", [False, True], ids=["heuristic", "model"])
-@pytest.mark.parametrize(("name", "players", "options"), CASES)
+#: Each case with the heuristic, and with the model of strong play where the game has one.
+POLICIES: list[Any] = [
+    pytest.param(*case, model, id=f"{case[0]}-{case[1]}-{i}-{'model' if model else 'heuristic'}")
+    for i, case in enumerate(CASES)
+    for model in (False, True)
+    if not model or atout.load(case[0], players=case[1], **case[2]).playout_model
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "model"), POLICIES)
 def test_state_rule_is_the_bot(name: str, players: int, options: dict[str, Any], model: bool) -> None:
     game = atout.load(name, players=players, **options)
-    if model and not game.playout_model:
-        pytest.skip(f"{name} has no model of strong play")
     bot, twin = policy_bot(game, 0, model), policy_bot(game, 0, model)
     assert isinstance(bot, RuleBot)
     rng = random.Random(7)
