@@ -59,6 +59,13 @@ def curve(folder: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(rows))
 
 
+def assert_evaluated_and_written(folder: Path) -> None:
+    """The run's last curve row is its final evaluation, and its model and checkpoint are written."""
+    rows = curve(folder)
+    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
+    assert (folder / MODEL).exists() and (folder / CHECKPOINT).exists()
+
+
 def heuristic_decisions(game: str, steps: int) -> tuple[Any, Any, Any]:
     """Held-out decisions of heuristic play (tensors, legal masks, the heuristic's choices)."""
     import numpy as np
@@ -340,9 +347,7 @@ def test_the_budget_holds_by_the_trainers_own_account(
     # Every evaluation took what was planned, the final one at least two deals.
     assert all(planned == pytest.approx(spent) for _, planned, spent in ledger.evaluations)
     assert ledger.evaluations[-1][0] >= 2
-    rows = curve(tmp_path)
-    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
-    assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()
+    assert_evaluated_and_written(tmp_path)
 
 
 def test_a_first_update_that_would_not_fit_is_given_up(
@@ -359,9 +364,7 @@ def test_a_first_update_that_would_not_fit_is_given_up(
     assert trainer.decisions == 0  # nothing learned from the decisions given up
     assert "0 updates (0.0 s); one given up after 2.0 s" in ledger.summary()
     assert ledger.spent <= ledger.budget, ledger
-    rows = curve(tmp_path)
-    assert rows[-1]["stage"] == "final" and rows[-1]["eval_margin"] != ""
-    assert (tmp_path / MODEL).exists() and (tmp_path / CHECKPOINT).exists()
+    assert_evaluated_and_written(tmp_path)
 
 
 def test_an_update_whose_learning_would_not_fit_is_undone(
