@@ -481,7 +481,7 @@ def test_sticheln_trick_at_eight_seats_on_a_phone_is_readable(server: Server, br
     try:
         screenshot(page, "look-sticheln-eight-seats-phone-fr.png")
         seen = page.evaluate("window.__trick")
-        assert seen["narrowest"] >= 40, seen
+        assert seen["narrowest"] >= 40, (seen["narrowest"], seen.get("at"))
         assert seen["cardOnPlate"] <= 3, seen
         assert page.evaluate("window.__overlap") <= 0.02, page.evaluate("window.__overlap")
     finally:
@@ -650,5 +650,64 @@ def test_le_nain_jaunes_table_restyles_a_few_times_a_message_not_dozens(
         assert n1 - n0 >= 10, (n0, n1)
         assert per_message < 16, (recalcs1 - recalcs0, n1 - n0)
         assert not page.js_errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, Le Nain
+#: Jaune's run as drawn: its narrowest card (px), how often three cards or more were drawn, how
+#: deep (px) a run's card, the card-asked-for line or the board lies under a plate or outside the
+#: felt, the line over a card, a card over the board, and the board's narrowest width.
+RUN_SIZES = """
+window.__run = { narrowest: Infinity, seen: 0, onPlate: 0, outside: 0, lineOnCard: 0, onBoard: 0, board: Infinity };
+const depth = (a, b) => Math.max(0, Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+const out = (a, f) => Math.max(0, f.left - a.left, a.right - f.right, f.top - a.top, a.bottom - f.bottom);
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const board = document.querySelector('#board .nj-board');
+  if (!board) return;
+  const seen = window.__run;
+  const felt = document.querySelector('#board .felt').getBoundingClientRect();
+  const plates = [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => p.getBoundingClientRect());
+  const cards = [...document.querySelectorAll('#board .nj-run-card .card')].map((c) => c.getBoundingClientRect()).filter((r) => r.width);
+  const lines = [...document.querySelectorAll('#board .nj-need, #board .nj-sans')].map((c) => c.getBoundingClientRect()).filter((r) => r.width);
+  const b = board.getBoundingClientRect();
+  if (cards.length >= 3) seen.seen += 1;
+  seen.board = Math.min(seen.board, b.width);
+  for (const r of [...cards, ...lines, b]) {
+    seen.onPlate = Math.max(seen.onPlate, ...plates.map((p) => depth(r, p)));
+    seen.outside = Math.max(seen.outside, out(r, felt));
+  }
+  for (const c of cards) {
+    if (c.width < seen.narrowest) {  // (what the run said then, for the failure's message)
+      const piece = document.querySelector('#board .centre-piece');
+      seen.at = [document.querySelector('#board .nj-run').innerText, piece.className, piece.style.cssText];
+    }
+    seen.narrowest = Math.min(seen.narrowest, c.width);
+    seen.lineOnCard = Math.max(seen.lineOnCard, ...lines.map((l) => depth(l, c)));
+    seen.onBoard = Math.max(seen.onBoard, depth(c, b));
+  }
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_le_nain_jaunes_run_on_a_phone_is_readable(server: Server, browser: Browser, players: int) -> None:
+    """Le Nain Jaune on the 360 px phone in French (four seats: the gallery's table; six): the
+    run's cards at least 40 px wide, rank and suit readable (they were drawn 22-29 px wide, in a
+    column under the board), under no plate, inside the felt, the card-asked-for line over none
+    of them and none over the board, itself as wide as it was (120 px and more)."""
+    page = watched_game(server, browser, "nain-jaune", players, RUN_SIZES, "fr-FR", PHONE, moves=8)
+    try:
+        screenshot(page, f"look-nain-jaune-run-{players}-phone-fr.png")
+        seen = page.evaluate("window.__run")
+        assert seen["seen"] >= 3, seen  # the run was looked at, three cards and more in it
+        assert seen["narrowest"] >= 40, (seen["narrowest"], seen.get("at"))
+        assert seen["board"] >= 120, seen
+        assert seen["onPlate"] <= 3, seen  # (fitCentre lets a box touch a plate by 2 px)
+        assert seen["outside"] <= 1, seen
+        assert seen["lineOnCard"] <= 1, seen
+        assert seen["onBoard"] <= 1, seen
     finally:
         page.context.close()

@@ -305,7 +305,9 @@ function runStrip(v, msg, ctx) {
     cardElement(ctx.deck, card, { name: `${names[seat]}: ${cardName(card)}`, deckOpts: ctx.deckOpts }),
     el("figcaption", {}, el("span", { class: "long" }, seat === me ? t("you") : names[seat]),
       el("span", { class: `short tone-${seat % 8}`, "aria-hidden": "true" }, initial(names[seat])))));
-  const more = run.length > 6 ? el("span", { class: "nj-more", title: tn("nj_run_longer", run.length) }, `+${run.length - 6}`) : null;
+  // How many earlier cards of the run are not drawn: six are, four on a phone (its "+N" is its own).
+  const more = (drawn, where) => run.length > drawn
+    ? el("span", { class: `nj-more ${where}`, title: tn("nj_run_longer", run.length) }, `+${run.length - drawn}`) : null;
   const lines = [];
   if (!msg.over && v.phase === "play") {
     if (v.claim_box) {
@@ -313,7 +315,7 @@ function runStrip(v, msg, ctx) {
       lines.push(el("p", { class: "nj-need claim" }, tn(v.last === me ? "nj_you_may_claim" : "nj_claim_waiting", args.n, args)));
     } else if (v.need) {
       lines.push(el("p", { class: "nj-need" },
-        el("span", {}, t("nj_need_label")), " ", el("b", { class: "nj-rank" }, rankShort(v.need)), " ",
+        el("span", { class: "nj-need-label" }, t("nj_need_label")), " ", el("b", { class: "nj-rank" }, rankShort(v.need)), " ",
         el("span", { class: "nj-asked" }, msg.to_act === me ? t("nj_asked_you") : t("nj_asked", { name: names[msg.to_act] }))));
     } else {
       const key = v.played.length ? "nj_new_run_by" : "nj_opens";
@@ -325,7 +327,7 @@ function runStrip(v, msg, ctx) {
   return el("div", { class: `nj-run${ended ? " ended" : ""}`, role: "group", "aria-label": t("nj_run") },
     el("div", { class: "nj-run-title" }, el("span", {}, ended ? t("nj_run_ended") : t("nj_run")), el("small", {}, t("nj_pile", { n: v.played.length }))),
     head,
-    run.length ? el("div", { class: "nj-run-cards" }, more, cards) : null,
+    run.length ? el("div", { class: "nj-run-cards" }, more(6, "wide"), more(4, "narrow"), cards) : null,
     lines);
 }
 
