@@ -711,3 +711,37 @@ def test_le_nain_jaunes_run_on_a_phone_is_readable(server: Server, browser: Brow
         assert seen["onBoard"] <= 1, seen
     finally:
         page.context.close()
+
+
+#: In the page: each endless animation of the coach's glow (a part pointed at, or its ring).
+COACH_GLOWS = """() => document.getAnimations()
+  .filter((a) => a.effect && a.effect.target && a.effect.target.closest('.coach-target'))
+  .map((a) => [a.animationName || '?', a.effect.pseudoElement, a.playState])"""
+
+
+@pytest.mark.parametrize("game", ["wizard", "nain-jaune"])
+def test_the_lessons_glow_moves_only_what_the_compositor_draws(
+    server: Server, browser: Browser, game: str
+) -> None:
+    """A lesson (/learn/<game>) shows where to click by a glow that goes on and on: only an
+    opacity or a transform may move (the outline's colour and offset moved, and the page was
+    painted again at every frame while the lesson was open), and nothing moves on and on for a
+    player who asks for less motion (the steady ring stays: the part is still shown).  Le Nain
+    Jaune's lesson points at its board, a drawing (an SVG, which has no ring of its own)."""
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(locale="en-US", reduced_motion=motion, **PHONE)
+        try:
+            page = context.new_page()
+            page.goto(f"{server.url}/learn/{game}")
+            endless = endless_look(page, ".coach-target")
+            assert page.eval_on_selector(".coach-target", "n => getComputedStyle(n).outlineStyle") == "solid"
+            if motion == "reduce":
+                assert endless == [], endless
+                continue
+            glows = page.evaluate(COACH_GLOWS)
+            assert [g for g in glows if g[2] == "running"], glows  # the glow was seen moving
+            assert [
+                (name, props) for name, props in endless if set(props) - {"opacity", "transform"}
+            ] == [], endless
+        finally:
+            context.close()

@@ -46,7 +46,9 @@ function targets(point) {
     const cards = found.filter((n) => n.classList.contains("card"));
     return cards.length ? cards : found.slice(0, 1);
   }
-  return found;
+  // A drawing (Le Nain Jaune's board) glows by the box that holds it: an SVG has no ::before,
+  // the ring that pulses (lesson.css).
+  return found.map((n) => (n instanceof SVGElement && n.parentElement ? n.parentElement : n));
 }
 
 /** The step the table is at: the last one starting at or before the move count shown. */
@@ -68,7 +70,7 @@ function panel() {
 function draw() {
   const { script, msg } = state;
   if (!script || !msg) return;
-  document.querySelectorAll(".coach-target").forEach((n) => n.classList.remove("coach-target"));
+  document.querySelectorAll(".coach-target").forEach((n) => n.classList.remove("coach-target", "coach-anchor"));
   const at = stepAt(msg.n);
   const step = script.steps[at];
   const box = panel();
@@ -82,7 +84,12 @@ function draw() {
   const fold = el("button", { type: "button", class: "coach-fold", "aria-expanded": String(!state.hidden),
     onclick: () => { state.hidden = !state.hidden; draw(); } }, state.hidden ? t("lesson_coach") : t("lesson_hide"));
   const glow = targets(step.point);
-  glow.forEach((n) => n.classList.add("coach-target"));
+  glow.forEach((n) => {
+    n.classList.add("coach-target");
+    // The pulsing ring is placed by the part: one laid out in the flow is made its anchor (a
+    // part already placed, a seat's plate or a trick's card, keeps its own position).
+    if (getComputedStyle(n).position === "static") n.classList.add("coach-anchor");
+  });
   const go = state.release ? el("button", { type: "button", class: "coach-continue primary", onclick: proceed }, t("lesson_continue")) : null;
   const parts = state.hidden ? [fold, go] : [
     el("div", { class: "coach-head" },
