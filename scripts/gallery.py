@@ -137,11 +137,30 @@ def play_one(page: Page) -> None:
     page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
 
 
+#: In the page: nothing on it moves but what moves on and on (a glow): every card dealt, played,
+#: gathered, every coin and fading line has finished (Web Animations; CSS animations and
+#: transitions are among them).
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || !a.effect || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def settle(page: Page, timeout: float = 8000) -> None:
+    """Wait until the cards have landed and every finite animation of the page has finished, then
+    a frame more (drawn): a fixed pause caught the third trick's last card in flight, drawn small
+    and off its place, on a busy machine.  A page still moving after ``timeout`` ms is shot as
+    it is (said on stderr), the gallery goes on."""
+    try:
+        page.wait_for_function(SETTLED, timeout=timeout)
+    except PlaywrightError:
+        print(f"{page.url}: still moving after {timeout:.0f} ms, shot as it is", file=sys.stderr)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def shoot(page: Page, out: Path, stem: str, moment: str, done: set[str]) -> None:
     if moment in done:
         return
     done.add(moment)
-    page.wait_for_timeout(450)  # let the cards land
+    settle(page)
     page.screenshot(path=str(out / f"{stem}-{moment}.png"))
 
 
@@ -157,7 +176,7 @@ def shoot_review(page: Page, out: Path, stem: str) -> None:
         bars.first.click()
         page.wait_for_selector("#review .review-decision")
     page.locator("#review").scroll_into_view_if_needed()
-    page.wait_for_timeout(450)
+    settle(page)
     page.screenshot(path=str(out / f"{stem}-6-review.png"))
 
 
@@ -206,9 +225,7 @@ def play_and_shoot(
         if "3-trick" not in done:
             try:
                 page.wait_for_function(full, timeout=1200)
-                page.wait_for_timeout(300)  # the last card lands (caught in flight, it was drawn small)
-                page.screenshot(path=str(out / f"{stem}-3-trick.png"))
-                done.add("3-trick")
+                shoot(page, out, stem, "3-trick", done)  # (once the last card has landed)
             except PlaywrightError:
                 pass
     context.close()

@@ -5,7 +5,10 @@ real Chromium, as test_browser.py does (Debian's chromium, ``atout serve`` in a 
 
 from __future__ import annotations
 
+import importlib.util
 import re
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -713,6 +716,8 @@ def test_le_nain_jaunes_run_on_a_phone_is_readable(server: Server, browser: Brow
         page.context.close()
 
 
+#: The phone's settings, typed for a new context of Playwright's (PHONE is a plain dict of objects).
+PHONE_KW: dict[str, Any] = dict(PHONE)
 #: In the page: each endless animation of the coach's glow (a part pointed at, or its ring).
 COACH_GLOWS = """() => document.getAnimations()
   .filter((a) => a.effect && a.effect.target && a.effect.target.closest('.coach-target'))
@@ -729,9 +734,9 @@ def test_the_lessons_glow_moves_only_what_the_compositor_draws(
     player who asks for less motion (the steady ring stays: the part is still shown).  Le Nain
     Jaune's lesson points at its board, a drawing (an SVG, which has no ring of its own)."""
     for motion in ("no-preference", "reduce"):
-        context = browser.new_context(locale="en-US", reduced_motion=motion, **PHONE)
+        page = browser.new_context(locale="en-US", reduced_motion=motion, **PHONE_KW).new_page()
+        context = page.context
         try:
-            page = context.new_page()
             page.goto(f"{server.url}/learn/{game}")
             endless = endless_look(page, ".coach-target")
             assert page.eval_on_selector(".coach-target", "n => getComputedStyle(n).outlineStyle") == "solid"
@@ -745,3 +750,57 @@ def test_the_lessons_glow_moves_only_what_the_compositor_draws(
             ] == [], endless
         finally:
             context.close()
+
+
+def gallery_script() -> ModuleType:
+    """scripts/gallery.py as a module (scripts/ is not a package: it is run as a script)."""
+    spec = importlib.util.spec_from_file_location(
+        "gallery", Path(__file__).resolve().parents[2] / "scripts" / "gallery.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: A page with a card in flight for 1.5 s (to 200 px on its right) and a glow that never ends.
+IN_FLIGHT_PAGE = """<body style="margin: 0"><div id="card" style="width: 40px; height: 56px; background: #222"></div>
+<div id="glow" style="width: 10px; height: 10px; background: gold"></div><script>
+document.getElementById('card').animate([{ transform: 'none' }, { transform: 'translateX(200px)' }], { duration: 1500, fill: 'forwards' });
+document.getElementById('glow').animate([{ opacity: 0.4 }, { opacity: 1 }], { duration: 700, iterations: Infinity });
+</script></body>"""
+#: In the page: the card's left edge and how many animations that end are still running.
+SHOT_AT = """() => [document.getElementById('card').getBoundingClientRect().left, document.getAnimations()
+  .filter((a) => a.playState === 'running' && a.effect.getComputedTiming().iterations !== Infinity).length]"""
+
+
+class ShotWatched:
+    """A page whose screenshots note, as they are taken, where the card is and what still moves."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.seen: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.page, name)
+
+    def screenshot(self, **kw: Any) -> bytes:
+        self.seen.append(self.page.evaluate(SHOT_AT))
+        return self.page.screenshot(**kw)
+
+
+def test_the_gallery_shoots_a_moment_once_its_cards_have_landed(browser: Browser, tmp_path: Path) -> None:
+    """scripts/gallery.py shot each moment after a fixed pause (450 ms, 300 for the third trick):
+    on the busy machine its "3-trick" caught the last card still flying, small and off its place.
+    It now waits until every animation that ends has ended (one that never ends, a glow, is not
+    waited for), so a card flying for 1.5 s is shot where it lands."""
+    gallery = gallery_script()
+    context = browser.new_context()
+    try:
+        page = ShotWatched(context.new_page())
+        page.set_content(IN_FLIGHT_PAGE)
+        gallery.shoot(page, tmp_path, "test", "3-trick", set())
+        assert (tmp_path / "test-3-trick.png").exists()
+        assert page.seen == [[200, 0]], page.seen
+    finally:
+        context.close()
