@@ -804,3 +804,43 @@ def test_the_gallery_shoots_a_moment_once_its_cards_have_landed(browser: Browser
         assert page.seen == [[200, 0]], page.seen
     finally:
         context.close()
+
+
+#: In the page: the line under the felt, as [its text, whether it is cut, its height / its line's].
+WHY_SEEN = """() => { const w = document.querySelector('#board .trick-why');
+  return w && [w.textContent, w.scrollWidth > w.clientWidth, w.clientHeight / parseFloat(getComputedStyle(w).lineHeight)]; }"""
+
+
+def test_a_phone_shows_the_line_under_the_felt_whole_when_tapped(server: Server, browser: Browser) -> None:
+    """On the 360 px phone the line saying why the crowned card wins is one line, cut ("…la plus
+    fo…") to keep the hand in view, its whole text in a title no finger can hover: a tap shows it
+    whole (on two lines or three), and so it stays at the next trick's lines, until tapped again."""
+    urls = tb.new_table(server, "wizard", 1, players=4, options={"rounds": 4})
+    page = tb.open_table(browser, urls[0], "fr-FR", reduced_motion="reduce", **PHONE_KW)
+    try:
+        tb.give_name(page, "Alice")
+        cut = None
+        for _ in range(tb.MAX_MOVES):
+            tb.wait_my_turn_or_end(page, 0)
+            assert tb.board(page)["over"] == "false", "no line cut in the whole game"
+            seen = page.evaluate(WHY_SEEN)
+            if seen and seen[1]:
+                cut = seen
+                break
+            tb.play_one(page)
+        assert cut is not None
+        page.locator("#board .trick-why").click()
+        text, still_cut, lines = page.evaluate(WHY_SEEN)
+        assert (text, still_cut) == (cut[0], False) and 1.5 < lines < 3.5, (text, still_cut, lines)
+        for _ in range(tb.MAX_MOVES):  # the next line drawn is whole too
+            tb.play_one(page)
+            tb.wait_my_turn_or_end(page, 0)
+            assert tb.board(page)["over"] == "false"
+            seen = page.evaluate(WHY_SEEN)
+            if seen and seen[0] != text:
+                assert seen[1] is False, seen
+                break
+        page.locator("#board .trick-why").click()  # tapped again: one line, cut if long
+        assert page.evaluate(WHY_SEEN)[2] < 1.5
+    finally:
+        page.context.close()

@@ -171,9 +171,22 @@ export function whyKey(key, seat, ctx) {
   return seat !== null && seat === ctx.me && has(`${key}_you`) ? `${key}_you` : key;
 }
 
-/** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone). */
+/** Whether the player asked to read the line under the felt whole (kept across redraws). */
+let whyWhole = false;
+
+/** Why the trick's crowned card is winning, under the felt (where it covers no seat on a phone).
+    A phone draws it on one line, cut (table.css: the hand stays in view), and a title says it
+    whole to no one there (no pointer hovers): a tap shows it whole, on the lines it takes, until
+    tapped again (a lesson's coach speaks of this line, and "…la plus fo…" said nothing). */
 export function drawWhy(model) {
-  return model.why ? el("p", { class: "trick-why", title: model.why }, model.why) : null;
+  if (!model.why) return null;
+  const line = el("p", { class: `trick-why${whyWhole ? " whole" : ""}`, title: model.why, onclick: () => {
+    whyWhole = !whyWhole;
+    line.classList.toggle("whole", whyWhole);
+    const board = line.closest("#board");
+    if (board) fitHeight(board);
+  } }, model.why);
+  return line;
 }
 
 /** The felt: seats, the trick, and a game's own centre piece. */
