@@ -224,7 +224,7 @@ def play_and_shoot(
         play_one(page)
         if "3-trick" not in done:
             try:
-                page.wait_for_function(full, timeout=1200)
+                page.wait_for_function(full, timeout=3000)  # (bots play the rest at their pace)
                 shoot(page, out, stem, "3-trick", done)  # (once the last card has landed)
             except PlaywrightError:
                 pass
