@@ -844,35 +844,3 @@ def test_a_phone_shows_the_line_under_the_felt_whole_when_tapped(server: Server,
         assert page.evaluate(WHY_SEEN)[2] < 1.5
     finally:
         page.context.close()
-
-
-@pytest.mark.parametrize("game", ["nain-jaune", "wizard"])
-def test_a_laptop_shows_a_bots_whole_name_beside_the_dealers_mark(
-    server: Server, browser: Browser, game: str
-) -> None:
-    """On a laptop in French a bot's plate says "ROBOT", and the dealer's has its mark too: at the
-    plates' widest (14em) the dealer's name of six letters was cut ("Dmi…", the gallery's Le Nain
-    Jaune) with the felt empty around the plate."""
-    names = ["Alice", "Fernando", "Clémence", "Dmitri"]
-    r = httpx.post(
-        f"{server.url}/api/tables",
-        json={
-            "game": game,
-            "players": 4,
-            "options": {**short_options(game), "first_dealer": 3},
-            "seats": [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]],
-        },
-    )
-    assert r.status_code == 200, r.text
-    page = tb.open_table(
-        browser, r.json()["seats"][0]["url"], locale="fr-FR", viewport={"width": 1280, "height": 800}
-    )
-    try:
-        page.locator("#name-ask button[type=submit]").click()
-        page.wait_for_selector("#board .felt .seat[data-seat='3'] .dealer")
-        page.wait_for_timeout(300)
-        seen = page.evaluate(NAMES_CUT)
-        assert sorted(name for name, _ in seen) == sorted(names), seen
-        assert [name for name, cut in seen if cut] == [], seen
-    finally:
-        page.context.close()
