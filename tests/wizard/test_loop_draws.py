@@ -144,4 +144,4 @@ def test_the_seeded_deal_in_one_go_is_the_seeds_outcomes_one_at_a_time(players: 
             assert state.history == by_one.history
             state.seed = None
             rounds += 1
-        assert rounds == game.num_rounds - 1  # every round's deal after the first (made by new_state)
+        assert rounds == state.game.num_rounds - 1  # every round's deal after the first (made by new_state)
