@@ -35,6 +35,13 @@ Run (the old tree: ``git archive bb08163^ src | tar -x -C /tmp/old``)::
 
 Each row says which build ran it (``atout.compiled()``): a stale compiled build, which
 silently runs the pure modules, shows in the table.
+
+``--base SRC`` adds Wizard's compiled-loop rows of another tree (a branch's base, its
+compiled build), run in the same runs, so that a change is measured against its base in one
+window (on a shared machine two windows differ by more than many a change: the same build
+measured 0.95x and 1.02x of oh_hell's loop ten minutes apart)::
+
+    .venv/bin/python bench/loop_speed.py --games wizard --base /work/main/src --runs 5
 """
 
 from __future__ import annotations
@@ -125,6 +132,9 @@ def main() -> None:
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--old", default="", help="src/ of the tree before issue 48 (empty: no such rows)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    parser.add_argument(
+        "--base", default="", help="src/ of a tree whose Wizard loop rows run beside (empty: none)"
+    )
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of one run")
     parser.add_argument("--runs", type=int, default=3, help="interleaved runs per row (median)")
     args = parser.parse_args()
@@ -144,6 +154,12 @@ def main() -> None:
             rows.append((game, "match, card by card", HERE, "unseeded"))
             rows.append((game, "12-trick round, seeded", HERE, "round12"))
             rows.append((game, "12-trick round, card by card", HERE, "round12-unseeded"))
+            if args.base:
+                base = Path(args.base).resolve()
+                rows.append((game, "base tree: match, seeded", base, "loop"))
+                rows.append((game, "base tree: match, card by card", base, "unseeded"))
+                rows.append((game, "base tree: 12-trick round, seeded", base, "round12"))
+                rows.append((game, "base tree: 12-trick round, card by card", base, "round12-unseeded"))
     rows.append(("oh_hell", "OpenSpiel C++ loop, 12-trick round", HERE, "openspiel"))
     rates: dict[int, list[float]] = {i: [] for i in range(len(rows))}
     builds: dict[int, set[str]] = {i: set() for i in range(len(rows))}
@@ -160,13 +176,13 @@ def main() -> None:
         f"decisions per CPU-second, {PLAYERS} players, random play, median of {args.runs} "
         f"interleaved runs of {args.seconds:g} s (x C++: over OpenSpiel's C++ loop; x old: over the old tree's Python loop)"
     )
-    print(f"{'game':11} {'row':36} {'ran as':9} {'decisions/s':>12} {'x C++':>6} {'x old':>6}")
+    print(f"{'game':11} {'row':40} {'ran as':9} {'decisions/s':>12} {'x C++':>6} {'x old':>6}")
     old = {game: rate[i] for i, (game, label, _, _) in enumerate(rows) if label.startswith("old")}
     for i, (game, label, _, _) in enumerate(rows):
         versus_cpp = f"{rate[i] / cpp:5.2f}x" if cpp else "     -"
         versus_old = f"{rate[i] / old[game]:5.2f}x" if old.get(game) else "     -"
         ran = "/".join(sorted(builds[i]))
-        print(f"{game:11} {label:36} {ran:9} {rate[i]:12,.0f} {versus_cpp:>6} {versus_old:>6}")
+        print(f"{game:11} {label:40} {ran:9} {rate[i]:12,.0f} {versus_cpp:>6} {versus_old:>6}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
 from ...core.game import CHANCE, TERMINAL, Game, State, check_seat, seed_text
-from ...core.native import mypyc_attr
+from ...core.native import i64, mypyc_attr
 from ...core.options import OptionSpec, first_dealer_option, start_round_option
 from ...core.reason import Card, Cards, Option, Reason, Seat, Word, reason
 from . import cards as C
@@ -61,9 +61,18 @@ _RED: Final = C.SUIT_KINDS[2]
 _YELLOW: Final = C.SUIT_KINDS[3]
 
 
+#: The deck before its shuffle: every slot, in order.
+_SLOTS: Final = tuple(range(C.NUM_SLOTS))
+
+#: ``random.Random``, read natively (a module's attribute is a dictionary lookup at every use).
+_Random: Final = random.Random
+
 #: The number of cards in each 13-bit mask (a suit's): compiled, ``int.bit_count`` is a
 #: method call through the interpreter, and a byte of this table is read natively.
 _CARDS_IN_13: Final = bytes(bin(m).count("1") for m in range(1 << 13))
+
+#: The slot of the lowest card in each 13-bit mask, from the mask's first slot (0 for no card).
+_LOWEST_IN_13: Final = bytes((m & -m).bit_length() - 1 if m else 0 for m in range(1 << 13))
 
 
 def _cards(suits: int) -> int:
@@ -74,6 +83,49 @@ def _cards(suits: int) -> int:
         + _CARDS_IN_13[suits >> 26 & 0x1FFF]
         + _CARDS_IN_13[suits >> 39 & 0x1FFF]
     )
+
+
+def _running_sums(left: int) -> tuple[float, ...]:
+    """The running sums of ``left`` weights ``1 / left``, added one at a time from 0.0 (the first is 0.0)."""
+    single = 1 / left if left else 0.0  # (no card left: no sums to read)
+    sums = [0.0]
+    total = 0.0
+    for _ in range(left):
+        total += single
+        sums.append(total)
+    return tuple(sums)
+
+
+#: Per number of cards left to deal (0 to 60), the running sums of its suit cards' weights as
+#: ``random.choices`` adds them (the same float additions in the same order, so the same
+#: values): a card dealt card by card reads its sums here rather than adding up to 52 floats.
+#: Typed in full: a tuple's items are then read natively (a bare ``Final`` infers the first row's
+#: length for every row, and the reads go through the generic subscript).
+_SUMS_OF_SINGLES: Final[tuple[tuple[float, ...], ...]] = tuple(
+    _running_sums(left) for left in range(C.NUM_SLOTS + 1)
+)
+
+
+def _nth_card(suits: int, i: int) -> int:
+    """The slot (a suit card's slot is its kind) of the ``i``-th lowest card of a mask of suit slots.
+
+    In native 64-bit ints (``i64``: the masks have 52 bits): the suit of the card found by
+    the cards counted a suit at a time, then its ``i`` lowest cards dropped.
+    """
+    mask: i64 = suits
+    left: i64 = i
+    shift: i64 = 0
+    chunk: i64 = mask & 0x1FFF
+    here: i64 = _CARDS_IN_13[chunk]
+    while left >= here:
+        left -= here
+        shift += 13
+        chunk = mask >> shift & 0x1FFF
+        here = _CARDS_IN_13[chunk]
+    while left > 0:
+        chunk &= chunk - 1  # the lowest card dropped
+        left -= 1
+    return shift + _LOWEST_IN_13[chunk]
 
 
 def _below(getrandbits: Callable[[int], int], n: int) -> int:
@@ -411,9 +463,7 @@ class WizardState(State[WizardGame]):
             n = count + wizard + (1 if hand & JESTER_MASK else 0)
             r = _below(getrandbits, n)
             if r < count:
-                for _ in range(r):
-                    suits &= suits - 1  # the r lowest cards dropped
-                return (suits & -suits).bit_length() - 1  # a suit card's slot is its kind
+                return _nth_card(suits, r)  # a suit card's slot is its kind
             return WIZARD if r == count and wizard else JESTER
         if phase == BID:
             base = self.game.bid_base
@@ -438,36 +488,38 @@ class WizardState(State[WizardGame]):
         """
         phase = self.phase
         remaining = C.FULL_MASK & ~self.dealt
-        if (phase != DEAL and phase != TURN_UP) or not remaining or type(rng) is not random.Random:
+        if (phase != DEAL and phase != TURN_UP) or not remaining or type(rng) is not _Random:
             return State._draw_chance(self, rng)
         suits = remaining & _SUITS_MASK
         count = _cards(suits)
         wizards_left = _CARDS_IN_13[remaining >> 52 & 0xF]
         jesters_left = _CARDS_IN_13[remaining >> 56]
         left = count + wizards_left + jesters_left
-        single = 1 / left
+        sums = _SUMS_OF_SINGLES[left]  # sums[k]: the running sum after k suit cards' weights
         wizards = wizards_left / left
         jesters = jesters_left / left
-        total = 0.0  # accumulate's sums: the first weight plus 0.0 is that weight
-        for _ in range(count):
-            total += single
+        total = sums[count]
         if wizards:
             total += wizards
         if jesters:
             total += jesters
         x = rng.random() * total
         last = count - 1 + (1 if wizards else 0) + (1 if jesters else 0)  # the last outcome's index
-        running = 0.0
-        for i in range(count):
-            slot = suits & -suits
-            suits ^= slot
-            running += single
-            if i == last or x < running:
-                return slot.bit_length() - 1
-        if wizards:
-            running += wizards
-            if count == last or x < running:
-                return WIZARD
+        # The first suit card whose running sum passes x: sums[k] is about k / left, so start
+        # there and step to it (the sums never decrease: the first found is bisect's).
+        i = int(x * left)
+        if i > count:
+            i = count
+        while i > 0 and x < sums[i]:
+            i -= 1
+        while i < count and not x < sums[i + 1]:
+            i += 1
+        if i > last:
+            i = last
+        if i < count:
+            return _nth_card(suits, i)
+        if wizards and (count == last or x < sums[count] + wizards):
+            return WIZARD
         return JESTER
 
     def _play_turn_refusal(self, action: int) -> Reason | None:
@@ -603,26 +655,61 @@ class WizardState(State[WizardGame]):
         # chance outcome at a time would): half of a match's actions are deals.
         while self.phase <= TURN_UP:
             if self.phase == DEAL and self.deal_count == 0:
-                order = self._seeded_order()
-                r, n = self.round, self.n
-                hands, dealt = self.hands, self.dealt
-                for i in range(n):
-                    seat = (self.dealer + 1 + i) % n
-                    hand = hands[seat]  # kept in a local: a list item is a boxed int
-                    for at in range(i * r, (i + 1) * r):
-                        free = SLOTS_OF_KIND[order[at]] & ~dealt
-                        slot = free & -free
-                        dealt |= slot
-                        hand |= slot
-                    hands[seat] = hand
-                self.history.extend(order[: r * n])  # the deal's outcomes, in the order dealt
-                self.dealt = dealt
-                self.deal_count = r * n
-                self._deal_done()
+                self._deal_seeded()
                 continue
             outcome = self._seeded_outcome()
             self._do(outcome)
             self.history.append(outcome)
+
+    def _deal_seeded(self) -> None:
+        """The round's deal and turn-up from its seed in one go: what :meth:`_seeded_order`'s
+        outcomes, applied one at a time by :meth:`_do`, give (the same hands, history and trump).
+
+        Why (issue 48): a seeded match deals at every round, and going through the kinds (each
+        seat's sorted, then each mapped back to the lowest copy not dealt) cost as much as the
+        shuffle.  The shuffled deck is of slots: a seat's suit cards are its slots themselves,
+        listed ascending by the masks' tables as the sorted kinds were; its Wizards and Jesters
+        are counted and given the lowest copies not dealt, as :meth:`_do` gives them.
+        """
+        deck = list(_SLOTS)
+        # seeded_rng(seed, "round", r).shuffle(deck)'s order (compiled, atout.core.rng); the text
+        # is seed_text(seed, "round", r)'s, written out (a generator expression saved a round)
+        rand.shuffle_seeded(f"{self.seed or 0}:round:{self.round}", deck)
+        r, n = self.round, self.n
+        hands, history, dealt = self.hands, self.history, self.dealt
+        for i in range(n):
+            got = 0  # the seat's slots in the deck
+            for at in range(i * r, (i + 1) * r):
+                got |= 1 << deck[at]
+            seat = (self.dealer + 1 + i) % n
+            suits = got & _SUITS_MASK
+            hand = hands[seat] | suits  # kept in a local: a list item is a boxed int
+            dealt |= suits
+            # the seat's kinds ascending (its history): suit cards by slot, Wizards, Jesters
+            history.extend(_BLUE[suits & 0x1FFF])
+            history.extend(_GREEN[suits >> 13 & 0x1FFF])
+            history.extend(_RED[suits >> 26 & 0x1FFF])
+            history.extend(_YELLOW[suits >> 39 & 0x1FFF])
+            for _ in range(_CARDS_IN_13[got >> 52 & 0xF]):
+                free = WIZARD_MASK & ~dealt
+                slot = free & -free
+                dealt |= slot
+                hand |= slot
+                history.append(WIZARD)
+            for _ in range(_CARDS_IN_13[got >> 56]):
+                free = JESTER_MASK & ~dealt
+                slot = free & -free
+                dealt |= slot
+                hand |= slot
+                history.append(JESTER)
+            hands[seat] = hand
+        self.dealt = dealt
+        self.deal_count = r * n
+        self._deal_done()
+        if self.phase == TURN_UP:  # the next card of the deck
+            turned = KIND_OF_SLOT[deck[r * n]]
+            self._do(turned)
+            history.append(turned)
 
     def _start_bidding(self) -> None:
         self.phase = BID
