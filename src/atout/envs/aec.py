@@ -83,6 +83,8 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.agents: list[str] = []
         size = tensor_size(game, self.tensor)
         self._observer = Observer(game, self.tensor)
+        #: Whether :meth:`last` may make the observation itself (``observe`` not overridden).
+        self._own_observe = type(self).observe is AtoutAECEnv.observe
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -132,6 +134,28 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
     def observe(self, agent: str) -> ObsType:
         return self._observer(self.state.view(self._seats[agent]))
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        """PettingZoo's ``last``, the observation made here rather than through :meth:`observe`.
+
+        Why: it is called at every step, and the call to ``observe`` between is a Python
+        frame and two attribute reads more (issue 48).  A subclass that overrides
+        ``observe`` is still asked.
+        """
+        agent = self.agent_selection
+        if not observe:
+            observation = None
+        elif self._own_observe:
+            observation = self._observer(self.state.view(self._seats[agent]))
+        else:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
