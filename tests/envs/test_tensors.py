@@ -7,7 +7,7 @@ import random
 import pytest
 
 import atout
-from atout.core.tensor import GENERIC_TENSOR_SIZE, hashed_tensor, view_features
+from atout.core.tensor import GENERIC_TENSOR_SIZE, ONE, cells, hashed_tensor, view_features
 from atout.games.wizard.game import WizardGame
 from atout.games.wizard.tensor import blocks
 from atout.testing import check_tensors
@@ -89,3 +89,14 @@ def test_generic_encoding_is_stable_and_sized() -> None:
     assert "round=1" in view_features(data)
     # Fixed cells (BLAKE2, not the salted hash()): the same in every process.
     assert [i for i, x in enumerate(hashed_tensor({"a": 1, "b": [True, None]}, 64)) if x] == [13, 46, 52]
+
+
+def test_the_boxed_cells_cover_any_size_and_hold_their_index() -> None:
+    # The encoders store ``tensor[cell[i]] = value``: a cell past the table would be an
+    # IndexError, a wrong one a tensor off by a cell (tests/envs/test_tensor_digests.py).
+    small = cells(10)
+    assert len(small) >= 10 and all(small[i] == i for i in range(10))
+    big = cells(len(small) + 1000)
+    assert len(big) >= len(small) + 1000 and list(big) == list(range(len(big)))
+    assert cells(10) is big  # grown once, then the one table for every size
+    assert ONE == 1.0 and type(ONE) is float

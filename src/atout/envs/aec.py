@@ -83,6 +83,8 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.agents: list[str] = []
         size = tensor_size(game, self.tensor)
         self._observer = Observer(game, self.tensor)
+        #: Whether :meth:`last` may make the observation itself (``observe`` not overridden).
+        self._own_observe = type(self).observe is AtoutAECEnv.observe
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -132,6 +134,28 @@ class AtoutAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
     def observe(self, agent: str) -> ObsType:
         return self._observer(self.state.view(self._seats[agent]))
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        """PettingZoo's ``last``, the observation made here rather than through :meth:`observe`.
+
+        Why: it is called at every step, and the call to ``observe`` between is a Python
+        frame and two attribute reads more (issue 48).  A subclass that overrides
+        ``observe`` is still asked.
+        """
+        agent = self.agent_selection
+        if not observe:
+            observation = None
+        elif self._own_observe:
+            observation = self._observer(self.state.view(self._seats[agent]))
+        else:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -192,6 +216,12 @@ class AtoutOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("agent_selection cannot be accessed before reset")
         result: tuple[Any, ...] = self.env.last(observe)
         return result
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """The stock ``reset``; then :meth:`last`, which has nothing left to check once reset,
+        is the environment's own, bound on this instance: one Python call less at every step."""
+        super().reset(seed=seed, options=options)
+        self.__dict__["last"] = self.env.last  # an instance attribute: found before the method
 
     def step(self, action: Any) -> None:
         """The stock ``step``'s checks, ``agents`` read from the environment at once (no ``__getattr__`` hops)."""

@@ -12,10 +12,10 @@ the seat may not know.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.bits import bits_of
-from ...core.tensor import TensorBuffer, one_hot, seat_hot
+from ...core.tensor import ONE, TensorBuffer, cells, one_hot, seat_hot
 from . import cards as C
 from .rules import CLAIM, PASS, PHASE_NAMES
 
@@ -29,6 +29,10 @@ K: Final = C.NUM_CARDS
 R: Final = C.RANKS
 #: Phase names in the order of the phase one-hot.
 PHASES: Final = PHASE_NAMES
+#: ``pile_order``'s value for the card played ``i``-th (from 0): ``(i + 1) / K``, boxed once
+#: (a ``tuple[Any, ...]``: compiled, the floats are stored as they are, not unboxed and boxed
+#: again at each store; see :data:`atout.core.tensor.ONE`).
+ORDER: Final[tuple[Any, ...]] = tuple((i + 1) / K for i in range(K))
 
 
 def blocks(game: NainJauneGame, information_state: bool) -> list[tuple[str, int]]:
@@ -79,19 +83,25 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
         )
     sizes, limit, total = constants
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
+    # ``tensor[cell[i]] = ONE`` rather than ``tensor[i] = 1.0``: no int nor float boxed at each
+    # store (see :func:`atout.core.tensor.cells`); an observation stores ~100 cells (issue 48).
+    cell = cells(sizes[information_state])
     #: Relative seat of each seat, in the order of play (0: the viewer).
     rel = [((seat - me) * step) % n for seat in range(n)]
 
-    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
-    tensor[at] = 1.0 - 1.0 / view.deal
+    # Each of the view's fields read once (a view is a Python object: a read is a dictionary
+    # look-up, not a C field).
+    phase, deal, need, claim_box = view.phase, view.deal, view.need, view.claim_box
+    at = one_hot(tensor, 0, PHASES.index(phase), len(PHASES))
+    tensor[at] = 1.0 - 1.0 / deal
     if limit is not None:
-        tensor[at + 1] = min(view.deal, limit) / limit
+        tensor[at + 1] = min(deal, limit) / limit
     at += 2
     at = one_hot(tensor, at, rel[view.dealer], n)
     at = one_hot(tensor, at, rel[view.opener], n)
     at = seat_hot(tensor, at, rel, view.current_player)
     for c in view.hand:
-        tensor[at + c] = 1.0
+        tensor[cell[at + c]] = ONE
     at += K
     # Zero values are not written (the buffer is zeroed; no value here is ever -0.0): a cell
     # write costs more than the rest of its loop step (issue 48).
@@ -99,34 +109,35 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
         if size:
             tensor[at + rel[seat]] = size / game.hand_size
     at += n
-    if view.need is not None:
-        tensor[at + view.need - 1] = 1.0
-    elif view.phase == "play":
-        tensor[at + R] = 1.0  # the next card starts a new run
+    if need is not None:
+        tensor[cell[at + need - 1]] = ONE
+    elif phase == "play":
+        tensor[cell[at + R]] = ONE  # the next card starts a new run
     at += R + 1
     at = one_hot(tensor, at, rel[view.last], n)
-    tensor[at + view.asked] = 1.0
+    tensor[cell[at + view.asked]] = ONE
     at += n
-    for _seat, c in view.played:
-        tensor[at + c] = 1.0
+    played = view.played
+    for _seat, c in played:
+        tensor[cell[at + c]] = ONE
     at += K
     for seat, mask in enumerate(view.lacks):
         if mask:
             base = at + rel[seat] * R
             for r in bits_of(mask):
-                tensor[base + r] = 1.0
+                tensor[cell[base + r]] = ONE
     at += n * R
-    if view.claim_box is not None:
-        tensor[at + view.claim_box] = 1.0
+    if claim_box is not None:
+        tensor[cell[at + claim_box]] = ONE
     at += 5
     legal = view.legal_actions
     if PASS in legal:
-        tensor[at] = 1.0
+        tensor[cell[at]] = ONE
     if CLAIM in legal:
-        tensor[at + 1] = 1.0
+        tensor[cell[at + 1]] = ONE
     at += 2
     if view.bonus_due:
-        tensor[at] = 1.0
+        tensor[cell[at]] = ONE
     at += 1
     for box, tokens in enumerate(view.boxes):
         if tokens:
@@ -137,10 +148,10 @@ def encode(view: NainJauneView, information_state: bool, out: TensorBuffer | Non
             tensor[at + rel[seat]] = tokens / total
     at += n
     if information_state:
-        for seat, c in view.played:
-            tensor[at + rel[seat] * K + c] = 1.0
+        for seat, c in played:
+            tensor[cell[at + rel[seat] * K + c]] = ONE
         at += n * K
-        for i, (_seat, c) in enumerate(view.played):
-            tensor[at + c] = (i + 1) / K
+        for i, (_seat, c) in enumerate(played):
+            tensor[cell[at + c]] = ORDER[i]
         at += K
     return tensor

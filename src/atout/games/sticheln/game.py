@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Self
 
 from ...core.actions import ChanceEvent, check_digits, deal_reader
+from ...core.bits import bits_of
 from ...core.cardname import CardName
 from ...core.errors import OptionError
 from ...core.fields import StateFields, state_fields
@@ -215,7 +216,7 @@ class StichelnGame(Game):
         if gentle:
             return total - bad.bit_count()
         value_of = deck.value_of
-        for k in deck.kinds_in(bad):
+        for k in bits_of(bad):  # deck.kinds_in: a Python-level call
             total -= value_of[k]
         return total
 
@@ -362,10 +363,10 @@ class StichelnState(State[StichelnGame]):
         phase = self.phase
         game = self.game
         if phase == PLAY:
-            return game.deck.kinds_in(self.hands[self.to_act])
+            return bits_of(self.hands[self.to_act])  # deck.kinds_in: a Python-level call
         if phase == PAIN:
             base = game.pain_base
-            return [base + k for k in game.deck.kinds_in(self._pain_choices(self.to_act))]
+            return [base + k for k in bits_of(self._pain_choices(self.to_act))]
         if phase == OVER:
             return []
         return [a for a, _ in self.chance_outcomes()]

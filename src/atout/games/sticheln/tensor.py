@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ...core.bits import bits_of
-from ...core.tensor import TensorBuffer, one_hot, seat_hot
+from ...core.tensor import ONE, TensorBuffer, cells, one_hot, seat_hot
 from .rules import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -100,55 +99,68 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
     colour_of, value_of = deck.colour_of, deck.value_of
     sizes, bound = _constants(game)
     tensor: TensorBuffer = [0.0] * sizes[information_state] if out is None else out
+    # ``tensor[cell[i]] = ONE`` rather than ``tensor[i] = 1.0``: no int nor float boxed at each
+    # store (see :func:`atout.core.tensor.cells`, issue 48).
+    cell = cells(sizes[information_state])
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
 
     at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
-    tensor[at + view.round - 1] = 1.0
+    tensor[cell[at + view.round - 1]] = ONE
     at += game.num_hands
     at = one_hot(tensor, at, rel[view.dealer], n)
     at = seat_hot(tensor, at, rel, view.current_player)
     at = one_hot(tensor, at, rel[view.leader], n)
     for kind in view.hand:
-        tensor[at + kind] = 1.0
+        tensor[cell[at + kind]] = ONE
     at += d
     for seat, laid in enumerate(view.pain_laid):
         for j in range(laid):  # thermometer: entry j once j + 1 cards are laid
-            tensor[at + rel[seat] * pain_count + j] = 1.0
+            tensor[cell[at + rel[seat] * pain_count + j]] = ONE
     at += n * pain_count
     for seat, pains in enumerate(view.pains):
         for kind in pains or ():
-            tensor[at + rel[seat] * d + kind] = 1.0
+            tensor[cell[at + rel[seat] * d + kind]] = ONE
     at += n * d
     for seat, kind in view.trick:
-        tensor[at + rel[seat] * d + kind] = 1.0
+        tensor[cell[at + rel[seat] * d + kind]] = ONE
     at += n * d
     lead = led_colour(game, view.trick)
     if lead is not None:
-        tensor[at + lead] = 1.0
+        tensor[cell[at + lead]] = ONE
     at += c
-    # Cards taken this hand, per seat (void tricks are taken by nobody).
+    # One pass over the hand's finished tricks (issue 48: the encoder was a third of a Sticheln
+    # AEC step, and it went over them three times): the cards each seat took, as a mask (its
+    # points) and as counts and values per colour (void tricks are taken by nobody), and, for
+    # the information state, the tricks themselves, in their block after the scores.
     captured = [0] * n
-    for cards, winner in view.tricks:
+    counts, values = [0] * (n * c), [0] * (n * c)
+    past = at + 2 * n * c + 2 * n
+    winners = past + game.tricks_per_hand * n * d
+    for i, (cards, winner) in enumerate(view.tricks):
         if winner >= 0:
-            taken = captured[winner]
+            taken, row = captured[winner], winner * c
             for _seat, kind in cards:
                 taken |= 1 << kind
+                colour = row + colour_of[kind]
+                counts[colour] += 1
+                values[colour] += value_of[kind]
             captured[winner] = taken
+        if information_state:
+            for seat, kind in cards:
+                tensor[cell[past + (i * n + rel[seat]) * d + kind]] = ONE
+            if winner >= 0:
+                tensor[cell[winners + i * n + rel[winner]]] = ONE
     colour_sum = v * (v - 1) // 2
-    for seat, mask in enumerate(captured):
-        if not mask:
+    for seat in range(n):
+        if not captured[seat]:
             continue
-        counts, values = [0] * c, [0] * c
-        for kind in bits_of(mask):  # not ``deck.kinds_in``: a static method, a Python-level call
-            colour = colour_of[kind]
-            counts[colour] += 1
-            values[colour] += value_of[kind]
-        base = at + rel[seat] * c
+        row, base = seat * c, at + rel[seat] * c
         for colour in range(c):
-            if counts[colour]:  # the buffer is zeroed: write only what is not
-                tensor[base + colour] = counts[colour] / v
-                tensor[base + n * c + colour] = values[colour] / colour_sum
+            count = counts[row + colour]
+            if count:  # the buffer is zeroed: write only what is not
+                tensor[base + colour] = count / v
+                tensor[base + n * c + colour] = values[row + colour] / colour_sum
     at += 2 * n * c
     for seat, pains in enumerate(view.pains):
         if pains is not None:  # the handicap is known: this hand's points so far are too
@@ -160,12 +172,5 @@ def encode(view: StichelnView, information_state: bool, out: TensorBuffer | None
             tensor[at + rel[seat]] = score / scale
     at += n
     if information_state:
-        t = game.tricks_per_hand
-        winners = at + t * n * d
-        for i, (cards, winner) in enumerate(view.tricks):
-            for seat, kind in cards:
-                tensor[at + (i * n + rel[seat]) * d + kind] = 1.0
-            if winner >= 0:
-                tensor[winners + i * n + rel[winner]] = 1.0
-        at = winners + t * n
+        at = winners + game.tricks_per_hand * n
     return tensor

@@ -8,9 +8,9 @@ the view only: the tensor cannot hold what the seat may not know.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ...core.tensor import TensorBuffer, one_hot, seat_hot
+from ...core.tensor import ONE, TensorBuffer, cells, one_hot, seat_hot
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -59,8 +59,10 @@ def _card(tensor: TensorBuffer, base: int, kind: int) -> None:
     tensor[base + kind] += 1.0 if kind < C.WIZARD else 0.25
 
 
-#: A card kind's weight in a card block (see :func:`_card`), by kind.
-WEIGHT: Final = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
+#: A card kind's weight in a card block (see :func:`_card`), by kind.  A ``tuple[Any, ...]``:
+#: compiled, its floats are stored as they are, not unboxed and boxed again at each store
+#: (see :data:`atout.core.tensor.ONE`).
+WEIGHT: Final[tuple[Any, ...]] = tuple(1.0 if kind < C.WIZARD else 0.25 for kind in range(K))
 
 
 def _constants(game: WizardGame) -> tuple[float, int, int, bool]:
@@ -93,15 +95,19 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     #: Relative seat of each seat: 0 for the viewer, 1 for the seat on its left...
     rel = [(seat - me) % n for seat in range(n)]
     weight = WEIGHT
+    # ``tensor[cell[i]] = ONE`` rather than ``tensor[i] = 1.0``: no int nor float boxed at each
+    # store (see :func:`atout.core.tensor.cells`, issue 48).
+    cell = cells(info_size if information_state else obs_size)
 
-    at = one_hot(tensor, 0, PHASES.index(view.phase), len(PHASES))
-    tensor[at + view.round - 1] = 1.0
+    phase = view.phase  # read once: a view is a Python object, a read a dictionary look-up
+    at = one_hot(tensor, 0, PHASES.index(phase), len(PHASES))
+    tensor[cell[at + view.round - 1]] = ONE
     at += r
     at = one_hot(tensor, at, rel[view.dealer], n)
     at = seat_hot(tensor, at, rel, view.current_player)
     for kind in view.hand:
         if kind < C.WIZARD:  # one copy: its cell is still 0 (a read saved)
-            tensor[at + kind] = 1.0
+            tensor[cell[at + kind]] = ONE
         else:
             tensor[at + kind] += 0.25
     at += K
@@ -113,24 +119,25 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
                     tensor[base + kind] += weight[kind]
         at += (n - 1) * K
     if view.turned is not None:
-        tensor[at + view.turned] = 1.0
+        tensor[cell[at + view.turned]] = ONE
     at += K
     if view.trump is not None:
-        tensor[at + view.trump] = 1.0
-    elif view.phase in ("bid", "play", "over"):
-        tensor[at + 4] = 1.0  # no trump this round
+        tensor[cell[at + view.trump]] = ONE
+    elif phase in ("bid", "play", "over"):
+        tensor[cell[at + 4]] = ONE  # no trump this round
     at += 5
+    has_bid = view.has_bid
     for seat, bid in enumerate(view.bids):
         if bid is not None:
-            tensor[at + rel[seat] * (r + 2) + bid] = 1.0
-        elif view.has_bid[seat]:
-            tensor[at + rel[seat] * (r + 2) + r + 1] = 1.0  # bid, still secret
+            tensor[cell[at + rel[seat] * (r + 2) + bid]] = ONE
+        elif has_bid[seat]:
+            tensor[cell[at + rel[seat] * (r + 2) + r + 1]] = ONE  # bid, still secret
     at += n * (r + 2)
     for seat, won in enumerate(view.tricks_won):
-        tensor[at + rel[seat] * (r + 1) + won] = 1.0
+        tensor[cell[at + rel[seat] * (r + 1) + won]] = ONE
     at += n * (r + 1)
     for seat, kind in view.trick:  # a card a seat: each cell written once, set rather than added to
-        tensor[at + rel[seat] * K + kind] = weight[kind]
+        tensor[cell[at + rel[seat] * K + kind]] = weight[kind]
     at += n * K
     at = one_hot(tensor, at, rel[view.leader], n)
     for seat, score in enumerate(view.scores):
@@ -140,6 +147,6 @@ def encode(view: WizardView, information_state: bool, out: TensorBuffer | None =
     if information_state:
         for cards, _winner in view.tricks:
             for seat, kind in cards:
-                tensor[at + rel[seat] * K + kind] = weight[kind]
+                tensor[cell[at + rel[seat] * K + kind]] = weight[kind]
             at += n * K
     return tensor
