@@ -9,6 +9,7 @@ product's logits (the same sums in another order) and so the same greedy actions
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ import pytest
 import atout
 from atout.batch import batch_class
 from atout.batch.common import Batch, SparseTensor
+from atout.batch.wizard import WizardBatch
 from atout.bots.learned import shipped_model
 from atout.envs.vector import AtoutVectorEnv
 from tests.bots.test_learned import random_model
@@ -123,3 +125,62 @@ def test_learned_opponents_play_the_same_matches_either_way(switch: str, opponen
         observed = [r[0] for r in results]
         for a, b in zip(results[0][1:4], results[1][1:4], strict=True):
             assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize(
+    "options", [{}, {"bids": "hidden_until_play"}, {"bids": "hidden_until_end"}, {"start_round": 9}]
+)
+def test_wizards_direct_sparse_encoder_writes_the_recorders_rows(
+    players: int, options: dict[str, Any]
+) -> None:
+    """Wizard writes its compressed rows directly (``wizard_tensor.encode_sparse``, issue 49): the very
+    arrays the generic recorder makes from the dense encoder's writes — the same entries in the same
+    order, so the first layer adds the same weight rows in the same order (the same actions)."""
+    from atout.batch import wizard_tensor
+
+    checked = 0
+    batch = WizardBatch(players, range(70, 134), **options)
+    rng = np.random.default_rng(players)
+    while not batch.terminal.all():
+        for information_state in (True, False):
+            for seats in (None, rng.integers(0, players, batch.num_games)):
+                direct = batch.sparse_tensor(seats, information_state=information_state)
+                frame = batch._encode(seats, information_state, np.float32, sparse=True, fill=False)
+                wizard_tensor.encode(batch, frame, information_state)
+                recorded = frame.sparse_tensor()
+                assert direct.shape == recorded.shape
+                for mine, theirs in zip(direct[:3], recorded[:3], strict=True):
+                    assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+                checked += 1
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    assert checked > 200
+
+
+def test_wizards_direct_sparse_encoder_leaves_clairvoyance_to_the_recorder() -> None:
+    """Clairvoyance's seen hands are not among the direct encoder's slots: it declines, the recorder writes them."""
+    from atout.batch import wizard_tensor
+
+    batch = WizardBatch(4, range(5), clairvoyance=True)
+    frame = batch._encode(None, True, np.float32, sparse=True, fill=False)
+    assert wizard_tensor.encode_sparse(batch, frame, True) is None
+    assert np.array_equal(batch.sparse_tensor().toarray(), batch.information_state_tensor())
+
+
+def test_the_buffered_forward_pass_gives_the_same_actions() -> None:
+    """``best_actions(..., buffers)`` (the vector env's, issue 49) writes its layers into reused arrays:
+    the same actions as without, call after call, as the row count grows past the buffers and shrinks."""
+    from atout.bots.learned import ForwardBuffers
+
+    game = atout.load("wizard", players=4)
+    model = shipped_model(game)
+    buffers = ForwardBuffers()
+    for count in (3, 700, 1500, 40):
+        batch = batch_class("wizard")(4, range(count))
+        rng = np.random.default_rng(count)
+        for _ in range(25):
+            batch.step(batch.random_actions(rng), active=~batch.terminal)
+        rows = np.flatnonzero(~batch.terminal)
+        x, mask = batch.sparse_tensor().select(rows), batch.legal_mask()[rows]
+        prior = batch.heuristic_actions()[rows]
+        assert np.array_equal(model.best_actions(x, mask, prior, buffers), model.best_actions(x, mask, prior))

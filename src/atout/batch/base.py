@@ -724,7 +724,17 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         with no (N, size) array to clear and scan.  ``.toarray()`` is
         :meth:`observation_tensor` value for value (tested).
         """
-        return self._encode(seats, information_state, dtype, sparse=True).sparse_tensor()
+        encoder = importlib.import_module(self._tensor_module, __package__)
+        # A game's encoder may write its compressed rows directly (Wizard's: the vector env's learned
+        # opponents read them at every step); else its writes are recorded and sorted into them.
+        direct = getattr(encoder, "encode_sparse", None)
+        frame = self._encode(seats, information_state, dtype, sparse=True, fill=direct is None)
+        tensor: SparseTensor | None = None if direct is None else direct(self, frame, information_state)
+        if tensor is None:
+            if direct is not None:  # it declined this configuration
+                encoder.encode(self, frame, information_state)
+            tensor = frame.sparse_tensor()
+        return tensor
 
     def _encode(
         self,
@@ -733,7 +743,10 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         dtype: type[np.floating[Any]],
         sparse: bool,
         out: NDArray[np.floating[Any]] | None = None,
+        fill: bool = True,
     ) -> TensorFrame:
+        """The frame of the viewers ``seats`` (default: the player to act), filled by the game's
+        encoder (``fill=False``: empty, for a caller that writes it another way)."""
         if seats is None:
             seat_array = np.maximum(self.current_player, 0)
         else:
@@ -743,7 +756,8 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
         frame = TensorFrame(
             layout, seat_array, self.num_games, self.players, dtype, self._direction, sparse=sparse, out=out
         )
-        encoder.encode(self, frame, information_state)
+        if fill:
+            encoder.encode(self, frame, information_state)
         return frame
 
     def information_state_tensor(

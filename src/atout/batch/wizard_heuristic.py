@@ -33,6 +33,9 @@ _POWER = np.array(
     [[strength(k, None if t < 0 else t) for k in range(C.NUM_KINDS)] for t in range(-1, 4)], dtype=np.intp
 )
 _SAFE_POWER = 50 + 11
+#: ``_POWER`` as int16 (its values are below 100): the plays' argmax/argmin over (P, 54) read a
+#: quarter of the bytes (the same choices: the same values, the same first-best tie-break).
+_POWER16 = _POWER.astype(np.int16)
 #: Sum of the ranks present in a 13-bit suit mask (the trump choice's tie-break).
 _RANK_SUM = np.array(
     [sum(r + 1 for r in range(C.RANKS) if m >> r & 1) for m in range(1 << C.RANKS)], dtype=np.intp
@@ -91,13 +94,14 @@ def _bids(
     batch: WizardBatch, rows: IntArray, hands: NDArray[np.uint64], bits: NDArray[np.uint64]
 ) -> IntArray:
     values = _bid_values(batch.players)[batch.trump[rows] + 1]  # (B, 54)
-    held = unpack(hands, C.WIZARD)
-    total = np.zeros(rows.size, dtype=np.float64)
-    for kind in range(C.WIZARD):  # the bot's order: ascending kinds ...
-        total += np.where(held[:, kind], values[:, kind], 0.0)
+    # What each card adds, in the bot's order: ascending kinds, then each Wizard (Jesters add
+    # nothing); summed left to right by one ``add.accumulate`` (sequential, unlike ``sum``'s
+    # pairwise order), so every partial sum is the bot's, rounding included.
+    terms = np.zeros((rows.size, C.WIZARD + 4), dtype=np.float64)
+    np.copyto(terms[:, : C.WIZARD], values[:, : C.WIZARD], where=unpack(hands, C.WIZARD))
     wizards = popcount(hands & U64(C.WIZARD_MASK))
-    for copy in range(4):  # ... then each Wizard (Jesters add nothing)
-        total += np.where(wizards > copy, values[:, C.WIZARD], 0.0)
+    np.copyto(terms[:, C.WIZARD :], values[:, C.WIZARD, None], where=wizards[:, None] > np.arange(4))
+    total = np.add.accumulate(terms, axis=1)[:, -1] if rows.size else np.zeros(0)
     want = np.rint(total).astype(np.intp)
     want = np.where(hands == 0, 0, want)  # no hand seen (clairvoyance): bid 0
     width = batch.full_rounds + 1
@@ -110,7 +114,7 @@ def _bids(
 
 def play_masks(
     batch: WizardBatch, rows: IntArray, seat: IntArray, bits: NDArray[np.uint64]
-) -> tuple[NDArray[np.bool_], IntArray, NDArray[np.bool_], IntArray]:
+) -> tuple[NDArray[np.bool_], NDArray[np.int16], NDArray[np.bool_], IntArray]:
     """What a card-play decision of ``rows`` looks like to the bot: (legal, power, winners, need).
 
     (P, 54) the legal card kinds, the bot's power of every kind under the
@@ -122,7 +126,7 @@ def play_masks(
     from .wizard import _BEATS, _KINDS
 
     legal = unpack(bits, C.NUM_KINDS)  # (P, 54): legal card kinds
-    power = _POWER[batch.trump[rows] + 1]  # (P, 54)
+    power = _POWER16[batch.trump[rows] + 1]  # (P, 54)
     bid = batch.bids[rows, seat]
     need = np.where(bid >= 0, bid, 0) - batch.tricks_won[rows, seat]
     win = batch.win_kind[rows]
@@ -138,23 +142,27 @@ def _plays(batch: WizardBatch, rows: IntArray, seat: IntArray, bits: NDArray[np.
     last = size == n - 1
     losers = legal & ~winners
 
+    high, low = np.int16(-_BIG), np.int16(_BIG)
+
     def highest(mask: NDArray[np.bool_]) -> IntArray:
-        out: IntArray = np.argmax(np.where(mask, power, -_BIG), axis=1)
+        out: IntArray = np.argmax(np.where(mask, power, high), axis=1)
         return out
 
     def lowest(mask: NDArray[np.bool_]) -> IntArray:
-        out: IntArray = np.argmin(np.where(mask, power, _BIG), axis=1)
+        out: IntArray = np.argmin(np.where(mask, power, low), axis=1)
         return out
 
     safe = winners & ((np.arange(C.NUM_KINDS) == C.WIZARD)[None, :] | (power >= _SAFE_POWER))
     has_winner, has_safe, has_loser = winners.any(axis=1), safe.any(axis=1), losers.any(axis=1)
     wants = need > 0
+    # Each extreme once (the rules below read two of them twice).
+    lowest_legal, highest_winner = lowest(legal), highest(winners)
     follow_want = np.where(
         has_winner,
-        np.where(last, lowest(winners), np.where(has_safe, lowest(safe), highest(winners))),
-        lowest(legal),
+        np.where(last, lowest(winners), np.where(has_safe, lowest(safe), highest_winner)),
+        lowest_legal,
     )
-    follow_duck = np.where(has_loser, highest(losers), highest(winners))
-    lead = np.where(wants, highest(legal), lowest(legal))
+    follow_duck = np.where(has_loser, highest(losers), highest_winner)
+    lead = np.where(wants, highest(legal), lowest_legal)
     result: IntArray = np.where(leading, lead, np.where(wants, follow_want, follow_duck))
     return result

@@ -21,12 +21,13 @@ from ..games.wizard import cards as C
 from ..games.wizard.game import BID, OVER, PLAY
 from ..games.wizard.tensor import PHASES, blocks
 from .bits import U64, popcount, unpack
+from .common import SparseTensor
 
 if TYPE_CHECKING:
     from .common import TensorFrame
     from .wizard import WizardBatch
 
-__all__ = ["blocks", "encode"]
+__all__ = ["blocks", "encode", "encode_sparse"]
 
 K = C.NUM_KINDS
 _WIZ_MASK = U64(C.WIZARD_MASK)
@@ -110,3 +111,102 @@ def encode(batch: WizardBatch, frame: TensorFrame, information_state: bool) -> N
         kinds = past[pg, pt, ps]
         cols = start["past_tricks"] + (pt * n + rel_seats[pg, ps]) * K + kinds
         out[pg, cols] = np.where(kinds < C.WIZARD, 1.0, 0.25)
+
+
+def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: bool) -> SparseTensor | None:
+    """:func:`encode`'s tensors as compressed rows, written directly: the same entries as the sparse
+    frame records from :func:`encode` (the same columns in the same order, the same values), or None
+    for a configuration it does not cover (clairvoyance's seen hands: the recorder then runs).
+
+    Why: the vector env's learned opponents read these at every step, for about 500 rows at 1,024
+    envs, and the recorder's generic route (every write flattened, then one sort of every entry by
+    row and column, then the duplicates dropped) cost more than the network's first layer it
+    feeds (bench/RESULTS.md, issue 49).  Here each row's possible entries are *slots*, laid out in
+    the tensor's column order: one per one-hot block, one per card kind of the hand, one per seat
+    of the per-seat blocks (in the viewer's seat order), one per (trick, seat) of the past tricks;
+    an (N, slots) table of columns, one of values and one of which slots hold an entry, read in
+    row-major order, are the rows' entries already grouped by row with their columns ascending.
+    """
+    if "seen_hands" in frame.start:
+        return None
+    game = batch.game
+    N, n, r = batch.num_games, game.players, game.full_rounds
+    start, seats = frame.start, frame.seats
+    # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of play).
+    seat_at = (seats[:, None] + frame.step * np.arange(n, dtype=np.intp)) % n  # (N, n)
+    g = frame.rows[:, None]
+    past_slots = r * n if information_state else 0
+    width = 7 + K + 4 * n + past_slots
+    cols = np.zeros((N, width), dtype=np.intp)
+    vals = np.ones((N, width), dtype=frame.dtype)  # values cast as they are stored, as the recorder casts
+    keep = np.ones((N, width), dtype=bool)
+    phase = batch.phase
+    cols[:, 0] = start["phase"] + phase
+    cols[:, 1] = start["round"] + batch.round - 1
+    for slot, name, who in ((2, "dealer", batch.dealer), (3, "to_act", batch.current_player)):
+        cols[:, slot] = start[name] + frame.rel(who)
+        keep[:, slot] = who >= 0
+    at = 4  # the hand: one slot per card kind
+    clairvoyant = (batch.round == 1) if game.options["clairvoyance"] else np.zeros(N, dtype=bool)
+    own = np.where(clairvoyant, U64(0), batch.hands[frame.rows, seats])
+    hand = _hand_values(own)
+    cols[:, at : at + K] = start["hand"] + np.arange(K)
+    vals[:, at : at + K] = hand
+    keep[:, at : at + K] = hand != 0
+    at += K
+    cols[:, at] = start["turned"] + batch.turned
+    keep[:, at] = batch.turned >= 0
+    at += 1
+    trump = batch.trump >= 0
+    none = ~trump & ((phase == BID) | (phase == PLAY) | (phase == OVER))
+    cols[:, at] = start["trump"] + np.where(trump, batch.trump, 4)
+    keep[:, at] = trump | none
+    at += 1
+    # Per seat of the viewer's order: bids, tricks won, the trick in progress.
+    bids = batch.bids[g, seat_at]
+    made = bids >= 0
+    mode = game.options["bids"]
+    if mode == "open":
+        shown = made
+    elif mode == "hidden_until_play":
+        shown = made & made.all(axis=1, keepdims=True)
+    else:
+        shown = np.zeros((N, n), dtype=bool)
+    shown = shown | (made & (seat_at == seats[:, None]))  # one's own bid
+    j = np.arange(n, dtype=np.intp)
+    cols[:, at : at + n] = start["bids"] + j * (r + 2) + np.where(shown, bids, r + 1)
+    keep[:, at : at + n] = made
+    at += n
+    cols[:, at : at + n] = start["tricks_won"] + j * (r + 1) + batch.tricks_won[g, seat_at]
+    at += n
+    current = np.minimum(batch.tricks_done, r - 1)
+    trick = batch.played[frame.rows, current].astype(np.intp)[g, seat_at]  # (N, n) in the viewer's order
+    cols[:, at : at + n] = start["trick"] + j * K + trick
+    vals[:, at : at + n] = np.where(trick < C.WIZARD, 1.0, 0.25)
+    keep[:, at : at + n] = (trick >= 0) & (batch.trick_size > 0)[:, None]
+    at += n
+    cols[:, at] = start["leader"] + frame.rel(batch.leader)
+    keep[:, at] = batch.leader >= 0
+    at += 1
+    low, high = game.score_bounds()
+    scores = batch.scores[g, seat_at] / float(max(-low, high))
+    cols[:, at : at + n] = start["scores"] + j
+    vals[:, at : at + n] = scores
+    keep[:, at : at + n] = scores != 0
+    at += n
+    if information_state:
+        # One slot per (trick, seat in the viewer's order), in that column order.
+        played = batch.played[:, :r]
+        # (N, r, n): each trick's cards in the viewer's seat order, one seat at a time (numpy's
+        # take_along_axis over the seats cost three times as much).
+        past = np.stack([played[frame.rows, :, seat_at[:, k]] for k in range(n)], axis=2).astype(np.intp)
+        done = (past >= 0) & (np.arange(r)[None, :, None] < batch.tricks_done[:, None, None])
+        place = np.arange(r * n, dtype=np.intp).reshape(r, n)  # (trick, seat) in column order
+        cols[:, at:] = (start["past_tricks"] + place * K + past).reshape(N, -1)
+        vals[:, at:] = np.where(past < C.WIZARD, 1.0, 0.25).reshape(N, -1)
+        keep[:, at:] = done.reshape(N, -1)
+    indptr = np.zeros(N + 1, dtype=np.intp)
+    np.cumsum(keep.sum(axis=1), out=indptr[1:])
+    # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times slower.
+    kept = np.flatnonzero(keep)
+    return SparseTensor(indptr, cols.reshape(-1)[kept], vals.reshape(-1)[kept], frame.out.shape)

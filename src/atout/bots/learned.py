@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "ForwardBuffers",
     "ModelMismatch",
     "PolicyBot",
     "PolicyModel",
@@ -94,6 +95,30 @@ def model_meta(game: Game, training: dict[str, Any], value_scale: float = 1.0) -
         "value_scale": value_scale,
         "training": training,
     }
+
+
+class ForwardBuffers:
+    """Reused output arrays for :meth:`PolicyModel.best_actions`, one per layer, grown as needed.
+
+    Why: the vector env's learned opponents answer about 500 rows at every opponent step at 1,024
+    envs; each layer's fresh (rows, 256) float32 result is half a megabyte, which the allocator
+    hands back to the system and takes again (page faults, zeroing) at every call.  A caller
+    that asks again and again keeps one of these; the arrays returned are views of its storage,
+    overwritten by the next call (the actions returned are new arrays).
+    """
+
+    def __init__(self) -> None:
+        self._arrays: dict[int, FloatArray] = {}
+
+    def take(self, layer: int, rows: int, width: int) -> FloatArray:
+        """A C-contiguous (rows, width) float32 array for ``layer``'s output (its contents undefined)."""
+        array = self._arrays.get(layer)
+        if array is None or array.shape[0] < rows or array.shape[1] != width:
+            array = np.empty(
+                (max(rows, 1024 if array is None else 2 * array.shape[0]), width), dtype=np.float32
+            )
+            self._arrays[layer] = array
+        return array[:rows]
 
 
 @dataclass(frozen=True)
@@ -232,7 +257,7 @@ class PolicyModel:
         values = (h @ self.value[0] + self.value[1])[:, 0]
         return self._policy_logits(h, prior), values
 
-    def _trunk(self, x: FloatArray | SparseTensor) -> FloatArray:
+    def _trunk(self, x: FloatArray | SparseTensor, buffers: ForwardBuffers | None = None) -> FloatArray:
         """The hidden layers: one matrix product per layer for all ``B`` rows at once (that is
         the whole cost of a decision; rows evaluated together share it).
 
@@ -240,11 +265,15 @@ class PolicyModel:
         the first layer then adds only the weight rows of its non-zero inputs (Wizard's
         information-state tensor: 3,739 values, 20–80 non-zero; the dense product was most of a
         step with learned opponents), the same sums in another order (float rounding apart).
+        ``buffers``: the later layers write into these arrays instead of new ones (the same
+        products, the same values).
         """
         h: FloatArray
         for i, (w, b) in enumerate(self.trunk):
             if i == 0:
                 h = x @ w if isinstance(x, np.ndarray) else x.dot(w).astype(np.float32, copy=False)
+            elif buffers is not None:
+                h = np.matmul(h, w, out=buffers.take(i, len(h), w.shape[1]))
             else:
                 h = h @ w
             h += b
@@ -271,11 +300,34 @@ class PolicyModel:
         return np.where(mask, logits, -np.inf).astype(np.float32)
 
     def best_actions(
-        self, x: FloatArray | SparseTensor, mask: NDArray[np.bool_], prior: NDArray[np.intp] | None = None
+        self,
+        x: FloatArray | SparseTensor,
+        mask: NDArray[np.bool_],
+        prior: NDArray[np.intp] | None = None,
+        buffers: ForwardBuffers | None = None,
     ) -> NDArray[np.intp]:
-        """The most probable legal action per row."""
-        result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask, prior), axis=1)
-        return result
+        """The most probable legal action per row.
+
+        ``buffers`` (:class:`ForwardBuffers`, kept by a caller that asks at every step, as the
+        vector env's learned opponents): the layers after the first and the logits are written
+        into them, and the illegal actions' logits set in place, instead of five fresh arrays of
+        the batch's size a call (the same products and the same sums: the same actions).
+        """
+        if buffers is None:
+            result: NDArray[np.intp] = np.argmax(self.masked_logits(x, mask, prior), axis=1)
+            return result
+        h = self._trunk(x, buffers)
+        w, b = self.policy
+        logits = np.matmul(h, w, out=buffers.take(len(self.trunk), len(h), w.shape[1]))
+        logits += b
+        weight = self.prior_weight
+        if weight is not None:
+            if prior is None:
+                raise ValueError("this model adds the heuristic's choice to its logits: pass prior=")
+            logits[np.arange(len(logits)), prior] += weight
+        np.copyto(logits, -np.inf, where=~mask)
+        chosen: NDArray[np.intp] = np.argmax(logits, axis=1)
+        return chosen
 
     def batch_actions(
         self,

@@ -109,7 +109,7 @@ from numpy.typing import NDArray
 
 from ..batch import BATCH_CLASSES, batch_class
 from ..batch.common import Batch, SparseTensor
-from ..bots.learned import ModelMismatch, PolicyModel, shipped_model
+from ..bots.learned import ForwardBuffers, ModelMismatch, PolicyModel, shipped_model
 from ..core.errors import IllegalAction
 from ..core.registry import game_class
 from ..match import derive_seed
@@ -292,6 +292,8 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         #: Learned opponents by name: ``policy`` (the model shipped for the game), ``net:PATH``, or
         #: ``callable:K`` for the K-th distinct callable given (an SB3 model, your own network).
         self._models: dict[str, PolicyModel | BatchPolicy] = {}
+        #: Each learned model's reused layer outputs (its forward pass writes no new arrays a step).
+        self._buffers: dict[str, ForwardBuffers] = {}
         names: list[str] = []
         for entry in given:
             if not isinstance(entry, str):
@@ -426,13 +428,15 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         found = {name: np.full(self.num_envs, -1, dtype=np.intp) for name in self._models}
         if not rows.size:
             return found
-        mask = batch.legal_mask()[rows]
         code = code[rows]
         tensors: dict[bool, FloatArray] = {}
         sparse: list[SparseTensor] = []  # written once a step, if asked
         everyone = rows.size == self.num_envs  # rows is then arange(N)
         # The matches to answer, alone (their tensors and prior, no other match's).
         part = batch if everyone or not self.subset_rows else batch.subset(rows)
+        # The rows' legal masks: the subset's own (the same values, tested), which the heuristic's
+        # prior then reads from the subset's cache, rather than the whole batch's then picked.
+        mask = part.legal_mask() if part is not batch or everyone else batch.legal_mask()[rows]
 
         def picked(x: Any) -> Any:
             """The rows of something written for ``part``: all of it when ``part`` is just the rows."""
@@ -474,6 +478,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                     rows_x if mine is None else _pick(rows_x, mine),
                     mask if mine is None else mask[mine],
                     prior,
+                    self._buffers.setdefault(name, ForwardBuffers()),
                 )
             else:
                 # A callable sees what the agent sees: the env's tensor (and the legal masks).
