@@ -446,6 +446,27 @@ def browser() -> Browser:
     return Chromium.get()
 
 
+def play_together(walks: dict[str, Iterator[None]]) -> None:
+    """Run the ``walks`` (generators, each a page's walk through a game, named) in turns until
+    all are done: each yields where its page waits on the table (its move made, the bots' turn),
+    and while one waits for its table, the others' tables play on, in the same Chromium.  Cases
+    that mostly wait (the bots' pace, a trick held, a lesson's steps) then take about the time of
+    the longest, not their sum: "browser tests batched" (issue 48 item 4).
+
+    Every check of each walk is made as it would be alone; a failure names its walk (a note on
+    the error, shown under it) and ends the others."""
+    running = dict(walks)
+    while running:
+        for name, walk in list(running.items()):
+            try:
+                next(walk)
+            except StopIteration:
+                del running[name]
+            except BaseException as exc:
+                exc.add_note(f"(in {name})")
+                raise
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
     """Close the shared Chromium once the next test is not a browser test (or none is left),
