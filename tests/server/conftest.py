@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -398,6 +398,22 @@ def server(spare_servers: Spares) -> Iterator[Server]:
     srv = spare_servers.take()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def servers(spare_servers: Spares) -> Iterator[Callable[[], Server]]:
+    """Servers as :func:`server` gives, one a call, for a test that plays several cases at once
+    (:func:`play_together`): each case on a server of its own sees the deals it saw alone (the
+    fixed seed's first table), not the next table's."""
+    taken: list[Server] = []
+
+    def take() -> Server:
+        taken.append(spare_servers.take())
+        return taken[-1]
+
+    yield take
+    for srv in taken:
+        srv.stop()
 
 
 #: Debian's chromium (Playwright cannot download browsers here: .ci/run installs it with apt).
