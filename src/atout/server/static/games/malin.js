@@ -145,6 +145,31 @@ function malheurLabel(action, msg, names) {
   return t("mal_do_effect", { card, target: whoseCard(seats[0], msg, names), from: c ? fmt(c.value) : "?", to: c ? fmt(effect(kind, c.value, o)) : "?" });
 }
 
+/** A Malheur move's button: its full sentence, and beside it the same move in three short lines
+    (the card, whose card or seat, the value's change) that a phone shows instead, in a grid of
+    chips: seven sentences took four rows of a 360 px window and pushed the hand below it. */
+function malheurButton(action, msg, names) {
+  const v = msg.view;
+  const o = options(msg);
+  const w = action.split(" ");
+  const kind = w[1];
+  const seats = w.slice(3).map(Number);
+  let change = null;
+  const c = tableCardOf(v, seats[0]);
+  if (kind === "avocat" && v.pending && v.pending.card !== "malin") change = c ? [c.value, effect(v.pending.card, c.value, o)] : null;
+  else if (kind !== "malin" && kind !== "avocat") change = c ? [c.value, effect(kind, c.value, o)] : null;
+  const who = kind === "malin" || kind === "avocat" && (!v.pending || v.pending.card === "malin") || seats[0] !== msg.seat
+    ? seats.map((s) => seatName(s, names)).join(t("mal_and"))
+    : t("mal_your_card");
+  return [
+    el("span", { class: "mal-long" }, malheurLabel(action, msg, names)),
+    el("span", { class: "mal-short", "aria-hidden": "true" },
+      el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)),
+      el("span", { class: "mal-who" }, who),
+      change ? el("b", { class: "mal-change" }, `${fmt(change[0])} → ${fmt(change[1])}`) : null),
+  ];
+}
+
 /** The longer explanation of a Malheur move (its button's tooltip). */
 function malheurTitle(action, msg, names) {
   const w = action.split(" ");
@@ -240,7 +265,7 @@ export function model(msg, ctx) {
   for (const x of [100, -100]) if (redeclare.includes(x)) moves.push({ action: `wish ${x}`, label: actionLabel(`wish ${x}`, msg, names), group: "wish" });
   // Pass first: it is the usual answer, and a long list of Malheur moves must not push it out of sight.
   if (pass) moves.push({ action: "pass", label: t("mal_pass"), group: "pass" });
-  for (const a of malheur) moves.push({ action: a, label: malheurLabel(a, msg, names), title: malheurTitle(a, msg, names), group: "malheur" });
+  for (const a of malheur) moves.push({ action: a, label: malheurLabel(a, msg, names), short: malheurButton(a, msg, names), title: malheurTitle(a, msg, names), group: "malheur" });
   for (const a of others) moves.push({ action: a, label: actionLabel(a, msg, names), group: "other" });
 
   const panels = [];
