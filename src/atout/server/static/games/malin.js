@@ -119,54 +119,48 @@ function whoseCard(seat, msg, names) {
 
 function seatName(seat, names) { return names[seat] ?? t("mal_seat_n", { n: seat }); }
 
-/** A Malheur move in a full sentence ("Le Malin on Bob: take one of their Malheur cards",
-    "666 on Bob's card: 19 → 91", "L'Avocat du Diable: send it to Chloé's card (23 → 32)"). */
-function malheurLabel(action, msg, names) {
+/** A Malheur action's parts: its card, the seats it aims at, the card effect it applies to the
+    first seat's card of the trick (666, Belzébuth, Fennec, or the one L'Avocat du Diable sends on;
+    null for Le Malin's theft) and that card's value before and after ("?" when not on the table). */
+function malheurMove(action, msg) {
   const v = msg.view;
-  const o = options(msg);
   const w = action.split(" ");
   const kind = w[1];
   const seats = w.slice(3).map(Number);
+  const sent = v.pending && v.pending.card !== "malin" ? v.pending.card : null;
+  const applied = kind === "avocat" ? sent : kind === "malin" ? null : kind;
+  const c = applied ? tableCardOf(v, seats[0]) : null;
+  const change = c ? [fmt(c.value), fmt(effect(applied, c.value, options(msg)))] : ["?", "?"];
+  return { kind, seats, applied, from: change[0], to: change[1] };
+}
+
+/** A Malheur move in a full sentence ("Le Malin on Bob: take one of their Malheur cards",
+    "666 on Bob's card: 19 → 91", "L'Avocat du Diable: send it to Chloé's card (23 → 32)"). */
+function malheurLabel(action, msg, names) {
+  const { kind, seats, applied, from, to } = malheurMove(action, msg);
   const card = t(`mal_m_${kind}`);
   if (kind === "malin") {
     if (seats.length === 1) return t("mal_do_malin_1", { card, a: seatName(seats[0], names) });
-    return t(o.malin_steal === "one_total" ? "mal_do_malin_2_one" : "mal_do_malin_2", { card, a: seatName(seats[0], names), b: seatName(seats[1], names) });
+    return t(options(msg).malin_steal === "one_total" ? "mal_do_malin_2_one" : "mal_do_malin_2", { card, a: seatName(seats[0], names), b: seatName(seats[1], names) });
   }
-  if (kind === "avocat") {
-    const p = v.pending;
-    if (!p || p.card === "malin") return t("mal_do_avocat_malin", { card, name: seatName(seats[0], names), malin: t("mal_m_malin") });
-    const c = tableCardOf(v, seats[0]);
-    return t("mal_do_avocat_effect", {
-      card, what: t(`mal_m_${p.card}`), target: whoseCard(seats[0], msg, names),
-      from: c ? fmt(c.value) : "?", to: c ? fmt(effect(p.card, c.value, o)) : "?",
-    });
-  }
-  const c = tableCardOf(v, seats[0]);
-  return t("mal_do_effect", { card, target: whoseCard(seats[0], msg, names), from: c ? fmt(c.value) : "?", to: c ? fmt(effect(kind, c.value, o)) : "?" });
+  if (kind === "avocat" && !applied) return t("mal_do_avocat_malin", { card, name: seatName(seats[0], names), malin: t("mal_m_malin") });
+  const target = whoseCard(seats[0], msg, names);
+  if (kind === "avocat") return t("mal_do_avocat_effect", { card, what: t(`mal_m_${applied}`), target, from, to });
+  return t("mal_do_effect", { card, target, from, to });
 }
 
 /** A Malheur move's button: its full sentence, and beside it the same move in three short lines
     (the card, whose card or seat, the value's change) that a phone shows instead, in a grid of
     chips: seven sentences took four rows of a 360 px window and pushed the hand below it. */
 function malheurButton(action, msg, names) {
-  const v = msg.view;
-  const o = options(msg);
-  const w = action.split(" ");
-  const kind = w[1];
-  const seats = w.slice(3).map(Number);
-  let change = null;
-  const c = tableCardOf(v, seats[0]);
-  if (kind === "avocat" && v.pending && v.pending.card !== "malin") change = c ? [c.value, effect(v.pending.card, c.value, o)] : null;
-  else if (kind !== "malin" && kind !== "avocat") change = c ? [c.value, effect(kind, c.value, o)] : null;
-  const who = kind === "malin" || kind === "avocat" && (!v.pending || v.pending.card === "malin") || seats[0] !== msg.seat
-    ? seats.map((s) => seatName(s, names)).join(t("mal_and"))
-    : t("mal_your_card");
+  const { kind, seats, applied, from, to } = malheurMove(action, msg);
+  const who = applied && seats[0] === msg.seat ? t("mal_your_card") : seats.map((s) => seatName(s, names)).join(t("mal_and"));
   return [
     el("span", { class: "mal-long" }, malheurLabel(action, msg, names)),
     el("span", { class: "mal-short", "aria-hidden": "true" },
       el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)),
       el("span", { class: "mal-who" }, who),
-      change ? el("b", { class: "mal-change" }, `${fmt(change[0])} → ${fmt(change[1])}`) : null),
+      applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : null),
   ];
 }
 
