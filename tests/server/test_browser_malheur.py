@@ -3,7 +3,8 @@
 The server's second deal (``deal_seed`` 2026, a first table made before) brings the viewer
 Malheur windows of seven and eight moves plus Pass in a 4-player French game (666 and Belzébuth
 on every card of the trick): their sentences took four rows and the hand ended at 785 px in the
-740 px window, the player scrolling to see their cards.  Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a
+740 px window, the player scrolling to see their cards.  At 6 seats Le Malin's fifteen moves
+did the same on a laptop.  Same set-up as test_browser.py (Debian's chromium, ``atout serve`` in a
 subprocess).
 """
 
@@ -11,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser
 
 from .conftest import Server, screenshot
 from .test_browser import MAX_MOVES, board, give_name, open_table, play_one, wait_my_turn_or_end
-from .test_browser_table import PHONE, new_table, options_for
+from .test_browser_table import LAPTOP, PHONE, new_table, options_for
+
+DEVICES = {"phone": PHONE, "laptop": LAPTOP}
 
 #: In the page, scrolled to its top (Playwright scrolls a button it clicks into view): the
 #: window's size, the hand's cards' and the moves' buttons' boxes (top,
@@ -65,5 +69,30 @@ def test_a_malheur_choice_of_eight_moves_on_a_phone_leaves_the_hand_in_view(
                 assert outside(seen) == [], (board(page)["n"], seen)
             play_one(page)
         assert most >= 8, most  # the deal's largest window was met
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "de"), ("laptop", "en")])
+def test_le_malins_fifteen_moves_at_six_seats_leave_the_hand_in_view(
+    server: Server, browser: Browser, device: str, lang: str
+) -> None:
+    """Le Malin at 6 seats, the server's first deal: its first Malheur window (before the
+    contracts) offers Le Malin on each one or two of the five others, fifteen moves plus Pass.
+    Their sentences took seven rows of the phone (in German, its longest words) and four of the
+    laptop, the hand ending at 852 px in the laptop's 800: every button and card now lies in the
+    window, the phone's buttons a finger's height."""
+    url = new_table(server, "malin", 6, options_for("malin"))
+    page = open_table(browser, url, f"{lang}-{lang.upper()}", reduced_motion="reduce", **DEVICES[device])
+    try:
+        give_name(page, "Zoé")
+        wait_my_turn_or_end(page, 0)
+        page.wait_for_selector("#board .moves .group-malheur button")
+        seen = page.evaluate(BOXES)
+        screenshot(page, f"malheur-six-seats-{device}-{lang}.png")
+        assert seen["malheur"] == 15, seen
+        assert outside(seen) == [], seen
+        if device == "phone":
+            assert min(b[1] - b[0] for b in seen["buttons"]) >= 44, seen
     finally:
         page.context.close()

@@ -149,18 +149,18 @@ function malheurLabel(action, msg, names) {
   return t("mal_do_effect", { card, target, from, to });
 }
 
-/** A Malheur move's button: its full sentence, and beside it the same move in three short lines
-    (the card, whose card or seat, the value's change) that a phone shows instead, in a grid of
-    chips: seven sentences took four rows of a 360 px window and pushed the hand below it. */
+/** A Malheur move's button: its full sentence, and beside it the same move in two or three short
+    lines (the card, whose card or seat, the value's change or Le Malin's second seat) that
+    malin.css shows instead when there are many moves: eight sentences took four rows of a 360 px
+    phone and pushed the hand below the window. */
 function malheurButton(action, msg, names) {
   const { kind, seats, applied, from, to } = malheurMove(action, msg);
-  const who = applied && seats[0] === msg.seat ? t("mal_your_card") : seats.map((s) => seatName(s, names)).join(t("mal_and"));
+  const who = applied && seats[0] === msg.seat ? t("mal_your_card") : seatName(seats[0], names);
+  // Le Malin on two seats names the second on the third line (a chip's one line cut "Robotine und…").
+  const third = applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : seats.length > 1 ? el("span", {}, `+ ${seatName(seats[1], names)}`) : null;
   return [
     el("span", { class: "mal-long" }, malheurLabel(action, msg, names)),
-    el("span", { class: "mal-short", "aria-hidden": "true" },
-      el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)),
-      el("span", { class: "mal-who" }, who),
-      applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : null),
+    el("span", { class: "mal-short", "aria-hidden": "true" }, el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)), el("span", { class: "mal-who" }, who), third),
   ];
 }
 
