@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -239,6 +239,7 @@ class Server:
         review_playouts: int | None = None,
         log_level: str = "debug",
         real: bool = False,
+        bot_workers: int | None = None,
     ) -> None:
         self.db = db
         self.real = real
@@ -246,6 +247,7 @@ class Server:
         self.deal_seed = deal_seed
         self.review_playouts = review_playouts
         self.log_level = log_level
+        self.bot_workers = bot_workers
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | Forked | None = None
@@ -268,6 +270,8 @@ class Server:
             args += ["--deal-seed", str(self.deal_seed)]
         if self.review_playouts is not None:
             args += ["--review-playouts", str(self.review_playouts)]
+        if self.bot_workers is not None:
+            args += ["--bot-workers", str(self.bot_workers)]
         env = server_environment()
         if not (self.real or REAL_SERVERS):
             self.proc = Zygote.fork(args, env, self.log)
@@ -352,7 +356,9 @@ class Spares:
         self.count += 1
         folder = self.directory / f"served-{self.count}"
         folder.mkdir()
-        srv = Server(str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40)
+        srv = Server(
+            str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40, bot_workers=0
+        )
         SERVERS.remove(srv)  # the test it goes to registers it (see take), not the running one
         srv.launch()
         return srv
@@ -382,10 +388,32 @@ def server(spare_servers: Spares) -> Iterator[Server]:
     """A served table for the browser tests: its deals drawn from a fixed seed (a failure
     replays with the same cards), a small review and hint budget (the pages are checked,
     not the advice: tests/server/test_review.py checks the figures).  Started ahead, while
-    the previous test ran (:class:`Spares`)."""
+    the previous test ran (:class:`Spares`).
+
+    Its review and hints search in a thread (``--bot-workers 0``): its tables' bots are cheap
+    ones (threads anyway), and a worker process of the bot pool is a new Python spawned and
+    importing the engine, started at a test's first hint and again at its review (the review
+    has a pool of its own), some 5 to 10 s of a whole game's wall on the loaded machine for a
+    search of a second.  The pool itself is tests/server/test_botpool.py's."""
     srv = spare_servers.take()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def servers(spare_servers: Spares) -> Iterator[Callable[[], Server]]:
+    """Servers as :func:`server` gives, one a call, for a test that plays several cases at once
+    (:func:`play_together`): each case on a server of its own sees the deals it saw alone (the
+    fixed seed's first table), not the next table's."""
+    taken: list[Server] = []
+
+    def take() -> Server:
+        taken.append(spare_servers.take())
+        return taken[-1]
+
+    yield take
+    for srv in taken:
+        srv.stop()
 
 
 #: Debian's chromium (Playwright cannot download browsers here: .ci/run installs it with apt).
@@ -432,6 +460,27 @@ def browser() -> Browser:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
     return Chromium.get()
+
+
+def play_together(walks: dict[str, Iterator[None]]) -> None:
+    """Run the ``walks`` (generators, each a page's walk through a game, named) in turns until
+    all are done: each yields where its page waits on the table (its move made, the bots' turn),
+    and while one waits for its table, the others' tables play on, in the same Chromium.  Cases
+    that mostly wait (the bots' pace, a trick held, a lesson's steps) then take about the time of
+    the longest, not their sum: "browser tests batched" (issue 48 item 4).
+
+    Every check of each walk is made as it would be alone; a failure names its walk (a note on
+    the error, shown under it) and ends the others."""
+    running = dict(walks)
+    while running:
+        for name, walk in list(running.items()):
+            try:
+                next(walk)
+            except StopIteration:
+                del running[name]
+            except BaseException as exc:
+                exc.add_note(f"(in {name})")
+                raise
 
 
 @pytest.hookimpl(wrapper=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,16 @@ import pytest
 from atout.core.registry import game_class
 from atout.server.languages import LANGUAGES
 
-from .conftest import ARTIFACTS, CHROMIUM, SHORT_OPTIONS, Server, game_names, screenshot, short_options
+from .conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    SHORT_OPTIONS,
+    Server,
+    game_names,
+    play_together,
+    screenshot,
+    short_options,
+)
 
 #: The language folders (src/atout/i18n/<lang>/), whose dictionaries the pages load.
 I18N = Path(__file__).resolve().parents[2] / "src" / "atout" / "i18n"
@@ -67,8 +77,10 @@ def watch_flights(pg: Page, errors: list[str]) -> None:
     pg.on("console", lambda m: errors.append(m.text) if m.text.startswith(IN_FLIGHT) else None)
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+@contextmanager
+def checked_page(browser: Browser) -> Iterator[Page]:
+    """A page in a context of its own (English, the fast card speed), closed after the block,
+    which fails on a JavaScript error on the page or a card in flight taking the pointer."""
     context = browser.new_context(locale="en-US")
     context.add_init_script(FAST_CARDS)
     context.add_init_script(FLIGHTS)
@@ -77,9 +89,17 @@ def page(browser: Browser) -> Iterator[Page]:
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     watch_flights(pg, errors)
-    yield pg
-    context.close()
+    try:
+        yield pg
+    finally:
+        context.close()
     assert errors == [], "JavaScript errors on the page, or a card in flight taking the pointer"
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    with checked_page(browser) as pg:
+        yield pg
 
 
 def new_table(
@@ -156,8 +176,26 @@ def play_to_the_end(page: Page, seat: int = 0, stop_after: int | None = None) ->
     return moves
 
 
-@pytest.mark.parametrize("game", game_names())
-def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Page, game: str) -> None:
+def test_a_human_plays_a_whole_short_game_against_bots(
+    servers: Callable[[], Server], browser: Browser
+) -> None:
+    """Every game played whole from the home page's form, all at once (conftest.play_together:
+    they mostly wait for the bots and the holds, and wait together), each on a server of its own
+    (the deals it has always been played with) and in a page of its own; a failure names its game."""
+    with ExitStack() as pages:
+        play_together(
+            {
+                f"the whole {game}": whole_short_game(
+                    servers(), pages.enter_context(checked_page(browser)), game
+                )
+                for game in game_names()
+            }
+        )
+
+
+def whole_short_game(server: Server, page: Page, game: str) -> Iterator[None]:
+    """A human's whole short game of ``game`` against bots, from the home page's form to the
+    record, the replay and the review; yields at each of the human's moves (the bots' turn)."""
     cls = game_class(game)
     if game not in MOTION_GAMES:  # the cards fly in Wizard's whole game only
         page.emulate_media(reduced_motion="reduce")
@@ -193,6 +231,7 @@ def test_a_human_plays_a_whole_short_game_against_bots(server: Server, page: Pag
             refused = True
         play_one(page)
         moves += 1
+        yield  # (the bots' turn: the other games play meanwhile)
     assert board(page)["over"] == "true", f"{game}: not over after {moves} moves"
     assert "Game over" in page.inner_text("#status")
     # The record can be downloaded, and the game replayed move by move.

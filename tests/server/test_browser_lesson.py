@@ -5,7 +5,10 @@ points at (bounding boxes), and leaves the table's buttons and cards clickable; 
 play through the table waits for the coach's "Continue"; a legal move off the script is refused
 with the lesson's reason, a card the rules forbid with the rule's, each with a coaching line; the
 end offers a real game.  Laptops (1280×800) in English and German, phones (360×740) in French
-(screenshots of every step in artifacts/ with ATOUT_SCREENSHOTS=1).
+(screenshots of every step in artifacts/ with ATOUT_SCREENSHOTS=1).  A game's lesson is played in
+all its languages and sizes at once by one test, in turns (:func:`~.conftest.play_together`):
+the lessons mostly wait for the table, and wait together (the 13 lessons: 157 s of wall instead
+of 271 s, one after another, on the loaded machine).
 
 Wizard's lessons play with the cards in motion (flights, gathered tricks: the coach's checks
 meet the table as most players see it); the other games' ask for reduced motion, a setting
@@ -16,6 +19,7 @@ without)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -25,7 +29,7 @@ import pytest
 import atout
 from atout.server.lessons import ANY, LESSONS, words
 
-from .conftest import Server, screenshot
+from .conftest import Server, play_together, screenshot
 from .test_browser import FAST_CARDS, MOTION_GAMES, board, play_one, wait_my_turn_or_end
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
@@ -109,10 +113,11 @@ def paced(page: Any, after: int) -> None:
     assert all(g >= PACED for g in gaps), f"moves held back drawn {gaps} ms apart after Continue"
 
 
-def coach_at(page: Any, n: int, held: Any = None) -> None:
+def coach_at(page: Any, n: int, held: Any = None) -> Iterator[None]:
     """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
     "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot),
-    the moves held back drawn at the bots' pace."""
+    the moves held back drawn at the bots' pace.  Yields after each "Continue" (the table is the
+    bots' until the next step: :func:`~.conftest.play_together` plays another lesson meanwhile)."""
     after: int | None = None
     while True:
         page.wait_for_function(
@@ -132,6 +137,7 @@ def coach_at(page: Any, n: int, held: Any = None) -> None:
         coach_keeps_clear(page, "a step the bots play")
         after = page.evaluate("window.__drawn.length")
         go.click()
+        yield
 
 
 def boxes(page: Any, selectors: list[str]) -> list[dict[str, float] | None]:
@@ -187,29 +193,46 @@ def refusal(page: Any) -> str:
     return text
 
 
-@pytest.mark.parametrize(
-    ("game", "locale", "size"),
-    [
-        ("wizard", "en-US", "laptop"),
-        ("wizard", "fr-FR", "phone"),
-        ("wizard", "de-DE", "laptop"),
-        ("wizard", "de-DE", "phone"),
-        ("sticheln", "en-US", "laptop"),
-        ("sticheln", "fr-FR", "phone"),
-        ("sticheln", "de-DE", "laptop"),
-        ("malin", "en-US", "laptop"),
-        ("malin", "fr-FR", "phone"),
-        ("malin", "de-DE", "laptop"),
-        ("nain-jaune", "en-US", "laptop"),
-        ("nain-jaune", "fr-FR", "phone"),
-        ("nain-jaune", "de-DE", "laptop"),
-    ],
-)
-def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, locale: str, size: str) -> None:
+#: Each game's lesson in the languages and sizes it is played in, all at once in one test
+#: (:func:`~.conftest.play_together`): a lesson mostly waits (the bots' pace, the holds, the
+#: coach's steps), and the same lesson in another language waits meanwhile, not after it.
+CASES: dict[str, list[tuple[str, str]]] = {
+    "wizard": [("en-US", "laptop"), ("fr-FR", "phone"), ("de-DE", "laptop"), ("de-DE", "phone")],
+    "sticheln": [("en-US", "laptop"), ("fr-FR", "phone"), ("de-DE", "laptop")],
+    "malin": [("en-US", "laptop"), ("fr-FR", "phone"), ("de-DE", "laptop")],
+    "nain-jaune": [("en-US", "laptop"), ("fr-FR", "phone"), ("de-DE", "laptop")],
+}
+
+
+def test_the_cases_cover_every_lesson_in_every_language_on_both_devices() -> None:
+    assert set(CASES) == set(LESSONS)
+    for cases in CASES.values():
+        assert {locale for locale, _ in cases} == {"en-US", "fr-FR", "de-DE"}
+        assert {size for _, size in cases} == {"laptop", "phone"}
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str) -> None:
+    """The game's lesson in each of its CASES, played at once (each case named in a failure)."""
+    contexts = []
+    try:
+        walks = {}
+        for locale, size in CASES[game]:
+            context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
+            contexts.append(context)
+            walks[f"the {game} lesson, {locale} {size}"] = lesson_walk(server, context, game, locale, size)
+        play_together(walks)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def lesson_walk(server: Server, context: Any, game: str, locale: str, size: str) -> Iterator[None]:
+    """The learner's walk through ``game``'s lesson in a page of ``context``, every step checked;
+    yields each time the table is the bots' (a move made, a "Continue" clicked)."""
     lesson = LESSONS[game]
     lang = locale[:2]
     said = words(lang)
-    context = browser.new_context(locale=locale, **(LAPTOP if size == "laptop" else PHONE))
     context.add_init_script(FAST_CARDS)
     context.add_init_script(DRAWN)
     page = context.new_page()
@@ -242,62 +265,57 @@ def test_a_lesson_from_the_home_page(server: Server, browser: Any, game: str, lo
         coach_keeps_clear(page, f"step {step}, the bots playing")
         shot(f"step{int(step):02d}-watch")
 
-    try:
-        page.goto(server.url + "/")
-        page.locator(f'.game-card[data-game="{game}"] a.learn-link').click()
-        page.wait_for_selector("#board[data-n]")
-        assert f"lesson={game}" in page.url
-        assert page.locator("#name-ask").count() == 0  # the learner is "You": no name asked
-        for i, step in enumerate(lesson.steps):
-            if step.expect is None:
-                continue
-            coach_at(page, step.n, held)
-            trick_line()
-            seen = page.evaluate(STEP_SEEN)
-            assert seen["toAct"] == str(lesson.seat)
-            assert seen["say"] == said[step.say]
-            assert seen["targets"] >= 1
-            shot(f"step{i:02d}")
-            coach_keeps_clear(page, f"step {i}")
-            if step.expect == ANY:  # free play to the end: the coach stays, the table takes any move
-                while board(page)["over"] != "true":
-                    assert page.inner_text("#coach .coach-say") == said[step.say]
-                    play_one(page)
-                    wait_my_turn_or_end(page, lesson.seat)
-                break
-            if step.point.startswith("card:"):
-                assert seen["card"] == step.point[5:]
-            if (
-                step.n == OFF_SCRIPT[game][0]
-            ):  # a legal move the lesson does not ask for: the lesson's refusal
-                click_move(page, OFF_SCRIPT[game][1])
-                said_then = refusal(page)
-                assert said_then.startswith(LESSON_SAYS[lang]) and said["lesson_try_again"] in said_then
-                # The hint agrees with the coach: the lesson's move, said as the coach's.
-                page.locator("#hint-button").click()
-                page.wait_for_selector("#hint .hint-says")
-                assert page.inner_text("#hint .hint-says").startswith(said["hint_lesson"].split("{")[0])
-                shot("hint")
-                coach_keeps_clear(page, "the hint said")
-            for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
-                click_move(page, wrong)
-                said_then = refusal(page)
-                assert RULE_WORDS[game][lang] in said_then and said["lesson_try_again"] in said_then, (
-                    said_then
-                )
-                shot("refused")
-            click_move(page, step.expect)
-        last = lesson.steps[-1]
-        coach_at(page, last.n)
-        assert board(page)["over"] == "true"
-        assert page.inner_text("#coach .coach-say") == said[last.say]
-        assert page.locator("#coach a.coach-link").first.get_attribute("href") == "/"
-        shot("end")
-        # The Wizard lesson's third trick is the learner's green 12 winning so far.
-        assert you_win_seen or game != "wizard"
-        assert errors == []
-    finally:
-        context.close()
+    page.goto(server.url + "/")
+    page.locator(f'.game-card[data-game="{game}"] a.learn-link').click()
+    page.wait_for_selector("#board[data-n]")
+    assert f"lesson={game}" in page.url
+    assert page.locator("#name-ask").count() == 0  # the learner is "You": no name asked
+    for i, step in enumerate(lesson.steps):
+        if step.expect is None:
+            continue
+        yield from coach_at(page, step.n, held)
+        trick_line()
+        seen = page.evaluate(STEP_SEEN)
+        assert seen["toAct"] == str(lesson.seat)
+        assert seen["say"] == said[step.say]
+        assert seen["targets"] >= 1
+        shot(f"step{i:02d}")
+        coach_keeps_clear(page, f"step {i}")
+        if step.expect == ANY:  # free play to the end: the coach stays, the table takes any move
+            while board(page)["over"] != "true":
+                assert page.inner_text("#coach .coach-say") == said[step.say]
+                play_one(page)
+                yield
+                wait_my_turn_or_end(page, lesson.seat)
+            break
+        if step.point.startswith("card:"):
+            assert seen["card"] == step.point[5:]
+        if step.n == OFF_SCRIPT[game][0]:  # a legal move the lesson does not ask for: the lesson's refusal
+            click_move(page, OFF_SCRIPT[game][1])
+            said_then = refusal(page)
+            assert said_then.startswith(LESSON_SAYS[lang]) and said["lesson_try_again"] in said_then
+            # The hint agrees with the coach: the lesson's move, said as the coach's.
+            page.locator("#hint-button").click()
+            page.wait_for_selector("#hint .hint-says")
+            assert page.inner_text("#hint .hint-says").startswith(said["hint_lesson"].split("{")[0])
+            shot("hint")
+            coach_keeps_clear(page, "the hint said")
+        for wrong in step.refused:  # the rules refuse it: the rule's reason, the coaching line
+            click_move(page, wrong)
+            said_then = refusal(page)
+            assert RULE_WORDS[game][lang] in said_then and said["lesson_try_again"] in said_then, said_then
+            shot("refused")
+        click_move(page, step.expect)
+        yield
+    last = lesson.steps[-1]
+    yield from coach_at(page, last.n)
+    assert board(page)["over"] == "true"
+    assert page.inner_text("#coach .coach-say") == said[last.say]
+    assert page.locator("#coach a.coach-link").first.get_attribute("href") == "/"
+    shot("end")
+    # The Wizard lesson's third trick is the learner's green 12 winning so far.
+    assert you_win_seen or game != "wizard"
+    assert errors == []
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-US", "laptop"), ("fr-FR", "phone")])

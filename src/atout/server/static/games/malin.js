@@ -119,30 +119,49 @@ function whoseCard(seat, msg, names) {
 
 function seatName(seat, names) { return names[seat] ?? t("mal_seat_n", { n: seat }); }
 
-/** A Malheur move in a full sentence ("Le Malin on Bob: take one of their Malheur cards",
-    "666 on Bob's card: 19 → 91", "L'Avocat du Diable: send it to Chloé's card (23 → 32)"). */
-function malheurLabel(action, msg, names) {
+/** A Malheur action's parts: its card, the seats it aims at, the card effect it applies to the
+    first seat's card of the trick (666, Belzébuth, Fennec, or the one L'Avocat du Diable sends on;
+    null for Le Malin's theft) and that card's value before and after ("?" when not on the table). */
+function malheurMove(action, msg) {
   const v = msg.view;
-  const o = options(msg);
   const w = action.split(" ");
   const kind = w[1];
   const seats = w.slice(3).map(Number);
+  const sent = v.pending && v.pending.card !== "malin" ? v.pending.card : null;
+  const applied = kind === "avocat" ? sent : kind === "malin" ? null : kind;
+  const c = applied ? tableCardOf(v, seats[0]) : null;
+  const change = c ? [fmt(c.value), fmt(effect(applied, c.value, options(msg)))] : ["?", "?"];
+  return { kind, seats, applied, from: change[0], to: change[1] };
+}
+
+/** A Malheur move in a full sentence ("Le Malin on Bob: take one of their Malheur cards",
+    "666 on Bob's card: 19 → 91", "L'Avocat du Diable: send it to Chloé's card (23 → 32)"). */
+function malheurLabel(action, msg, names) {
+  const { kind, seats, applied, from, to } = malheurMove(action, msg);
   const card = t(`mal_m_${kind}`);
   if (kind === "malin") {
     if (seats.length === 1) return t("mal_do_malin_1", { card, a: seatName(seats[0], names) });
-    return t(o.malin_steal === "one_total" ? "mal_do_malin_2_one" : "mal_do_malin_2", { card, a: seatName(seats[0], names), b: seatName(seats[1], names) });
+    return t(options(msg).malin_steal === "one_total" ? "mal_do_malin_2_one" : "mal_do_malin_2", { card, a: seatName(seats[0], names), b: seatName(seats[1], names) });
   }
-  if (kind === "avocat") {
-    const p = v.pending;
-    if (!p || p.card === "malin") return t("mal_do_avocat_malin", { card, name: seatName(seats[0], names), malin: t("mal_m_malin") });
-    const c = tableCardOf(v, seats[0]);
-    return t("mal_do_avocat_effect", {
-      card, what: t(`mal_m_${p.card}`), target: whoseCard(seats[0], msg, names),
-      from: c ? fmt(c.value) : "?", to: c ? fmt(effect(p.card, c.value, o)) : "?",
-    });
-  }
-  const c = tableCardOf(v, seats[0]);
-  return t("mal_do_effect", { card, target: whoseCard(seats[0], msg, names), from: c ? fmt(c.value) : "?", to: c ? fmt(effect(kind, c.value, o)) : "?" });
+  if (kind === "avocat" && !applied) return t("mal_do_avocat_malin", { card, name: seatName(seats[0], names), malin: t("mal_m_malin") });
+  const target = whoseCard(seats[0], msg, names);
+  if (kind === "avocat") return t("mal_do_avocat_effect", { card, what: t(`mal_m_${applied}`), target, from, to });
+  return t("mal_do_effect", { card, target, from, to });
+}
+
+/** A Malheur move's button: its full sentence, and beside it the same move in two or three short
+    lines (the card, whose card or seat, the value's change or Le Malin's second seat) that
+    malin.css shows instead when there are many moves: eight sentences took four rows of a 360 px
+    phone and pushed the hand below the window. */
+function malheurButton(action, msg, names) {
+  const { kind, seats, applied, from, to } = malheurMove(action, msg);
+  const who = applied && seats[0] === msg.seat ? t("mal_your_card") : seatName(seats[0], names);
+  // Le Malin on two seats names the second on the third line (a chip's one line cut "Robotine und…").
+  const third = applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : seats.length > 1 ? el("span", {}, `+ ${seatName(seats[1], names)}`) : null;
+  return [
+    el("span", { class: "mal-long" }, malheurLabel(action, msg, names)),
+    el("span", { class: "mal-short", "aria-hidden": "true" }, el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)), el("span", { class: "mal-who" }, who), third),
+  ];
 }
 
 /** The longer explanation of a Malheur move (its button's tooltip). */
@@ -240,7 +259,7 @@ export function model(msg, ctx) {
   for (const x of [100, -100]) if (redeclare.includes(x)) moves.push({ action: `wish ${x}`, label: actionLabel(`wish ${x}`, msg, names), group: "wish" });
   // Pass first: it is the usual answer, and a long list of Malheur moves must not push it out of sight.
   if (pass) moves.push({ action: "pass", label: t("mal_pass"), group: "pass" });
-  for (const a of malheur) moves.push({ action: a, label: malheurLabel(a, msg, names), title: malheurTitle(a, msg, names), group: "malheur" });
+  for (const a of malheur) moves.push({ action: a, label: malheurLabel(a, msg, names), short: malheurButton(a, msg, names), title: malheurTitle(a, msg, names), group: "malheur" });
   for (const a of others) moves.push({ action: a, label: actionLabel(a, msg, names), group: "other" });
 
   const panels = [];
