@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.test_architecture import IMPORTS, MODULES, _area
+from tests.test_architecture import MODULES, _area, imports
 
 ROOT = Path(__file__).resolve().parents[1]
 DOT = ROOT / "docs" / "architecture.dot"
@@ -69,7 +69,7 @@ CLIENT = "#cfe0f3"
 def room_imports() -> dict[str, set[str]]:
     """Each room and the other rooms it imports."""
     out: dict[str, set[str]] = {_area(m): set() for m in MODULES}
-    for imp in IMPORTS:
+    for imp in imports():
         if imp.target.split(".")[0] == "atout":
             source, target = _area(imp.source), _area(imp.target)
             if source != target:

@@ -1,13 +1,13 @@
 """The suite's schedule: its longest tests first, shared between the workers.
 
-``./run test`` runs ``pytest -n 2 --dist worksteal`` (pyproject's addopts; ``ATOUT_TEST_WORKERS=3``
-for another count): xdist hands each worker one contiguous share of the collection (the first
-half to one, the rest to the other) and an idle worker then steals tests from the end of the
-other's queue.  In pytest's own order the long tests (whole games in Chromium, training runs,
-servers on PostgreSQL) fell where their files are, several on one worker, some near the end: one
-worker ran them alone while the other idled.  Here each worker's share starts with long tests of
-about the same total length, the longest first, and the short tests follow, in pytest's order,
-to fill and balance the end.
+``./run test`` runs ``pytest -n 3 --dist worksteal`` (pyproject's addopts; ``ATOUT_TEST_WORKERS=N``
+for another count), the rules' tests on the pure engine beside it in one more process: xdist
+hands each worker one contiguous share of the collection (the first third to one, and so on)
+and an idle worker then steals tests from the end of another's queue.  In pytest's own order
+the long tests (whole games in Chromium, training runs, servers on PostgreSQL) fell where their
+files are, several on one worker, some near the end: one worker ran them alone while the others
+idled.  Here each worker's share starts with long tests of about the same total length, the
+longest first, and the short tests follow, in pytest's order, to fill and balance the end.
 
 Only the order changes: every test runs, with its own fixtures, as before.  The order is the
 same in every worker (xdist checks that the collections agree).

@@ -11,6 +11,8 @@ checks for legality.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,26 @@ jax = pytest.importorskip("jax", reason="jax is an optional extra: pip install '
 jnp = pytest.importorskip("jax.numpy")
 
 from atout.batch.jax import JaxWizard, WizardJaxState, hand_counts, slot_words  # noqa: E402
+
+#: XLA's flags for this module's process: its machine code unoptimised (LLVM's level 0, its costly
+#: passes off).  The module compiles about a hundred small programs (each table size, option and
+#: batch size: init, step, random actions, rollout) and runs each on a few dozen matches, so
+#: compiling was most of its CPU: 24.5 -> 18 s for the file (issue 48 item 4).  The programs are the
+#: same (the same HLO, integer arithmetic), so every value compared is computed as before; only how
+#: fast the machine code runs changes.
+QUICK_COMPILES = "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def quick_compiles() -> Iterator[None]:
+    """Start JAX's CPU backend under :data:`QUICK_COMPILES` (XLA reads its flags once, when the
+    backend starts; where another module started it earlier, the flags are ignored: slower, not
+    different).  The environment is restored at once: the tests' other processes never see them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XLA_FLAGS", f"{os.environ.get('XLA_FLAGS', '')} {QUICK_COMPILES}".strip())
+        jax.devices()
+    yield
+
 
 #: The fields both batches hold under the same name and meaning (hands are compared as counts).
 SAME_FIELDS = ("phase", "round", "dealer", "current_player", "leader", "trump", "turned")
