@@ -16,6 +16,7 @@ same in every worker (xdist checks that the collections agree).
 from __future__ import annotations
 
 import gc
+import itertools
 
 import pytest
 
@@ -140,7 +141,7 @@ def schedule(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         order = {m: i for i, m in enumerate(modules if w % 2 == 0 else reversed(modules))}
         queue.sort(key=lambda it: order[it.nodeid.split("::")[0]])  # stable: pytest's order within
         out += queue
-        out += [next(rest) for _ in range(max(0, size - len(queue)))]
+        out += itertools.islice(rest, max(0, size - len(queue)))  # rest may run out first
     out += list(rest)
     return out
 

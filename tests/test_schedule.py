@@ -35,6 +35,16 @@ def test_every_test_is_scheduled_once(workers: int) -> None:
     assert sorted(ids(out)) == sorted(ids(SUITE))
 
 
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_selection_of_mostly_long_tests_is_scheduled_too(workers: int) -> None:
+    """A run of a few files whose long tests outweigh the short ones (``pytest -n 3`` on the
+    browser tests): one worker's long tests fill less than its share, and the short ones ran out
+    before the next worker's share (a StopIteration that stopped the run at collection)."""
+    chosen = [*SUITE[10:14], SUITE[0]]
+    out = schedule(list(chosen), workers)
+    assert sorted(ids(out)) == sorted(ids(chosen))
+
+
 def test_each_worker_s_share_starts_with_its_long_tests_and_a_module_fixture_stays_in_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
