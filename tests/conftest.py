@@ -1,7 +1,7 @@
 """The suite's schedule: its longest tests first, shared between the workers.
 
 ``./run test`` runs ``pytest -n 3 --dist worksteal`` (pyproject's addopts; ``ATOUT_TEST_WORKERS=N``
-for another count), the rules' tests on the pure engine beside it in one more process: xdist
+for another count), the rules' tests on the pure engine before it, on as many workers: xdist
 hands each worker one contiguous share of the collection (the first third to one, and so on)
 and an idle worker then steals tests from the end of another's queue.  In pytest's own order
 the long tests (whole games in Chromium, training runs, servers on PostgreSQL) fell where their
