@@ -54,7 +54,8 @@ LONG: tuple[tuple[str, float, bool], ...] = (
     ("tests/server/test_browser_issue50.py::test_the_review_and_the_replay_number", 23.0, False),
     ("tests/server/test_browser_issue50.py", 6.0, False),
     ("tests/learn/test_train.py::test_the_command_line_trains", 12.0, False),
-    ("tests/learn/test_train.py::test_a_tiny_run_lowers_its_loss", 9.0, False),
+    # (the tiny runs a little over half as long since their imitation shrank, issue 48 item 4 round 4)
+    ("tests/learn/test_train.py::test_a_tiny_run_lowers_its_loss", 5.0, False),
     ("tests/learn/test_train.py::test_self_play_and_evaluation_run_on_ray_actors", 16.0, False),
     ("tests/server/test_browser_living.py::test_two_humans", 18.0, False),
     ("tests/server/test_browser_living.py", 6.0, False),
