@@ -19,7 +19,7 @@ without)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -125,21 +125,22 @@ def paced_seen(drawn: list[dict[str, Any]], arrived: dict[str, float]) -> None:
     assert all(g >= PACED for g in gaps), f"moves held back drawn {gaps} ms apart after Continue"
 
 
-def coach_at(page: Any, n: int, held: Any = None) -> Iterator[None]:
+def coach_at(page: Any, n: int, held: Any = None) -> Generator[None, None, dict[str, Any]]:
     """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
     "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot),
     the moves held back drawn at the bots' pace.  Yields after each "Continue" (the table is the
-    bots' until the next step: :func:`~.conftest.play_together` plays another lesson meanwhile)."""
+    bots' until the next step: :func:`~.conftest.play_together` plays another lesson meanwhile).
+    Returns what the page showed at the step (COACH_SEEN)."""
     after: int | None = None
     while True:
         # The wait and everything read once it is over, in one round trip (the coach holds the
         # table until its "Continue": what is read stays as it is until the click).
-        seen = wait_then_read(page, COACH_READY, COACH_SEEN, {"n": n, "after": after})
+        seen: dict[str, Any] = wait_then_read(page, COACH_READY, COACH_SEEN, {"n": n, "after": after})
         if after is not None:
             paced_seen(seen["drawn"], seen["arrived"])
             after = None
         if not seen["go"]:
-            return
+            return seen
         if held is not None:
             held(seen["step"], seen)
         coach_clear(seen["boxes"], "a step the bots play")
@@ -223,13 +224,14 @@ COACH_READY = (
 )
 #: In the page, once COACH_READY: what coach_at's checks read (the moves drawn since the
 #: ``after``-th drawing and when each arrived, for :func:`paced_seen`; the "Continue" offered, the
-#: coach's step, the trick's line, the coach's and NEEDED's boxes, the drawings so far).
+#: coach's step, the trick's line, the coach's and NEEDED's boxes, the drawings so far), and
+#: what the learner's step checks then (STEP_SEEN, and COACH_TURN for free play).
 COACH_SEEN = f"""({{ after }}) => ({{
   drawn: after === null ? null : window.__drawn.slice(after), arrived: after === null ? null : window.__arrived,
   go: document.querySelectorAll('#coach .coach-continue').length,
   step: document.getElementById('coach').getAttribute('data-step'),
   line: ({TRICK_LINE})(), boxes: ({BOXES})({json.dumps(["#coach:not([hidden])", *NEEDED])}),
-  count: window.__drawn.length,
+  count: window.__drawn.length, step_seen: ({STEP_SEEN})(), turn: ({COACH_TURN})(),
 }})"""
 
 
@@ -317,16 +319,16 @@ def lesson_walk(server: Server, context: Any, game: str, locale: str, size: str)
     for i, step in enumerate(lesson.steps):
         if step.expect is None:
             continue
-        yield from coach_at(page, step.n, held)
-        trick_line()
-        seen = page.evaluate(STEP_SEEN)
+        at = yield from coach_at(page, step.n, held)
+        trick_line(at["line"])
+        seen = at["step_seen"]
         assert seen["toAct"] == str(lesson.seat)
         assert seen["say"] == said[step.say]
         assert seen["targets"] >= 1
         shot(f"step{i:02d}")
-        coach_keeps_clear(page, f"step {i}")
+        coach_clear(at["boxes"], f"step {i}")
         if step.expect == ANY:  # free play to the end: the coach stays, the table takes any move
-            seen = page.evaluate(COACH_TURN)
+            seen = at["turn"]
             while seen["state"]["board"]["over"] != "true":
                 assert seen["say"] == said[step.say]
                 play_one(page, seen["state"]["target"])
