@@ -357,7 +357,7 @@ class Spares:
         folder = self.directory / f"served-{self.count}"
         folder.mkdir()
         srv = Server(
-            str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=40, bot_workers=0
+            str(folder / "served.sqlite3"), bot_delay=0.05, deal_seed=2026, review_playouts=10, bot_workers=0
         )
         SERVERS.remove(srv)  # the test it goes to registers it (see take), not the running one
         srv.launch()
@@ -386,8 +386,9 @@ def spare_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spares]:
 @pytest.fixture
 def server(spare_servers: Spares) -> Iterator[Server]:
     """A served table for the browser tests: its deals drawn from a fixed seed (a failure
-    replays with the same cards), a small review and hint budget (the pages are checked,
-    not the advice: tests/server/test_review.py checks the figures).  Started ahead, while
+    replays with the same cards), the least review and hint budget ``atout serve`` takes (10
+    playouts a decision: the pages are checked, not the advice, which tests/server/test_review.py
+    checks; a whole game's review is then a quarter of the search it was at 40).  Started ahead, while
     the previous test ran (:class:`Spares`).
 
     Its review and hints search in a thread (``--bot-workers 0``): its tables' bots are cheap

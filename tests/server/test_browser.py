@@ -128,50 +128,121 @@ def board(page: Page) -> dict[str, str]:
     return data
 
 
+#: In the page: the board's seat ``seat`` to act, or the game over.
+MY_TURN_OR_END = "seat => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === String(seat); }"
+
+
 def wait_my_turn_or_end(page: Page, seat: int) -> None:
     try:
-        page.wait_for_function(
-            "seat => { const b = document.getElementById('board'); return b.dataset.over === 'true' || b.dataset.toAct === String(seat); }",
-            arg=seat,
-        )
+        page.wait_for_function(MY_TURN_OR_END, arg=seat)
     except PlaywrightError as exc:
         raise AssertionError(f"{exc}; board {board(page)}; notice {page.inner_text('#notice')!r}") from None
 
 
-def play_one(page: Page) -> None:
+#: How long :func:`wait_then_read` waits (ms), as the pages' default timeout of the tests that use it.
+READ_TIMEOUT = 30_000
+#: In the page: wait (as Playwright's wait_for_function does: at each frame, and at least every
+#: 100 ms) until ``check(arg)`` is true, then one frame on when ``settle`` asks (the frame drawn:
+#: the felt's refit for it, a ResizeObserver's, is done, as it was once the test's next call
+#: reached the page), and return ``read(arg)``; ``{timedOut: true}`` after ``timeout`` ms.
+WAIT_THEN_READ = """async ([arg, settle, timeout]) => {
+  const test = @CHECK@, look = @READ@;
+  const deadline = performance.now() + timeout;
+  const tick = () => new Promise((r) => { requestAnimationFrame(r); setTimeout(r, 100); });
+  while (!test(arg)) {
+    if (performance.now() > deadline) return { timedOut: true };
+    await tick();
+  }
+  if (settle) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return { value: look(arg) };
+}"""
+
+
+def wait_then_read(page: Page, check: str, read: str, arg: Any = None, settle: bool = True) -> Any:
+    """Wait in the page until the JavaScript function ``check`` is true of ``arg``, then return
+    what ``read`` reads of it: one round trip to the page instead of a wait and a read each (a
+    Playwright call costs 50 to 200 ms on the loaded machine, and a whole game's turn made some
+    fifteen of them: the round trips, not the table, were most of a browser test's time)."""
+    # (Put in the script's text, not eval'd in the page: the table's Content-Security-Policy forbids eval.)
+    script = WAIT_THEN_READ.replace("@CHECK@", check).replace("@READ@", read)
+    seen: dict[str, Any] = page.evaluate(script, [arg, settle, READ_TIMEOUT])
+    if seen.get("timedOut"):
+        raise AssertionError(
+            f"timed out ({READ_TIMEOUT} ms) waiting for {check} ({arg!r}); board {board(page)}; "
+            f"notice {page.inner_text('#notice')!r}"
+        )
+    return seen["value"]
+
+
+#: In the page, what :func:`play_one` needs before its click: the move count, and whether the
+#: first legal move is a card (its corner is clicked) or a button.
+TARGET = """() => {
+  const target = document.querySelector('#board button.card.legal, #board button.action');
+  return { n: Number(document.getElementById('board').dataset.n), card: (target?.getAttribute('class') || '').includes('card') };
+}"""
+#: In the page: the move count past ``n``, or the chooser of a card's value open.
+MOVED_OR_CHOOSER = "n => Number(document.getElementById('board').dataset.n) > n || !document.getElementById('chooser').hidden"
+
+
+#: In the page, at a player's turn: the board's data, whether a round's summary is up, the moves
+#: offered (legal cards and buttons), the cards refused, and what play_one needs (TARGET's).
+TURN_STATE = """() => {
+  const o = document.getElementById('overlay');
+  const board = { ...document.getElementById('board').dataset };
+  const offered = document.querySelectorAll('#board button.card.legal, #board button.action');
+  return { board, summary: !o.hidden && o.dataset.kind === 'summary', choices: offered.length,
+           illegal: document.querySelectorAll('#board button.card.illegal').length,
+           target: { n: Number(board.n), card: (offered[0]?.getAttribute('class') || '').includes('card') } };
+}"""
+
+
+def play_one(page: Page, target: dict[str, Any] | None = None) -> None:
     """Click the first legal move (a highlighted card or a move button), wait for the table to move.
 
     A card with a value to choose (Le Malin's Twin and Wish) opens the chooser: take its first value.
+    ``target``: the page's :data:`TARGET` when the caller has just read it (a round trip saved).
     """
-    n = int(board(page)["n"])
-    target = page.locator("#board button.card.legal, #board button.action").first
-    if "card" in (target.get_attribute("class") or ""):
+    seen = target if target is not None else page.evaluate(TARGET)
+    n = int(seen["n"])
+    locator = page.locator("#board button.card.legal, #board button.action").first
+    if seen["card"]:
         # A hand fans its cards over one another: a person taps the part that shows, the corner.
-        target.click(position={"x": 8, "y": 24})
+        locator.click(position={"x": 8, "y": 24})
     else:
-        target.click()
-    chooser = page.locator("#chooser:not([hidden]) button.action")
+        locator.click()
     try:
-        page.wait_for_function(
-            "n => Number(document.getElementById('board').dataset.n) > n || !document.getElementById('chooser').hidden",
-            arg=n,
+        after = wait_then_read(
+            page,
+            MOVED_OR_CHOOSER,
+            "n => ({ moved: Number(document.getElementById('board').dataset.n) > n,"
+            " choosers: document.querySelectorAll('#chooser:not([hidden]) button.action').length })",
+            n,
+            settle=False,
         )
-    except PlaywrightError as exc:
+    except AssertionError:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "stuck.png"))
-        raise AssertionError(f"{exc}; board {board(page)}; notice {page.inner_text('#notice')!r}") from None
-    if chooser.count():
-        chooser.first.click()
-    page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+        raise
+    if after["choosers"]:
+        page.locator("#chooser:not([hidden]) button.action").first.click()
+    if after["choosers"] or not after["moved"]:
+        page.wait_for_function("n => Number(document.getElementById('board').dataset.n) > n", arg=n)
+
+
+def my_turn_or_end(page: Page, seat: int) -> dict[str, Any]:
+    """Wait for the seat's turn or the game's end (:func:`wait_my_turn_or_end`), and return the
+    page's :data:`TURN_STATE` then, in the same round trip."""
+    seen: dict[str, Any] = wait_then_read(page, MY_TURN_OR_END, TURN_STATE, seat, settle=False)
+    return seen
 
 
 def play_to_the_end(page: Page, seat: int = 0, stop_after: int | None = None) -> int:
     moves = 0
     while moves < MAX_MOVES and (stop_after is None or moves < stop_after):
-        wait_my_turn_or_end(page, seat)
-        if board(page)["over"] == "true":
+        seen = my_turn_or_end(page, seat)
+        if seen["board"]["over"] == "true":
             break
-        play_one(page)
+        play_one(page, seen["target"])
         moves += 1
     return moves
 
@@ -218,18 +289,19 @@ def whole_short_game(server: Server, page: Page, game: str) -> Iterator[None]:
     refused = False
     moves = 0
     while moves < MAX_MOVES:
-        wait_my_turn_or_end(page, 0)
-        if board(page)["over"] == "true":
+        seen = my_turn_or_end(page, 0)
+        if seen["board"]["over"] == "true":
             break
-        illegal = page.locator("button.card.illegal")
-        if not refused and illegal.count():
-            n = board(page)["n"]
-            illegal.first.click(position={"x": 8, "y": 24})
+        target = seen["target"]
+        if not refused and seen["illegal"]:
+            n = seen["board"]["n"]
+            page.locator("#board button.card.illegal").first.click(position={"x": 8, "y": 24})
             page.wait_for_selector("#notice.error")
             assert "Refused" in page.inner_text("#notice")
             assert board(page)["n"] == n
             refused = True
-        play_one(page)
+            target = None
+        play_one(page, target)
         moves += 1
         yield  # (the bots' turn: the other games play meanwhile)
     assert board(page)["over"] == "true", f"{game}: not over after {moves} moves"
@@ -619,7 +691,11 @@ VISIBLE_TEXT = """() => [document.body.innerText, document.title,
 
 def assert_translated(page: Page, english: set[str], where: str, lang: str = "fr") -> None:
     """No English word on the page (``english``: :func:`english_only_words` of ``lang``)."""
-    text = page.evaluate(VISIBLE_TEXT)
+    assert_text_translated(page.evaluate(VISIBLE_TEXT), english, where, lang)
+
+
+def assert_text_translated(text: str, english: set[str], where: str, lang: str = "fr") -> None:
+    """No English word in ``text``, a page's :data:`VISIBLE_TEXT` (see :func:`assert_translated`)."""
     left = sorted({w for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() in english})
     assert not left, f"{where}: English words on a page in {lang}: {left}\n{text[:3000]}"
 

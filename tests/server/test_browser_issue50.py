@@ -22,6 +22,7 @@ from .test_browser import (
     MAX_MOVES,
     board,
     give_name,
+    my_turn_or_end,
     new_table,
     open_table,
     play_one,
@@ -108,10 +109,10 @@ def test_le_malin_never_offers_a_move_it_is_about_to_make_for_the_player(
         give_name(page, "Alice")
         moves = 0
         while moves < MAX_MOVES:
-            wait_my_turn_or_end(page, 0)
-            if board(page)["over"] == "true":
+            seen = my_turn_or_end(page, 0)
+            if seen["board"]["over"] == "true":
                 break
-            play_one(page)
+            play_one(page, seen["target"])
             notice = page.locator("#notice")
             assert "error" not in (notice.get_attribute("class") or ""), notice.inner_text()
             moves += 1

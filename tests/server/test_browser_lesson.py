@@ -19,7 +19,7 @@ without)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,15 @@ import atout
 from atout.server.lessons import ANY, LESSONS, words
 
 from .conftest import Server, play_together, screenshot
-from .test_browser import FAST_CARDS, MOTION_GAMES, board, play_one, wait_my_turn_or_end
+from .test_browser import (
+    FAST_CARDS,
+    MOTION_GAMES,
+    MY_TURN_OR_END,
+    TURN_STATE,
+    board,
+    play_one,
+    wait_then_read,
+)
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -106,49 +114,53 @@ PACED = 300
 def paced(page: Any, after: int) -> None:
     """The moves drawn since the ``after``-th drawing that had arrived before the one drawn
     before them were drawn at least PACED ms after it."""
-    drawn: list[dict[str, Any]] = page.evaluate("i => window.__drawn.slice(i)", after)
-    arrived: dict[str, float] = page.evaluate("window.__arrived")
+    paced_seen(page.evaluate("i => window.__drawn.slice(i)", after), page.evaluate("window.__arrived"))
+
+
+def paced_seen(drawn: list[dict[str, Any]], arrived: dict[str, float]) -> None:
+    """:func:`paced`'s check of what the page said: ``drawn`` (the drawings since the one
+    counted), ``arrived`` (when each move came)."""
     waited = [(a, b) for a, b in pairwise(drawn) if arrived.get(b["n"], float("inf")) <= a["at"]]
     gaps = [round(b["at"] - a["at"]) for a, b in waited]
     assert all(g >= PACED for g in gaps), f"moves held back drawn {gaps} ms apart after Continue"
 
 
-def coach_at(page: Any, n: int, held: Any = None) -> Iterator[None]:
+def coach_at(page: Any, n: int, held: Any = None) -> Generator[None, None, dict[str, Any]]:
     """Wait until the table shows move count ``n`` and the coach has drawn it, reading on (its
     "Continue") through the steps the bots play meanwhile (``held(step)`` first: a screenshot),
     the moves held back drawn at the bots' pace.  Yields after each "Continue" (the table is the
-    bots' until the next step: :func:`~.conftest.play_together` plays another lesson meanwhile)."""
+    bots' until the next step: :func:`~.conftest.play_together` plays another lesson meanwhile).
+    Returns what the page showed at the step (COACH_SEEN)."""
     after: int | None = None
     while True:
-        page.wait_for_function(
-            "n => { const b = document.getElementById('board'), c = document.getElementById('coach');"
-            " return c && !c.hidden && (c.querySelector('.coach-continue')"
-            " || b.dataset.n === String(n) && c.dataset.n === String(n)); }",
-            arg=n,
-        )
+        # The wait and everything read once it is over, in one round trip (the coach holds the
+        # table until its "Continue": what is read stays as it is until the click).
+        seen: dict[str, Any] = wait_then_read(page, COACH_READY, COACH_SEEN, {"n": n, "after": after})
         if after is not None:
-            paced(page, after)
+            paced_seen(seen["drawn"], seen["arrived"])
             after = None
-        go = page.locator("#coach .coach-continue")
-        if not go.count():
-            return
+        if not seen["go"]:
+            return seen
         if held is not None:
-            held(page.get_attribute("#coach", "data-step"))
-        coach_keeps_clear(page, "a step the bots play")
-        after = page.evaluate("window.__drawn.length")
-        go.click()
+            held(seen["step"], seen)
+        coach_clear(seen["boxes"], "a step the bots play")
+        after = seen["count"]
+        page.locator("#coach .coach-continue").click()
         yield
+
+
+#: In the page: the bounding box of the first visible element matching each selector.
+BOXES = (
+    "ss => ss.map((s) => { for (const e of document.querySelectorAll(s)) { const r = e.getBoundingClientRect();"
+    " if (r.width && r.height && getComputedStyle(e).visibility !== 'hidden')"
+    " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; } return null; })"
+)
 
 
 def boxes(page: Any, selectors: list[str]) -> list[dict[str, float] | None]:
     """The bounding box of the first visible element matching each selector (None: none shown),
     all read in one round trip to the page (and so at one moment)."""
-    found: list[dict[str, float] | None] = page.evaluate(
-        "ss => ss.map((s) => { for (const e of document.querySelectorAll(s)) { const r = e.getBoundingClientRect();"
-        " if (r.width && r.height && getComputedStyle(e).visibility !== 'hidden')"
-        " return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; } return null; })",
-        selectors,
-    )
+    found: list[dict[str, float] | None] = page.evaluate(BOXES, selectors)
     return found
 
 
@@ -159,20 +171,28 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> float:
     return max(0.0, w) * max(0.0, h)
 
 
+#: What the coach must never cover (see :func:`coach_keeps_clear`).
+NEEDED = [
+    "#prompt:not(:empty)",
+    "#board .seat.me",
+    "#board .moves button",
+    ".coach-target",
+    "#board .trick-why",
+]
+
+
 def coach_keeps_clear(page: Any, where: str) -> None:
     """The coach over nothing the learner needs: the prompt line (when it says something), the
     learner's own plate, the moves, the glowing part it points at, the line under the felt saying
     who wins the trick (the words the coach speaks of: it hid half of it on a German laptop)."""
-    needed = [
-        "#prompt:not(:empty)",
-        "#board .seat.me",
-        "#board .moves button",
-        ".coach-target",
-        "#board .trick-why",
-    ]
-    coach, *others = boxes(page, ["#coach:not([hidden])", *needed])
+    coach_clear(boxes(page, ["#coach:not([hidden])", *NEEDED]), where)
+
+
+def coach_clear(found: list[dict[str, float] | None], where: str) -> None:
+    """:func:`coach_keeps_clear`'s check of ``found``: the coach's box, then each of NEEDED's."""
+    coach, *others = found
     assert coach is not None
-    for what, other in zip(needed, others, strict=True):
+    for what, other in zip(NEEDED, others, strict=True):
         if other is not None:
             assert overlap(coach, other) == 0, f"{where}: the coach {coach} covers {what} {other}"
 
@@ -185,6 +205,34 @@ STEP_SEEN = """() => {
            say: document.querySelector('#coach .coach-say').innerText,
            targets: targets.length, card: targets.length ? targets[0].getAttribute('data-card') : null };
 }"""
+
+
+#: In the page, at the learner's turn in free play: the board's state (test_browser.TURN_STATE)
+#: and the coach's words, read in one round trip with the wait for the turn.
+COACH_TURN = (
+    f"() => ({{ state: ({TURN_STATE})(), say: document.querySelector('#coach .coach-say').innerText }})"
+)
+
+
+#: In the page: the line under the trick (null: none) and the prompt's words.
+TRICK_LINE = "() => [document.querySelector('.trick-why')?.innerText ?? null, document.getElementById('prompt').innerText]"
+#: In the page: the coach has drawn move count ``n``, or offers its "Continue" (a step the bots play).
+COACH_READY = (
+    "({ n }) => { const b = document.getElementById('board'), c = document.getElementById('coach');"
+    " return c && !c.hidden && (c.querySelector('.coach-continue')"
+    " || b.dataset.n === String(n) && c.dataset.n === String(n)); }"
+)
+#: In the page, once COACH_READY: what coach_at's checks read (the moves drawn since the
+#: ``after``-th drawing and when each arrived, for :func:`paced_seen`; the "Continue" offered, the
+#: coach's step, the trick's line, the coach's and NEEDED's boxes, the drawings so far), and
+#: what the learner's step checks then (STEP_SEEN, and COACH_TURN for free play).
+COACH_SEEN = f"""({{ after }}) => ({{
+  drawn: after === null ? null : window.__drawn.slice(after), arrived: after === null ? null : window.__arrived,
+  go: document.querySelectorAll('#coach .coach-continue').length,
+  step: document.getElementById('coach').getAttribute('data-step'),
+  line: ({TRICK_LINE})(), boxes: ({BOXES})({json.dumps(["#coach:not([hidden])", *NEEDED])}),
+  count: window.__drawn.length, step_seen: ({STEP_SEEN})(), turn: ({COACH_TURN})(),
+}})"""
 
 
 def refusal(page: Any) -> str:
@@ -248,21 +296,19 @@ def lesson_walk(server: Server, context: Any, game: str, locale: str, size: str)
     right, never = win_lines(game, lang, said["lesson_you"])
     you_win_seen = False
 
-    def trick_line() -> None:
-        """The line under the trick and the prompt never say "You is winning", "after You's card"."""
+    def trick_line(line: list[Any] | None = None) -> None:
+        """The line under the trick and the prompt never say "You is winning", "after You's card"
+        (``line``: the page's TRICK_LINE, when read with other things)."""
         nonlocal you_win_seen
-        why, prompt = page.evaluate(
-            "() => [document.querySelector('.trick-why')?.innerText ?? null,"
-            " document.getElementById('prompt').innerText]"
-        )
+        why, prompt = page.evaluate(TRICK_LINE) if line is None else line
         if why is not None:
             assert not any(why.startswith(w) for w in never), why
             you_win_seen = you_win_seen or any(why.startswith(r) for r in right)
         assert not any(w in prompt for w in never), prompt
 
-    def held(step: str) -> None:
-        trick_line()
-        coach_keeps_clear(page, f"step {step}, the bots playing")
+    def held(step: str, seen: dict[str, Any]) -> None:
+        trick_line(seen["line"])
+        coach_clear(seen["boxes"], f"step {step}, the bots playing")
         shot(f"step{int(step):02d}-watch")
 
     page.goto(server.url + "/")
@@ -273,20 +319,21 @@ def lesson_walk(server: Server, context: Any, game: str, locale: str, size: str)
     for i, step in enumerate(lesson.steps):
         if step.expect is None:
             continue
-        yield from coach_at(page, step.n, held)
-        trick_line()
-        seen = page.evaluate(STEP_SEEN)
+        at = yield from coach_at(page, step.n, held)
+        trick_line(at["line"])
+        seen = at["step_seen"]
         assert seen["toAct"] == str(lesson.seat)
         assert seen["say"] == said[step.say]
         assert seen["targets"] >= 1
         shot(f"step{i:02d}")
-        coach_keeps_clear(page, f"step {i}")
+        coach_clear(at["boxes"], f"step {i}")
         if step.expect == ANY:  # free play to the end: the coach stays, the table takes any move
-            while board(page)["over"] != "true":
-                assert page.inner_text("#coach .coach-say") == said[step.say]
-                play_one(page)
+            seen = at["turn"]
+            while seen["state"]["board"]["over"] != "true":
+                assert seen["say"] == said[step.say]
+                play_one(page, seen["state"]["target"])
                 yield
-                wait_my_turn_or_end(page, lesson.seat)
+                seen = wait_then_read(page, MY_TURN_OR_END, COACH_TURN, lesson.seat, settle=False)
             break
         if step.point.startswith("card:"):
             assert seen["card"] == step.point[5:]

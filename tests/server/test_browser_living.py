@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from .conftest import Server, short_options
-from .test_browser import FAST_CARDS, FLIGHTS, MAX_MOVES, board, play_one, watch_flights
+from .test_browser import FAST_CARDS, FLIGHTS, MAX_MOVES, TARGET, board, play_one, watch_flights
 
 
 def create(server: Server, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -64,13 +64,19 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
         c.close()
 
 
-def mine(pg: Page, seat: int) -> bool:
-    b = board(pg)
-    return (
-        b.get("over") != "true"
-        and b.get("toAct") == str(seat)
-        and pg.locator("#away-banner[hidden]").count() == 1
-    )
+#: In the page: whether it is the seat's turn, its away banner hidden (the seat is the player's,
+#: not a bot's meanwhile), and what play_one needs then (test_browser.TARGET), in one round trip.
+MINE = f"""seat => {{
+  const b = document.getElementById('board').dataset;
+  const mine = b.over !== 'true' && b.toAct === String(seat) && document.querySelectorAll('#away-banner[hidden]').length === 1;
+  return {{ mine, target: mine ? ({TARGET})() : null }};
+}}"""
+
+
+def mine(pg: Page, seat: int) -> dict[str, Any] | None:
+    """play_one's target when it is the seat's turn at ``pg`` (:data:`MINE`), else None."""
+    seen: dict[str, Any] = pg.evaluate(MINE, seat)
+    return seen["target"] if seen["mine"] else None
 
 
 def test_two_humans_a_spectator_chat_replay_and_rematch(
@@ -111,8 +117,8 @@ def test_two_humans_a_spectator_chat_replay_and_rematch(
     moves = 0
     while board(alice)["over"] != "true" and moves < MAX_MOVES:
         for pg, seat in ((alice, 0), (bruno, 1)):
-            if mine(pg, seat):
-                play_one(pg)
+            if (target := mine(pg, seat)) is not None:
+                play_one(pg, target)
                 moves += 1
         alice.wait_for_timeout(30)
     assert board(alice)["over"] == "true"

@@ -16,7 +16,16 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import Server, screenshot
-from .test_browser import MAX_MOVES, board, give_name, open_table, play_one, wait_my_turn_or_end
+from .test_browser import (
+    MAX_MOVES,
+    MY_TURN_OR_END,
+    TURN_STATE,
+    give_name,
+    open_table,
+    play_one,
+    wait_my_turn_or_end,
+    wait_then_read,
+)
 from .test_browser_table import LAPTOP, PHONE, new_table, options_for
 
 DEVICES = {"phone": PHONE, "laptop": LAPTOP}
@@ -34,6 +43,10 @@ BOXES = """() => {
     malheur: document.querySelectorAll('#board .moves .group-malheur button').length,
   };
 }"""
+
+
+#: In the page, at the player's turn: the board's state (test_browser.TURN_STATE), then BOXES.
+TURN_BOXES = f"() => ({{ state: ({TURN_STATE})(), boxes: ({BOXES})() }})"
 
 
 def outside(seen: dict[str, Any]) -> list[list[float]]:
@@ -58,16 +71,17 @@ def test_a_malheur_choice_of_eight_moves_on_a_phone_leaves_the_hand_in_view(
         give_name(page, "Zoé")
         most = 0
         for _ in range(MAX_MOVES):
-            wait_my_turn_or_end(page, 0)
-            if board(page)["over"] == "true":
+            # The turn, its board and its boxes in one round trip (test_browser.wait_then_read).
+            turn = wait_then_read(page, MY_TURN_OR_END, TURN_BOXES, 0)
+            if turn["state"]["board"]["over"] == "true":
                 break
-            seen = page.evaluate(BOXES)
+            seen = turn["boxes"]
             if seen["malheur"]:
                 if seen["malheur"] > most:
                     most = seen["malheur"]
                     screenshot(page, "malheur-phone-fr.png")
-                assert outside(seen) == [], (board(page)["n"], seen)
-            play_one(page)
+                assert outside(seen) == [], (turn["state"]["board"]["n"], seen)
+            play_one(page, turn["state"]["target"])
         assert most >= 8, most  # the deal's largest window was met
     finally:
         page.context.close()

@@ -54,14 +54,18 @@ from .test_browser import (
     I18N,
     LAYOUT,
     MAX_MOVES,
+    MY_TURN_OR_END,
     TRANSLATIONS,
+    TURN_STATE,
+    VISIBLE_TEXT,
+    assert_text_translated,
     assert_translated,
     board,
     english_only_words,
     play_one,
     refusal_prefix,
     review_on_page,
-    wait_my_turn_or_end,
+    wait_then_read,
 )
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
@@ -165,7 +169,11 @@ FRAME = """() => {
 
 
 def check_frame(page: Page, where: str) -> None:
-    f = page.evaluate(FRAME)
+    check_frame_seen(page.evaluate(FRAME), where)
+
+
+def check_frame_seen(f: dict[str, Any], where: str) -> None:
+    """:func:`check_frame`'s checks of ``f``, the page's :data:`FRAME` (read with other things)."""
     for tool in f["tools"]:
         assert tool["left"] >= 0 and tool["right"] <= f["vw"] + 0.5, (where, "outside the window", tool)
         assert tool["top"] >= f["bar"]["top"] - 0.5 and tool["bottom"] <= f["bar"]["bottom"] + 0.5, (
@@ -208,18 +216,47 @@ HINT_COVERS = """() => {
 NARROWER = (900, 800, 700)
 
 
+#: In the page: once the window is ``width`` wide (or 100 frames on), two frames more: the felt
+#: refitted for it (its ResizeObserver and the page's resize handler run before the frame is
+#: painted).  A fixed 300 ms stood for this.
+RESIZE_DONE = """width => new Promise((done) => {
+  let frames = 0;
+  const wait = () => innerWidth === width || ++frames > 100 ? requestAnimationFrame(() => requestAnimationFrame(done)) : requestAnimationFrame(wait);
+  wait();
+})"""
+#: In the page, once RESIZE_DONE: WATCH's checks, HINT_COVERS and FRAME, in that order.
+RESIZED = f"""async (width) => {{
+  await ({RESIZE_DONE})(width);
+  return {{ bad: window.__check(), covers: ({HINT_COVERS})(), frame: ({FRAME})() }};
+}}"""
+
+
 def check_narrower(page: Page, where: str) -> None:
     """The table at each of the NARROWER widths: no plate over a trick card, the centre piece or
     outside the window (the WATCH checks, run once the felt is fitted), the bar on one line with
     its status whole (check_frame), then the laptop again."""
     for width in NARROWER:
         page.set_viewport_size({"width": width, "height": 800})
-        page.wait_for_timeout(300)
-        assert page.evaluate("window.__check()") == [], (where, width)
-        assert not (covered := page.evaluate(HINT_COVERS)), (where, width, "the hint line covers", covered)
-        check_frame(page, f"{where}, {width} px")  # the bar too: "Your turn" was cut at 700 px
+        seen = page.evaluate(RESIZED, width)
+        assert seen["bad"] == [], (where, width)
+        assert not (covered := seen["covers"]), (where, width, "the hint line covers", covered)
+        check_frame_seen(seen["frame"], f"{where}, {width} px")  # the bar too: "Your turn" was cut at 700 px
     page.set_viewport_size(LAPTOP["viewport"])
-    page.wait_for_timeout(300)
+    page.evaluate(RESIZE_DONE, LAPTOP["viewport"]["width"])
+
+
+#: In the page, at each of the player's turns (@PHONE@: on a phone), everything the turn's
+#: checks read, in the order they read it one call at a time before (HINT_COVERS scrolls to the
+#: top): one round trip instead of a dozen (see test_browser.wait_then_read).
+TURN_SEEN = f"""() => {{
+  const phone = @PHONE@;
+  const frame = ({FRAME})();
+  const layout = phone ? ({LAYOUT})() : null;
+  const scale = phone ? null : ({CENTRE_SCALE})();
+  const text = ({VISIBLE_TEXT})();
+  const covers = ({HINT_COVERS})();
+  return {{ frame, layout, scale, text, covers, ...({TURN_STATE})() }};
+}}"""
 
 
 def new_table(server: Server, game: str, players: int, options: dict[str, Any]) -> str:
@@ -254,7 +291,11 @@ def words(lang: str) -> dict[str, str]:
 def check_phone(page: Page, where: str) -> None:
     """The phone's layout: nothing wider than the screen, the felt and the hand in view, every
     settled card large enough to tap, every word inside its button or plate, the bar one row."""
-    seen = page.evaluate(LAYOUT)
+    check_phone_seen(page.evaluate(LAYOUT), where)
+
+
+def check_phone_seen(seen: dict[str, Any], where: str) -> None:
+    """:func:`check_phone`'s checks of ``seen``, the page's LAYOUT (read with other things)."""
     assert seen["width"] <= 360, (where, seen)
     for part in ("felt", "hand"):
         box = seen[part]
@@ -368,28 +409,31 @@ def whole_game(
     assert page.text_content(".seat-menu .keys") == said[keys]  # its copy of the keys too
     page.click(".seat-menu summary")
     refused = hinted = narrowed = False
+    turn_seen = TURN_SEEN.replace("@PHONE@", "true" if device == "phone" else "false")
     for moves in range(MAX_MOVES):
-        wait_my_turn_or_end(page, 0)
+        # The turn (or the end) and everything its checks read, at one moment.
+        seen = wait_then_read(page, MY_TURN_OR_END, turn_seen, 0)
         where = f"{game}, move {moves}"
-        check_frame(page, where)
+        check_frame_seen(seen["frame"], where)
         if device == "phone":
-            check_phone(page, where)
+            check_phone_seen(seen["layout"], where)
         else:  # a laptop has room for the centre piece (it was fitted unstyled: half size)
-            scale = page.evaluate(CENTRE_SCALE)
+            scale = seen["scale"]
             assert scale >= 0.8, (where, "the centre piece drawn small", scale)
-        assert_translated(page, english, where, lang)
-        assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
-        if board(page)["over"] == "true":
+        assert_text_translated(seen["text"], english, where, lang)
+        assert not (covered := seen["covers"]), (where, "the hint line covers", covered)
+        if seen["board"]["over"] == "true":
             break
         illegal = page.locator("#board button.card.illegal")
         # A player reads a round's summary before playing on (a click outside it closes it:
         # that is the player's choice, not the table taking it away).
-        page.wait_for_function(READ_SUMMARY)
-        summary_open = page.evaluate(
-            "() => { const o = document.getElementById('overlay'); return !o.hidden && o.dataset.kind === 'summary'; }"
-        )
+        if seen["summary"]:  # (none up: READ_SUMMARY holds at once)
+            page.wait_for_function(READ_SUMMARY)
+            seen.update(page.evaluate(TURN_STATE))
+        summary_open = seen["summary"]
+        choices = seen["choices"]
+        target = seen["target"]  # (for play_one, unless the page was worked on meanwhile)
         # (Not while a summary is up: a click outside it is the player closing it, which item 4 allows.)
-        choices = page.locator("#board button.card.legal, #board button.action").count()
         if not hinted and choices > 1 and not summary_open:
             # The hint: the search's suggestion, named as the table names moves, in the reader's
             # language; one a decision.
@@ -404,11 +448,13 @@ def whole_game(
             assert not (covered := page.evaluate(HINT_COVERS)), (where, "the hint line covers", covered)
             screenshot(page, f"whole-{game}-{device}-{lang}-hint.png")
             hinted = True
+            target = None
         if device == "laptop" and not narrowed and moves >= 2 and not summary_open:
             narrowed = True
             check_narrower(page, where)
-        if not refused and illegal.count() and not summary_open:
-            n = board(page)["n"]
+            target = None
+        if not refused and seen["illegal"] and not summary_open:
+            n = seen["board"]["n"]
             illegal.first.click(position={"x": 8, "y": 24})
             if device == "phone":  # item 9: a refusal on a phone takes the prompt's line, under the felt
                 page.wait_for_selector("#prompt.refusal")
@@ -423,7 +469,8 @@ def whole_game(
             assert_translated(page, english, f"{game}, refusal", lang)
             assert board(page)["n"] == n
             refused = True
-        play_one(page)
+            target = None
+        play_one(page, target)
         yield  # (the bots' turn: the other device's game plays meanwhile)
     assert board(page)["over"] == "true"
     assert hinted
