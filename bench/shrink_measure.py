@@ -52,9 +52,10 @@ def per_deal(
     game: str, players: int, candidate: Policy, field: Policy, seeds: list[int]
 ) -> NDArray[np.float64]:
     """The candidate's margin per round on each deal, averaged over the seat rotations."""
-    return np.mean(
+    margins: NDArray[np.float64] = np.mean(
         [rotation(game, players, seat, candidate, field, seeds)[0] for seat in range(players)], axis=0
     )
+    return margins
 
 
 def interval(values: NDArray[np.float64]) -> str:

@@ -78,7 +78,7 @@ class Positions:
 
     def save(self, path: str | Path) -> None:
         arrays = {k: getattr(self, k) for k in _ARRAYS}
-        np.savez(path, width=np.array(self.width), actions=np.array(self.actions), **arrays)  # type: ignore[arg-type]
+        np.savez(path, width=np.array(self.width), actions=np.array(self.actions), **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> Positions:
