@@ -278,5 +278,39 @@ def test_the_wheel_ships_every_model() -> None:
     shipped = {
         p for pattern in config["tool"]["setuptools"]["package-data"]["atout"] for p in package.glob(pattern)
     }
-    assert set(SHIPPED) | set(PLAYOUT_SHIPPED) <= shipped
-    assert PLAYOUT_SHIPPED and set(MODELS.rglob("*.npz")) == set(SHIPPED) | set(PLAYOUT_SHIPPED)
+    assert set(SHIPPED) | set(PLAYOUT_SHIPPED) | set(SMALL_SHIPPED) <= shipped
+    assert PLAYOUT_SHIPPED and SMALL_SHIPPED
+    assert set(MODELS.rglob("*.npz")) == set(SHIPPED) | set(PLAYOUT_SHIPPED) | set(SMALL_SHIPPED)
+
+
+SMALL_SHIPPED = sorted((MODELS / "small").glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", SMALL_SHIPPED, ids=[p.stem for p in SMALL_SHIPPED])
+def test_shipped_small_networks_load_and_play_legal_games_with_numpy_only(path: Path) -> None:
+    """In a process where PyTorch cannot be imported: the small network (the vector env's ``policy``
+    opponents, issue 49) loads, fits its game, is smaller than the ``policy`` bot's, and plays whole
+    legal matches from every seat as a ``net:PATH`` bot (the engine refuses an illegal action)."""
+    name, players = path.stem.rsplit("-", 1)
+    script = f"""
+import sys
+sys.modules["torch"] = None  # importing torch now fails
+import atout
+from atout.bots.factory import make_bot
+from atout.bots.learned import shipped_model, shipped_small_model
+from atout.match import play_match
+game = atout.load({name!r}, players={int(players[:-1])})
+small = shipped_small_model(game)
+assert small is not None and small.prior_weight is not None
+assert small.trunk[0][0].shape[1] < shipped_model(game).trunk[0][0].shape[1]
+for seed in (3, 4):
+    bots = [make_bot("net:{path}", game, s) for s in range(game.players)]
+    assert play_match(game, bots, seed=seed).state.is_terminal
+assert "torch" not in sys.modules or sys.modules["torch"] is None
+print(small.meta["training"]["decisions"], small.meta["training"]["held_out_agreement"])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    decisions, agreement = done.stdout.split()
+    assert int(decisions) > 100_000 and float(agreement) > 0.95
+    assert path.stat().st_size < 1 << 20

@@ -52,6 +52,7 @@ __all__ = [
     "model_meta",
     "shipped_model",
     "shipped_path",
+    "shipped_small_model",
 ]
 
 #: What a model file says it is, and the version of its layout of arrays and metadata.
@@ -394,25 +395,46 @@ _PLAYOUT = "playout"
 
 _PLAYOUT_CACHE: dict[tuple[str, int], PolicyModel | None] = {}
 
+#: Where the shipped *small* policy networks live (``models/small/<game>-<players>p.npz``): networks
+#: distilled from the shipped policy network on its own decisions (:mod:`atout.learn.shrink`), a
+#: tenth of its first layer's width, for the vector env's learned opponents, whose step the big
+#: network's first layer bounds (bench/RESULTS.md, issue 49).
+_SMALL = "small"
 
-def shipped_playout_model(game: Game) -> PolicyModel | None:
-    """The playout network shipped for ``game``'s name and players, checked against it; None if none.
+_SMALL_CACHE: dict[tuple[str, int], PolicyModel | None] = {}
+
+
+def _shipped_in(
+    folder: str, cache: dict[tuple[str, int], PolicyModel | None], game: Game
+) -> PolicyModel | None:
+    """The network shipped in the models' ``folder`` for ``game``'s name and players, loaded once and
+    checked against the game; None if none is shipped.
 
     A file that no longer fits the game's tensor layout raises :class:`ModelMismatch` (never a
     silent wrong answer).
     """
     key = (game.name, game.players)
-    if key not in _PLAYOUT_CACHE:
-        resource = shipped_path(game, _PLAYOUT)
+    if key not in cache:
+        resource = shipped_path(game, folder)
         model = None
         if resource.is_file():
             with resource.open("rb") as stream:
                 model = PolicyModel.load(stream)
-        _PLAYOUT_CACHE[key] = model
-    model = _PLAYOUT_CACHE[key]
+        cache[key] = model
+    model = cache[key]
     if model is not None:
         model.check(game)
     return model
+
+
+def shipped_playout_model(game: Game) -> PolicyModel | None:
+    """The playout network shipped for ``game``'s name and players, checked against it; None if none."""
+    return _shipped_in(_PLAYOUT, _PLAYOUT_CACHE, game)
+
+
+def shipped_small_model(game: Game) -> PolicyModel | None:
+    """The small policy network shipped for ``game``'s name and players, checked against it; None if none."""
+    return _shipped_in(_SMALL, _SMALL_CACHE, game)
 
 
 def shipped_model(game: Game) -> PolicyModel:

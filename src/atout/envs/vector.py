@@ -109,8 +109,9 @@ from numpy.typing import NDArray
 
 from ..batch import BATCH_CLASSES, batch_class
 from ..batch.common import Batch, SparseTensor
-from ..bots.learned import ForwardBuffers, ModelMismatch, PolicyModel, shipped_model
+from ..bots.learned import ForwardBuffers, ModelMismatch, PolicyModel, shipped_model, shipped_small_model
 from ..core.errors import IllegalAction
+from ..core.game import Game
 from ..core.registry import game_class
 from ..match import derive_seed
 from .common import REWARDS, TENSORS, check_choice, check_illegal_penalty, reset_position, start_state
@@ -119,16 +120,22 @@ __all__ = [
     "AUTORESET_MODES",
     "BATCH_CLASSES",
     "ILLEGAL_ACTIONS",
+    "LEARNED",
     "POLICIES",
     "AtoutVectorEnv",
     "BatchPolicy",
     "batch_class",
+    "learned_model",
     "make_vector_env",
     "set_blas_threads",
 ]
 
 #: The batch's built-in policies an opponent seat may use.
 POLICIES = ("random", "heuristic")
+#: The learned opponents by name: ``policy`` (the vector env's network for the game: the small one
+#: where one is shipped, else the ``policy`` bot's), ``policy-full`` (the ``policy`` bot's network,
+#: always), ``policy-small`` (the small network, refused where none is shipped).
+LEARNED = ("policy", "policy-full", "policy-small")
 #: What an illegal action does (as :data:`atout.envs.single_agent.ILLEGAL_ACTIONS`).
 ILLEGAL_ACTIONS = ("raise", "penalty", "substitute")
 
@@ -179,6 +186,23 @@ def set_blas_threads(threads: int) -> None:
     threadpool_limits(limits=threads, user_api="blas")
 
 
+def learned_model(game: Game, name: str) -> PolicyModel:
+    """The shipped network a learned opponent's name (:data:`LEARNED`) stands for in ``game``.
+
+    Why ``policy`` is the small network where one is shipped: the vector env's step with learned
+    opponents is bound by the network's first layer (bench/RESULTS.md, issue 49), and the small
+    network, distilled from the big one on its own decisions, plays as it does (its margin against
+    three big ones, duplicate deals, 95 % interval, includes 0: docs/research.md).  The bots'
+    ``policy`` level keeps the big network (a decision costs a table nothing either way).
+    """
+    small = shipped_small_model(game) if name != "policy-full" else None
+    if small is not None:
+        return small
+    if name == "policy-small":
+        raise ModelMismatch(f"atout ships no small network of {game.name} at {game.players} players")
+    return shipped_model(game)
+
+
 def _pick(x: FloatArray | SparseTensor, rows: IntArray) -> FloatArray | SparseTensor:
     """Some rows of dense or sparse tensors."""
     return x[rows] if isinstance(x, np.ndarray) else x.select(rows)
@@ -190,7 +214,9 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     ``batch``: a batch class (``WizardBatch``, ...) or an atout game name;
     ``opponents``: one policy for every other seat or one per other seat,
     in seat order: ``random``, ``heuristic``, ``policy`` (the learned network
-    shipped for the game and player count), ``net:PATH`` (a network trained
+    shipped for the game and player count: the small one distilled from the ``policy`` bot's where
+    one is shipped, :func:`learned_model`), ``policy-full`` (the ``policy`` bot's network),
+    ``policy-small``, ``net:PATH`` (a network trained
     with ``atout train``: a frozen snapshot of your learner, say) or a callable
     (:class:`BatchPolicy`: your own network, an SB3 model through
     :class:`atout.envs.sb3.SB3Policy`), asked once a step for all its rows; ``autoreset_mode``: ``NEXT_STEP`` (default) or
@@ -289,7 +315,7 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         )
         if len(given) != players - 1:
             raise ValueError(f"{players - 1} opponents needed, got {len(given)}")
-        #: Learned opponents by name: ``policy`` (the model shipped for the game), ``net:PATH``, or
+        #: Learned opponents by name: :data:`LEARNED` (the models shipped for the game), ``net:PATH``, or
         #: ``callable:K`` for the K-th distinct callable given (an SB3 model, your own network).
         self._models: dict[str, PolicyModel | BatchPolicy] = {}
         #: Each learned model's reused layer outputs (its forward pass writes no new arrays a step).
@@ -307,15 +333,17 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
                 continue
             name = entry
             names.append(name)
-            if name == "policy" or name.startswith("net:"):
+            if name in LEARNED or name.startswith("net:"):
                 try:
-                    model = shipped_model(game) if name == "policy" else PolicyModel.load(name[4:])
+                    model = (
+                        PolicyModel.load(name[4:]) if name.startswith("net:") else learned_model(game, name)
+                    )
                     model.check(game)
                 except ModelMismatch as error:
                     raise ValueError(f"opponent {name!r}: {error}") from None
                 self._models[name] = model
                 continue
-            check_choice("opponents", name, (*POLICIES, "policy", "net:PATH"))
+            check_choice("opponents", name, (*POLICIES, *LEARNED, "net:PATH"))
             if name == "heuristic" and not hasattr(probe, "heuristic_actions"):
                 raise ValueError(f"the {game.name} batch has no heuristic policy (use 'random')")
         if blas_threads is not None and (
