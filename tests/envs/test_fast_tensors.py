@@ -196,3 +196,44 @@ def test_pettingzoo_match_observes_the_list_encoding_and_pays_as_pettingzoo(
             (k, v, type(v)) for k, v in stock.rewards.items()
         ]
     assert not stock.agents and base.state.is_terminal
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_nain_jaune_float32_memoryview_road_equals_the_list_tensors(players: int) -> None:
+    """The AEC env's road (its ``Observer``: the layout's ``encode`` into a fresh float32
+    memoryview) at every decision of a seeded Le Nain Jaune match, every seat, both tensors, at
+    every table size: equal to the list encoder's tensor as float32 and to the numpy road's
+    (the digests pin the list road only; issue 48 rewrites the encoders for that road)."""
+    game = atout.load("nain-jaune", players)
+    layout = game._tensor_layout()
+    assert layout is not None
+    rng = random.Random(players)
+    state = game.new_state(players)
+    sizes = {
+        flag: len(
+            game.information_state_tensor(state.view(0)) if flag else game.observation_tensor(state.view(0))
+        )
+        for flag in (False, True)
+    }
+    while not state.is_terminal:
+        if state.current_player != CHANCE:
+            for seat in range(players):
+                view = state.view(seat)
+                for information_state in (False, True):
+                    raw = bytearray(4 * sizes[information_state])
+                    layout.encode(view, information_state, memoryview(raw).cast("f"))
+                    expected = (
+                        game.information_state_tensor(view)
+                        if information_state
+                        else game.observation_tensor(view)
+                    )
+                    where = (
+                        f"{players} players, step {len(state.history)}, seat {seat}, info {information_state}"
+                    )
+                    assert np.array_equal(np.frombuffer(raw, np.float32), np.asarray(expected, np.float32)), (
+                        where
+                    )
+                    assert np.array_equal(
+                        tensor_array(game, view, information_state), np.frombuffer(raw, np.float32)
+                    ), where
+        state.apply(rng.choice(state.legal_actions()))
