@@ -849,13 +849,7 @@ def test_a_phone_shows_the_line_under_the_felt_whole_when_tapped(server: Server,
 
 #: Tables whose plates a laptop draws (game, seats, language): the four games, three to six seats,
 #: English, French ("ROBOT") and German; the dealer's mark on the last seat, a bot of a long name.
-LONG_NAMED = [
-    ("wizard", 3, "de"),
-    ("malin", 6, "fr"),
-    ("sticheln", 4, "en"),
-    ("nain-jaune", 5, "fr"),
-    ("wizard", 5, "en"),
-]
+LONG_NAMED = [("wizard", 3, "de"), ("malin", 6, "fr"), ("sticheln", 4, "en"), ("nain-jaune", 5, "fr")]
 #: Names of six to eight letters (and the viewer's), as a bot's or a friend's; the dealer is "Clémence".
 LONG_NAMES = ["Alice", "Fernando", "Gaëlle", "Benedikt", "Rosalind"]
 
