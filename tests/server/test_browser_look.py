@@ -924,7 +924,7 @@ new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: tr
 
 def test_wizards_trick_on_a_phone_lies_by_its_players(server: Server, browser: Browser) -> None:
     """Wizard at 4 seats on the 360 px phone in French: a whole trick's cards at least 52 px wide
-    (they were 50, 41 at five seats), each within 12 px of its player's plate (they sat in a
+    (41 to 50 before), each within 12 px of its player's plate (21 px before: they sat in a
     cluster in the middle, the felt empty between them and the seats), none over a plate or
     over another card: the trick reads as Board Game Arena's."""
     page = watched_game(server, browser, "wizard", 4, WHOLE_TRICKS, "fr-FR", PHONE, {"rounds": 2}, moves=4)
