@@ -940,6 +940,18 @@ def test_wizards_trick_on_a_phone_lies_by_its_players(server: Server, browser: B
         page.context.close()
 
 
+#: In the page: each seat's name as [its text, whether it is cut] and each plate's box as [left,
+#: top, right, bottom].
+PLATES = """() => ({
+  names: [...document.querySelectorAll('#board .felt .seat .name')].map((n) => [n.textContent, n.scrollWidth > n.clientWidth]),
+  plates: [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => { const r = p.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }) })"""
+
+
+def meet(a: list[float], b: list[float]) -> float:
+    """The area two boxes ([left, top, right, bottom]) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 #: In the page: each Malheur chip's lines (the card; whose seat; Le Malin's second seat), each as
 #: [its text, whether it is cut], and the button's accessible name.
 CHIP_LINES = """() => [...document.querySelectorAll('#board .moves .group-malheur button')].map((b) => [b.getAttribute('aria-label'),
@@ -950,7 +962,8 @@ def test_le_malins_chips_at_six_seats_on_a_phone_show_whole_names(server: Server
     """Le Malin at 6 seats on the 360 px phone in French, names of eight to eleven letters: the
     first Malheur window's fifteen chips (Le Malin on one or two of the five others) show each
     name whole ("Alexandri…", "+ Barthol…" were cut, and two names cut alike told no one apart),
-    the button's accessible name the whole sentence, every chip and card in the window."""
+    the button's accessible name the whole sentence, every chip and card in the window; and the
+    seats' plates show those names whole, clear of one another."""
     names = ["Zoé", "Bernadette", "Bartholomé", "Alexandrine", "Maximilian", "Bertrand"]
     r = httpx.post(
         f"{server.url}/api/tables",
@@ -968,8 +981,16 @@ def test_le_malins_chips_at_six_seats_on_a_phone_show_whole_names(server: Server
         page.wait_for_selector("#board .moves .group-malheur button")
         page.wait_for_timeout(300)
         chips = page.evaluate(CHIP_LINES)
+        plates = page.evaluate(PLATES)
         screenshot(page, "look-malin-chips-six-seats-phone-fr.png")
         assert len(chips) == 15, chips
+        # The plates' names whole at this size too ("Alexandr…", "Bartholo…", "Bernadet…" were
+        # cut, 84 to 87 px in 75), the plates clear of one another (the name's smaller step leaves
+        # them their size: test_le_malins_trick_at_six_seats_on_a_phone_is_readable keeps the
+        # trick's cards off them).
+        assert [name for name, cut in plates["names"] if cut] == [], plates
+        boxes = plates["plates"]
+        assert [(a, b) for a in boxes for b in boxes if a < b and meet(a, b) > 4] == [], plates
         for label, lines in chips:
             shown = [text.replace("+\u2009", "") for text, _ in lines[1:]]
             assert all(name in label for name in shown), (label, lines)  # the whole sentence

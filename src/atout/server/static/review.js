@@ -191,6 +191,18 @@ function moveKey(d) {
   return has(`review_move_${word}`) ? `review_move_${word}` : "review_move"; // a bid, a card, a trump, a handicap card…
 }
 
+/** A move's label with a short word at either end (a bid's number, a card's rank or colour: three
+ *  letters at most) kept on the line of its neighbour, in a span that does not wrap: on a phone the
+ *  table split "Annoncer" / "0" over two lines (German's "0 ansagen" alike), the figures beside it
+ *  taking the room.  A long label (Le Malin's Malheur on two players) may still wrap between its
+ *  other words rather than leave the window; its text (and what a screen reader says) is unchanged. */
+function oneLine(label) {
+  const last = /^(.*?)(\S+ \S{1,3})$/u.exec(label);
+  if (last) return [last[1], el("span", { class: "rv-nowrap" }, last[2])];
+  const first = /^(\S{1,3} \S+)(.*)$/u.exec(label);
+  return first ? [el("span", { class: "rv-nowrap" }, first[1]), first[2]] : label;
+}
+
 /** The decision at the replay's step: its options, best first, the played and the best marked. */
 function current(decisions, name) {
   const d = decisions.find((x) => x.step === state.step);
@@ -206,7 +218,7 @@ function current(decisions, name) {
     el("table", { class: "review-options" },
       el("thead", {}, el("tr", {}, el("th", {}, t("review_option")), el("th", {}, t("review_expected")), el("th", {}))),
       el("tbody", {}, options.map((o) => el("tr", { class: `${o.action === d.chosen ? "rv-played" : ""}${o.action === d.best ? " rv-best" : ""}` },
-        el("td", {}, labels[o.text] || o.text),
+        el("td", { class: "rv-label" }, oneLine(labels[o.text] || o.text)),
         el("td", { class: "num", title: t("review_worlds", { worlds: o.worlds }) }, `${points(o.mean)} ± ${points(o.stderr, false)}`),
         el("td", { class: "marks" },
           o.action === d.best ? el("span", { class: "mark rv-best" }, `★ ${t("review_best")}`) : null,
