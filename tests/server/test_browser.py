@@ -711,6 +711,14 @@ def refusal_prefix(lang: str) -> str:
 ROUND_UNITS = {"sticheln": "hand", "nain-jaune": "deal"}
 
 
+#: In the page: each review option's label as [its text, how many lines it takes (its pieces'
+#: distinct tops), its right edge, the window's width].
+LABEL_LINES = """() => [...document.querySelectorAll('#review .review-options td.rv-label')].map((td) => {
+  const range = document.createRange(); range.selectNodeContents(td);
+  const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+  return [td.textContent, tops.size, range.getBoundingClientRect().right, innerWidth]; })"""
+
+
 def review_on_page(page: Page, game: str, shot: str) -> None:
     """Ask for the review of the viewer's seat on a finished table's page and check what it shows:
     the summary, the chart of points lost (one bar per round), and at a decision the options with
@@ -733,6 +741,9 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     assert page.locator("#review .review-options tr.rv-played").count() == 1
     assert page.locator("#review .review-options tr.rv-best").count() == 1
     labels = [rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())]
+    # Each option's label on one line and inside the window (a phone split "Annoncer" / "0").
+    lines = page.evaluate(LABEL_LINES)
+    assert [x for x in lines if x[1] != 1 or x[2] > x[3]] == [], lines
     values = [rows.nth(i).locator("td.num").inner_text() for i in range(rows.count())]
     assert all("±" in v for v in values), values
     # Cards are named as the table names them (the record's notation is the fallback only).

@@ -20,6 +20,7 @@ from atout.core.registry import game_class
 from . import test_browser as tb
 from .conftest import Server, screenshot, short_options
 from .test_browser_hint import PHONE
+from .test_browser_malheur import BOXES, outside
 
 
 def seated(browser: Browser, url: str, height: int = 800) -> Page:
@@ -842,5 +843,159 @@ def test_a_phone_shows_the_line_under_the_felt_whole_when_tapped(server: Server,
                 break
         page.locator("#board .trick-why").click()  # tapped again: one line, cut if long
         assert page.evaluate(WHY_SEEN)[2] < 1.5
+    finally:
+        page.context.close()
+
+
+#: Tables whose plates a laptop draws (game, seats, language): the four games, three to six seats,
+#: English, French ("ROBOT") and German; the dealer's mark on the last seat, a bot of a long name.
+LONG_NAMED = [("wizard", 3, "de"), ("malin", 6, "fr"), ("sticheln", 4, "en"), ("nain-jaune", 5, "fr")]
+#: Names of six to eight letters (and the viewer's), as a bot's or a friend's; the dealer is "Clémence".
+LONG_NAMES = ["Alice", "Fernando", "Gaëlle", "Benedikt", "Rosalind"]
+
+
+def test_a_laptop_shows_every_name_of_six_to_eight_letters_whole(server: Server, browser: Browser) -> None:
+    """On a laptop a name of six to eight letters is whole on its plate beside the bot's mark
+    ("ROBOT" in French), the dealer's mark and the score, in the four games at three to six seats:
+    "Clémen…" and "Dmi…" were cut with the felt empty around the plate.  The plates keep their
+    width (wider, they met Le Malin's German hint line): the marks go under a name they would cut.
+    One context a language, a table after another in its page."""
+    contexts: dict[str, Any] = {}
+    try:
+        for game, players, lang in LONG_NAMED:
+            names = [*LONG_NAMES[: players - 1], "Clémence"]
+            specs = {s.name for s in game_class(game).option_specs}
+            options = {
+                **short_options(game),
+                **({"first_dealer": players - 1} if "first_dealer" in specs else {}),
+            }
+            seats = [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]]
+            r = httpx.post(
+                f"{server.url}/api/tables",
+                json={"game": game, "players": players, "options": options, "seats": seats},
+            )
+            assert r.status_code == 200, r.text
+            if lang not in contexts:
+                contexts[lang] = browser.new_context(
+                    locale=f"{lang}-{lang.upper()}", viewport={"width": 1280, "height": 800}
+                )
+                contexts[lang].new_page().set_default_timeout(20_000)
+            page = contexts[lang].pages[0]
+            page.goto(r.json()["seats"][0]["url"])
+            page.locator("#name-ask button[type=submit]").click()
+            page.wait_for_selector("#board .felt .seat .dealer")
+            page.wait_for_timeout(200)
+            seen = page.evaluate(NAMES_CUT)
+            assert sorted(name for name, _ in seen) == sorted(names), (game, seen)
+            assert [name for name, cut in seen if cut] == [], (game, players, lang, seen)
+        screenshot(page, "look-laptop-long-names.png")
+    finally:
+        for context in contexts.values():
+            context.close()
+
+
+#: In the page: after each change of the board, once its cards have stopped moving, for each whole
+#: trick (as many cards as seats): its narrowest card (px), how far a card lies from its player's
+#: plate at most, how deep a card lies over any plate and over another card (px).
+WHOLE_TRICKS = """
+window.__whole = { tricks: 0, narrowest: Infinity, farthest: 0, onPlate: 0, onCard: 0 };
+const depth = (a, b) => Math.max(0, Math.min(Math.min(a.right, b.right) - Math.max(a.left, b.left), Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)));
+const apart = (a, b) => Math.max(0, Math.max(a.left, b.left) - Math.min(a.right, b.right), Math.max(a.top, b.top) - Math.min(a.bottom, b.bottom));
+const look = () => {
+  if (document.getAnimations().some((a) => a.playState === 'running')) return;
+  const seats = [...document.querySelectorAll('#board .felt .seat')];
+  const played = [...document.querySelectorAll('#board .trick .played')];
+  if (!seats.length || played.length < seats.length) return;
+  const seen = window.__whole;
+  const plate = (s) => document.querySelector(`#board .felt .seat[data-seat="${s}"] .plate`).getBoundingClientRect();
+  const plates = seats.map((s) => s.querySelector('.plate').getBoundingClientRect());
+  const cards = played.map((p) => [p.dataset.seat, p.querySelector('.card').getBoundingClientRect()]);
+  seen.tricks += 1;
+  cards.forEach(([s, c], i) => {
+    seen.narrowest = Math.min(seen.narrowest, c.width);
+    seen.farthest = Math.max(seen.farthest, apart(c, plate(s)));
+    seen.onPlate = Math.max(seen.onPlate, ...plates.map((r) => depth(c, r)));
+    seen.onCard = Math.max(seen.onCard, ...cards.filter((_, j) => j !== i).map(([, d]) => depth(c, d)));
+  });
+};
+new MutationObserver(() => setTimeout(look, 50)).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_wizards_trick_on_a_phone_lies_by_its_players(server: Server, browser: Browser) -> None:
+    """Wizard at 4 seats on the 360 px phone in French: a whole trick's cards at least 52 px wide
+    (41 to 50 before), each within 12 px of its player's plate (21 px before: they sat in a
+    cluster in the middle, the felt empty between them and the seats), none over a plate or
+    over another card: the trick reads as Board Game Arena's."""
+    page = watched_game(server, browser, "wizard", 4, WHOLE_TRICKS, "fr-FR", PHONE, {"rounds": 2}, moves=4)
+    try:
+        screenshot(page, "look-wizard-trick-phone-fr.png")
+        seen = page.evaluate("window.__whole")
+        assert seen["tricks"] >= 1, seen
+        assert seen["narrowest"] >= 52, seen
+        assert seen["farthest"] <= 12, seen
+        assert seen["onPlate"] <= 3, seen  # (fitTrick lets a card touch a plate by 2 px)
+        assert seen["onCard"] <= 3, seen
+    finally:
+        page.context.close()
+
+
+#: In the page: each seat's name as [its text, whether it is cut] and each plate's box as [left,
+#: top, right, bottom].
+PLATES = """() => ({
+  names: [...document.querySelectorAll('#board .felt .seat .name')].map((n) => [n.textContent, n.scrollWidth > n.clientWidth]),
+  plates: [...document.querySelectorAll('#board .felt .seat .plate')].map((p) => { const r = p.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }) })"""
+
+
+def meet(a: list[float], b: list[float]) -> float:
+    """The area two boxes ([left, top, right, bottom]) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+#: In the page: each Malheur chip's lines (the card; whose seat; Le Malin's second seat), each as
+#: [its text, whether it is cut], and the button's accessible name.
+CHIP_LINES = """() => [...document.querySelectorAll('#board .moves .group-malheur button')].map((b) => [b.getAttribute('aria-label'),
+  [...b.querySelectorAll('.mal-short > *')].map((p) => [p.textContent, p.scrollWidth > p.clientWidth])])"""
+
+
+def test_le_malins_chips_at_six_seats_on_a_phone_show_whole_names(server: Server, browser: Browser) -> None:
+    """Le Malin at 6 seats on the 360 px phone in French, names of eight to eleven letters: the
+    first Malheur window's fifteen chips (Le Malin on one or two of the five others) show each
+    name whole ("Alexandri…", "+ Barthol…" were cut, and two names cut alike told no one apart),
+    the button's accessible name the whole sentence, every chip and card in the window; and the
+    seats' plates show those names whole, clear of one another."""
+    names = ["Zoé", "Bernadette", "Bartholomé", "Alexandrine", "Maximilian", "Bertrand"]
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "game": "malin",
+            "players": 6,
+            "options": {**short_options("malin"), "fun": True},
+            "seats": [{"name": names[0]}] + [{"name": name, "bot": "random"} for name in names[1:]],
+        },
+    )
+    assert r.status_code == 200, r.text
+    page = tb.open_table(browser, r.json()["seats"][0]["url"], "fr-FR", reduced_motion="reduce", **PHONE_KW)
+    try:
+        tb.give_name(page, names[0])
+        page.wait_for_selector("#board .moves .group-malheur button")
+        page.wait_for_timeout(300)
+        chips = page.evaluate(CHIP_LINES)
+        plates = page.evaluate(PLATES)
+        screenshot(page, "look-malin-chips-six-seats-phone-fr.png")
+        assert len(chips) == 15, chips
+        # The plates' names whole at this size too ("Alexandr…", "Bartholo…", "Bernadet…" were
+        # cut, 84 to 87 px in 75), the plates clear of one another (the name's smaller step leaves
+        # them their size: test_le_malins_trick_at_six_seats_on_a_phone_is_readable keeps the
+        # trick's cards off them).
+        assert [name for name, cut in plates["names"] if cut] == [], plates
+        boxes = plates["plates"]
+        assert [(a, b) for a in boxes for b in boxes if a < b and meet(a, b) > 4] == [], plates
+        for label, lines in chips:
+            shown = [text.replace("+\u2009", "") for text, _ in lines[1:]]
+            assert all(name in label for name in shown), (label, lines)  # the whole sentence
+            assert [text for text, cut in lines if cut] == [], (label, lines)
+        seen = page.evaluate(BOXES)
+        assert outside(seen) == [], seen
     finally:
         page.context.close()

@@ -265,7 +265,14 @@ export function fitTrick(felt) {
   const area = felt.querySelector(".trick").getBoundingClientRect();
   const plates = [...felt.querySelectorAll(".seat .plate")].map((p) => p.getBoundingClientRect());
   const width = parseFloat(getComputedStyle(played[0]).getPropertyValue("--trick-w")) || played[0].getBoundingClientRect().width;
-  const anchors = played.map((p) => ({ x: Number(p.dataset.x), y: Number(p.dataset.y) }));
+  // Each card starts from its place (drawFelt) moved out toward its seat by the felt's
+  // --trick-reach (table.css; 1: as drawn) and slides back toward the middle until clear: Wizard's
+  // trick on a phone sat in a tight cluster in the middle, far from whoever played each card.
+  const reach = parseFloat(getComputedStyle(felt).getPropertyValue("--trick-reach")) || 1;
+  const anchors = played.map((p) => ({
+    x: TRICK_CENTRE.x + (Number(p.dataset.x) - TRICK_CENTRE.x) * reach,
+    y: TRICK_CENTRE.y + (Number(p.dataset.y) - TRICK_CENTRE.y) * reach,
+  }));
   // A card's note under it (Le Malin's "= 35", "25 → 12,5"): how wide, and how far below the card it reaches.
   const notes = played.map((p) => {
     const n = p.querySelector(".note");

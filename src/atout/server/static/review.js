@@ -191,6 +191,20 @@ function moveKey(d) {
   return has(`review_move_${word}`) ? `review_move_${word}` : "review_move"; // a bid, a card, a trump, a handicap card…
 }
 
+/** A move's label kept on one line (in a span that does not wrap) when it is short, a card's name
+ *  or a bid ("dame de carreau", "Annoncer 10": 18 characters at most, room a 360 px phone's table
+ *  has beside the figures); a longer one (Le Malin's Malheur on two players) may wrap, but never
+ *  between a short word at either end and its neighbour ("Annoncer" / "0", "0" / "ansagen" were
+ *  split on a phone).  The text (what inner_text and a screen reader read) is unchanged. */
+function oneLine(label) {
+  const nowrap = (text) => el("span", { class: "rv-nowrap" }, text);
+  if (label.length <= 18) return nowrap(label);
+  const last = /^(.*?)(\S+ \S{1,3})$/u.exec(label);
+  if (last) return [last[1], nowrap(last[2])];
+  const first = /^(\S{1,3} \S+)(.*)$/u.exec(label);
+  return first ? [nowrap(first[1]), first[2]] : label;
+}
+
 /** The decision at the replay's step: its options, best first, the played and the best marked. */
 function current(decisions, name) {
   const d = decisions.find((x) => x.step === state.step);
@@ -206,8 +220,8 @@ function current(decisions, name) {
     el("table", { class: "review-options" },
       el("thead", {}, el("tr", {}, el("th", {}, t("review_option")), el("th", {}, t("review_expected")), el("th", {}))),
       el("tbody", {}, options.map((o) => el("tr", { class: `${o.action === d.chosen ? "rv-played" : ""}${o.action === d.best ? " rv-best" : ""}` },
-        el("td", {}, labels[o.text] || o.text),
-        el("td", { class: "num", title: t("review_worlds", { worlds: o.worlds }) }, `${points(o.mean)} ± ${points(o.stderr, false)}`),
+        el("td", { class: "rv-label" }, oneLine(labels[o.text] || o.text)),
+        el("td", { class: "num", title: t("review_worlds", { worlds: o.worlds }) }, `${points(o.mean)} `, el("span", { class: "rv-nowrap" }, `± ${points(o.stderr, false)}`)),
         el("td", { class: "marks" },
           o.action === d.best ? el("span", { class: "mark rv-best" }, `★ ${t("review_best")}`) : null,
           o.action === d.chosen ? el("span", { class: "mark rv-played" }, `◀ ${t("review_played")}`) : null))))));

@@ -157,7 +157,7 @@ function malheurButton(action, msg, names) {
   const { kind, seats, applied, from, to } = malheurMove(action, msg);
   const who = applied && seats[0] === msg.seat ? t("mal_your_card") : seatName(seats[0], names);
   // Le Malin on two seats names the second on the third line (a chip's one line cut "Robotine und…").
-  const third = applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : seats.length > 1 ? el("span", {}, `+ ${seatName(seats[1], names)}`) : null;
+  const third = applied ? el("b", { class: "mal-change" }, `${from} → ${to}`) : seats.length > 1 ? el("span", { class: "mal-who" }, `+\u2009${seatName(seats[1], names)}`) : null;
   return [
     el("span", { class: "mal-long" }, malheurLabel(action, msg, names)),
     el("span", { class: "mal-short", "aria-hidden": "true" }, el("small", { class: "mal-kind" }, t(`mal_m_${kind}`)), el("span", { class: "mal-who" }, who), third),
