@@ -438,7 +438,7 @@ function separateSeats(felt, box) {
     every hundredth from 1 to 0.5 (the trials are computed, not measured: they cost the page no
     layout); steps of 7 % drew a piece that just missed one size at the next, 7 % smaller (Le
     Nain Jaune's run on a phone at 39 px in CI). */
-const CENTRE_SCALES = Array.from({ length: 51 }, (_, i) => Math.round(100 - i) / 100);
+const CENTRE_SCALES = Array.from({ length: 51 }, (_, i) => (100 - i) / 100);
 /** How far (a fraction of the felt's height) the centre piece may be moved down or up from where
     the stylesheet puts it: between the plates above and below it may stay larger there. */
 const CENTRE_SHIFTS = [0, 0.05, -0.05, 0.1, -0.1];
