@@ -304,3 +304,75 @@ def test_a_move_made_before_hearing_of_the_away_bot_brings_the_seat_back(pg_url:
         assert u.seat not in (settings.get("away") or [])
         on_b = u.live(u.b)
         assert on_b.n == 1 and u.seat not in on_b.room.away and u.seat not in on_b.bots
+
+
+# -- 3. a move stored while a process starts listening or a socket joins ---------------------------
+# CI (stop 58): a client joined a table on a process just started; the two bot moves made on
+# another process at once were never told to it, and the table waited for 30 s.
+
+
+def test_a_process_on_postgresql_listens_before_it_serves(pg_url: str) -> None:
+    """A notice sent before the LISTEN is lost: the server's start waits for it."""
+    with client(pg_url, Clock()) as c:
+        listener = c.app.state.manager._listener  # type: ignore[attr-defined]
+        assert listener is not None and listener.listening.is_set()
+
+
+@pytest.mark.parametrize("step", ["join", "load"])
+def test_a_move_stored_while_a_socket_joins_is_told_to_it(pg_url: str, step: str) -> None:
+    """Process A stores a move right after process B read the table, and B hears the notice
+    before anyone there watches the table: ``join``, the read of a socket's attach (the socket
+    must be sent the move); ``load``, B's first read of the table (a page's record, no socket:
+    B's next read of the table must have the move)."""
+    clock = Clock()
+    a, b = two_processes(pg_url, clock, bot_delay=0)
+    with a, b:
+        t = make(a, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}])
+        la: Any = a.app
+        lb: Any = b.app
+        on_a = la.state.manager.tables[t["table"]]
+        seat = on_a.state.current_player
+        move = on_a.state.action_to_text(on_a.state.legal_actions()[0])
+        manager, storage = lb.state.manager, lb.state.manager.storage
+        assert a.portal is not None and b.portal is not None
+        if step == "join":
+            b.portal.call(manager.get, t["table"])
+        name = "changes" if step == "join" else "load"
+        read = getattr(storage, name)
+        done, heard = threading.Event(), threading.Event()
+        hear = manager._listener.on_change
+
+        def hear_and_note(table_id: str, origin: str, what: str) -> None:
+            hear(table_id, origin, what)
+            if table_id == t["table"] and not what:
+                heard.set()
+
+        manager._listener.on_change = hear_and_note
+
+        def read_then_move(*args: Any) -> Any:
+            found = read(*args)
+            if not done.is_set():
+                done.set()
+                a.portal.call(la.state.manager.act, on_a, seat, move)  # type: ignore[union-attr]
+                assert heard.wait(10)  # B's loop has taken A's notice, before this read returns
+            return found
+
+        setattr(storage, name, read_then_move)
+        page = Box()
+
+        async def join() -> Any:
+            table = await manager.get(t["table"])
+            if step == "join":  # nothing reads the table again: the notice must have done it
+                await manager.attach(table, (seat + 1) % 3, page)
+                await settle()
+                return table
+            return await manager.get(t["table"])
+
+        try:
+            on_b = b.portal.call(join)
+        finally:
+            setattr(storage, name, read)
+        assert on_a.n == 1 and on_b.n == 1
+        if step == "join":
+            states = [m["n"] for m in page.got if m.get("type") == "state"]
+            assert states == [0, 1], states

@@ -293,6 +293,7 @@ class ManagerParts:
     _closing: bool
     _refreshing: set[str]
     _unwatched: set[str]
+    _loading_id: str | None
     _outside_seen: int | None
     outside_every: float
     notice_hooks: list[Callable[[str, str], None]]

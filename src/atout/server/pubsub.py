@@ -179,8 +179,9 @@ def parse_notice(payload: str) -> tuple[str, str, str]:
 class Listener:
     """A thread LISTENing on :data:`CHANNEL`; calls ``on_change(table_id, origin, what)`` in ``loop``.
 
-    Reconnects after any error (with back-off up to 2 s) and then calls
-    ``on_reconnect()`` in ``loop``: notices sent meanwhile were lost.
+    Calls ``on_reconnect()`` in ``loop`` each time it starts listening, the first time
+    too, and reconnects after any error (with back-off up to 2 s): notices sent while
+    nobody listened were lost, so every table held is brought up to the database.
     """
 
     def __init__(
@@ -214,7 +215,9 @@ class Listener:
                     self.listening.set()
                     if not first:
                         log.warning("notices: listening again; refreshing every table")
-                        self.loop.call_soon_threadsafe(self.on_reconnect)
+                    # Even the first time: a table loaded before this LISTEN (the server's
+                    # start waited for it in vain) may have missed a notice.
+                    self.loop.call_soon_threadsafe(self.on_reconnect)
                     first, delay = False, 0.1
                     while not self._stop.is_set():
                         for notice in conn.notifies(timeout=0.5):

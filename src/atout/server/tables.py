@@ -78,6 +78,9 @@ from .tablesync import TableSync
 
 #: Back-off of the bot driver after a storage error: first wait, then doubled up to the last.
 BACKOFF = (0.1, 5.0)
+#: Seconds a starting server on PostgreSQL waits for its LISTEN before it serves anyway
+#: (then the first LISTEN refreshes every table it loaded meanwhile).
+LISTEN_WAIT = 10.0
 
 
 class TableManager(TableSeats, TableSync, BotThinking):
@@ -123,6 +126,9 @@ class TableManager(TableSeats, TableSync, BotThinking):
         self._refreshing: set[str] = set()
         #: Tables changed by another process while nobody here watched them (:meth:`get` reloads).
         self._unwatched: set[str] = set()
+        #: The table :meth:`get` is reading from the database, if any: a notice for it then
+        #: marks it :attr:`_unwatched` (its copy may have been read before that move).
+        self._loading_id: str | None = None
         #: SQLite: the last outside change read (an operator's command: :meth:`_look_outside`);
         #: ``None`` before :meth:`start` and on PostgreSQL (its notices tell).
         self._outside_seen: int | None = None
@@ -142,6 +148,15 @@ class TableManager(TableSeats, TableSync, BotThinking):
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
         """Rebuild every unfinished table and let its bots resume."""
+        if self.storage.shared:
+            # Listening before serving: a notice sent before the LISTEN is lost, and a client
+            # that joined a table here meanwhile would wait for a move it is never told of.
+            self._listener = Listener(
+                self.storage.url, asyncio.get_running_loop(), self._on_change, self._on_reconnect
+            )
+            self._listener.start()
+            if not await to_thread.run_sync(self._listener.listening.wait, LISTEN_WAIT):
+                log.warning("notices: not listening after %.0f s; serving, still trying", LISTEN_WAIT)
         for table_id in await to_thread.run_sync(self.storage.unfinished_ids):
             try:
                 table = await self.get(table_id)
@@ -150,10 +165,6 @@ class TableManager(TableSeats, TableSync, BotThinking):
                 continue
             self._kick(table)
         if self.storage.shared:
-            self._listener = Listener(
-                self.storage.url, asyncio.get_running_loop(), self._on_change, self._on_reconnect
-            )
-            self._listener.start()
             self._spawn(self._lease_loop())
         else:
             self._outside_seen = await self._db(self.storage.last_outside)
@@ -258,7 +269,11 @@ class TableManager(TableSeats, TableSync, BotThinking):
                 return table
             if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 32:
                 raise TableError("not_found", reason("server.no_such_table"))
-            stored = await self._db(lambda: self.storage.load(table_id))
+            self._loading_id = table_id
+            try:
+                stored = await self._db(lambda: self.storage.load(table_id))
+            finally:
+                self._loading_id = None
             if stored is None:
                 raise TableError("not_found", reason("server.no_such_table"))
             game, state, score_history = rebuild(stored)
@@ -304,6 +319,14 @@ class TableManager(TableSeats, TableSync, BotThinking):
             self.check_holder(table, seat, key_hash)
             table.sockets.setdefault(seat, set()).add(send)
             await send(table.message(seat))
+            if table.id in self._unwatched:
+                # A notice came during the read above, before this socket watched the table
+                # (:meth:`_on_change` then only marks it): a move stored after the read.
+                self._unwatched.discard(table.id)
+                try:
+                    await self._refresh_locked(table)
+                except TableError:  # the database is away: the next get or notice retries
+                    self._unwatched.add(table.id)
 
     async def _cut_off(self, table: LiveTable, seat: int) -> None:
         """The seat's sockets are told it was handed over (their socket closes) and dropped."""

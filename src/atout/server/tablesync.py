@@ -80,7 +80,11 @@ class TableSync(ManagerParts):
                 hook(table_id, what)
             return
         table = self.tables.get(table_id)
-        if table is None or table_id in self._refreshing:
+        if table is None:
+            if table_id == self._loading_id:  # being read: the copy may lack this move
+                self._unwatched.add(table_id)
+            return
+        if table_id in self._refreshing:
             return
         if not any(table.sockets.values()) and not self.leases.holds(table_id):
             # Nobody here watches it and we do not drive its bots: reload it only when
