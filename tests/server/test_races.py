@@ -327,13 +327,16 @@ def test_a_move_stored_while_a_socket_joins_is_told_to_it(pg_url: str, step: str
     clock = Clock()
     a, b = two_processes(pg_url, clock, bot_delay=0)
     with a, b:
-        t = make(a, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}])
         la: Any = a.app
         lb: Any = b.app
+        manager, storage = lb.state.manager, lb.state.manager.storage
+        # B's lease loop loads the tables other processes created every third second: held
+        # back (its first look, at B's start, found none), the test's read is B's first.
+        manager.leases.interval = 3600
+        t = make(a, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}])
         on_a = la.state.manager.tables[t["table"]]
         seat = on_a.state.current_player
         move = on_a.state.action_to_text(on_a.state.legal_actions()[0])
-        manager, storage = lb.state.manager, lb.state.manager.storage
         assert a.portal is not None and b.portal is not None
         if step == "join":
             b.portal.call(manager.get, t["table"])
@@ -372,7 +375,9 @@ def test_a_move_stored_while_a_socket_joins_is_told_to_it(pg_url: str, step: str
             on_b = b.portal.call(join)
         finally:
             setattr(storage, name, read)
-        assert on_a.n == 1 and on_b.n == 1
+        assert done.is_set(), "B read the table before the test did"
+        assert on_a.n == 1
+        assert on_b.n == 1
         if step == "join":
             states = [m["n"] for m in page.got if m.get("type") == "state"]
             assert states == [0, 1], states
