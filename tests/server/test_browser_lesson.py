@@ -106,9 +106,9 @@ window.WebSocket = class extends Socket {
 };"""
 #: The least pause between two of the bots' moves drawn after a "Continue" (ms) when the second
 #: was already waiting as the first was drawn: made while the learner read, they come one at a
-#: time at the bots' pace (table.js BOT_PACE.fast, 350, less the timers' slack), never all at
-#: once.  (A move the server makes later comes when it comes.)
-PACED = 300
+#: time at the bots' pace (table.js BOT_PACE.swift, 150, the tests' card speed, less the
+#: timers' slack), never all at once.  (A move the server makes later comes when it comes.)
+PACED = 120
 
 
 def paced(page: Any, after: int) -> None:

@@ -51,6 +51,7 @@ from atout.core.registry import game_class
 from .conftest import Server, game_names, play_together, screenshot, short_options
 from .test_browser import (
     FAST_CARDS,
+    FAST_SUMMARY_MS,
     I18N,
     LAYOUT,
     MAX_MOVES,
@@ -144,13 +145,13 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'data-kind'] });
 """
 
-#: True once no summary is up, or the last one has been up for 3 s (what item 4 promises).
+#: True once no summary is up, or the last one has been up for its hold (what item 4 promises).
 READ_SUMMARY = """() => {
   const o = document.getElementById('overlay');
   if (o.hidden || o.dataset.kind !== 'summary') return true;
   const last = window.__summaries[window.__summaries.length - 1];
-  return !!last && performance.now() - last.since > 3000;
-}"""
+  return !!last && performance.now() - last.since > @HOLD@;
+}""".replace("@HOLD@", str(FAST_SUMMARY_MS))
 
 #: The bar and the hand, measured as the player sees them (the window's coordinates).
 FRAME = """() => {
@@ -476,9 +477,9 @@ def whole_game(
     assert hinted
     page.wait_for_timeout(500)
     assert page.evaluate("window.__bad") == []
-    # Item 4: each round's summary stayed until read (3 s at the fast card speed, unless closed).
+    # Item 4: each round's summary stayed until read (its hold at the card speed, unless closed).
     for summary in page.evaluate("window.__summaries"):
-        assert summary["closed"] is None or summary["closed"] >= 2800, summary
+        assert summary["closed"] is None or summary["closed"] >= FAST_SUMMARY_MS - 200, summary
     # Item 1: the final ranking's buttons are inside the window and inside their box.
     page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
     assert_translated(page, english, f"{game}, final ranking", lang)

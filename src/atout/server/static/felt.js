@@ -709,7 +709,8 @@ export function snapshot(root) {
     button's release and the click would be lost (the browser clicks only where the press and
     the release meet). */
 export function fly(node, keyframes, options) {
-  const anim = node.animate(keyframes, options);
+  const anim = node.animate(keyframes, tempo === 1 ? options
+    : { ...options, duration: (options.duration ?? 0) * tempo, delay: (options.delay ?? 0) * tempo });
   inFlight.set(node, (inFlight.get(node) || 0) + 1);
   node.style.pointerEvents = "none";
   const landed = () => {
@@ -722,6 +723,10 @@ export function fly(node, keyframes, options) {
 }
 /** How many flights each node is in (a card dealt again while it still lands). */
 const inFlight = new WeakMap();
+/** The card speed's share of each flight's time (1: as written; the table's "swift" speed halves
+    them, for players who follow at a glance).  Set by the table (setTempo). */
+let tempo = 1;
+export function setTempo(share) { tempo = share > 0 ? share : 1; }
 
 function fromRect(node, rect, opts = {}) {
   if (reducedMotion() || !rect) return null;

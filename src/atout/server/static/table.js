@@ -7,7 +7,7 @@
    game's module (static/games/<game>.js), a pure function of the seat's message. */
 
 import { el, t, tn, has, i18n, loadStrings, translatePage, reducedMotion, markNamed, isNamed } from "./lib/dom.js";
-import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHand, fitHeight, keepFelt } from "./felt.js";
+import { drawInfo, drawFelt, drawWhy, drawHand, drawMoves, snapshot, animatePlays, gatherTrick, animateDeal, cardElement, fitFelt, fitHand, fitHeight, keepFelt, setTempo } from "./felt.js";
 import { sheetTable, roundSummary, ranking, chart } from "./sheet.js";
 import * as generic from "./games/generic.js";
 import { setupChat, setLog, addLine, announceEvent, replayChat } from "./chat.js";
@@ -19,13 +19,17 @@ const store = {
   get(k, d) { try { return localStorage.getItem(`atout.${k}`) ?? d; } catch { return d; } },
   set(k, v) { try { localStorage.setItem(`atout.${k}`, v); } catch { /* private mode: not remembered */ } },
 };
-const HOLD = { normal: 1700, fast: 700 };
+/** How long a finished trick stays whole on the felt (ms) at each card speed: "swift" is for
+    players who follow the game at a glance (the last trick stays one key or click away). */
+const HOLD = { normal: 1700, fast: 700, swift: 300 };
 /** The pause between the bots' moves a lesson's coach held back (ms): the server's own pace
     (its bot delay, 0.8 s by default) at normal speed. */
-const BOT_PACE = { normal: 800, fast: 350 };
+const BOT_PACE = { normal: 800, fast: 350, swift: 150 };
 /** How long a round's summary holds the table (ms) unless the player closes it first: the bots
     play on at the server, their moves are drawn once it has been read. */
-const SUMMARY_HOLD = { normal: 6000, fast: 3000 };
+const SUMMARY_HOLD = { normal: 6000, fast: 3000, swift: 1500 };
+/** The cards' flights at each card speed, a share of their time (felt.js setTempo). */
+const TEMPO = { normal: 1, fast: 1, swift: 0.5 };
 
 const tableId = location.pathname.split("/").pop();
 const hashParams = new URLSearchParams(location.hash.slice(1));
@@ -750,7 +754,8 @@ async function main() {
   paintSound();
   const speed = $("speed");
   speed.value = store.get("speed", "normal");
-  speed.addEventListener("change", () => store.set("speed", speed.value));
+  setTempo(TEMPO[speed.value] || 1);
+  speed.addEventListener("change", () => { store.set("speed", speed.value); setTempo(TEMPO[speed.value] || 1); });
   $("download").addEventListener("click", () => download("text"));
   $("download-json").addEventListener("click", () => download("json"));
   $("rename").addEventListener("submit", (ev) => {
