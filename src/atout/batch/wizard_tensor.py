@@ -12,6 +12,7 @@ compare the two value for value.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,6 +33,19 @@ __all__ = ["blocks", "encode", "encode_sparse"]
 K = C.NUM_KINDS
 _WIZ_MASK = U64(C.WIZARD_MASK)
 _JES_MASK = U64(C.JESTER_MASK)
+
+
+@lru_cache(maxsize=16)
+def _past_slots(n: int, r: int, step: int) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """The past tricks' slots ``t * n + k`` (trick ``t``, the viewer's ``k``-th seat), for ``n`` players
+    and ``r`` tricks: ``[viewer, slot]`` where the slot's card lies in a match's ``played`` rows
+    (``t * n`` plus the seat ``(viewer + step * k) % n``); ``[slot]`` its column in the block
+    (``slot * K``); ``[slot]`` its trick ``t``."""
+    slot = np.arange(r * n, dtype=np.intp)
+    trick, k = slot // n, slot % n
+    viewers = np.arange(n, dtype=np.intp)[:, None]
+    offsets = trick * n + (viewers + step * k) % n
+    return offsets, slot * K, trick
 
 
 def _hand_values(hands: NDArray[np.uint64]) -> NDArray[np.float64]:
@@ -135,9 +149,10 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of play).
     seat_at = (seats[:, None] + frame.step * np.arange(n, dtype=np.intp)) % n  # (N, n)
     g = frame.rows[:, None]
-    past_slots = r * n if information_state else 0
-    width = 7 + K + 4 * n + past_slots
-    cols = np.zeros((N, width), dtype=np.intp)
+    # The past tricks' slots up to the most tricks any row has done: the later ones hold nothing.
+    past_tricks = min(r, int(batch.tricks_done.max())) if information_state and N else 0
+    width = 7 + K + 4 * n + past_tricks * n
+    cols = np.empty((N, width), dtype=np.intp)  # every slot is written below
     vals = np.ones((N, width), dtype=frame.dtype)  # values cast as they are stored, as the recorder casts
     keep = np.ones((N, width), dtype=bool)
     phase = batch.phase
@@ -149,10 +164,14 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     at = 4  # the hand: one slot per card kind
     clairvoyant = (batch.round == 1) if game.options["clairvoyance"] else np.zeros(N, dtype=bool)
     own = np.where(clairvoyant, U64(0), batch.hands[frame.rows, seats])
-    hand = _hand_values(own)
+    # :func:`_hand_values` without its (N, 54) floats: an ordinary card is 1.0 (``vals``' ones),
+    # the Wizards' and the Jesters' columns 0.25 a card held.
     cols[:, at : at + K] = start["hand"] + np.arange(K)
-    vals[:, at : at + K] = hand
-    keep[:, at : at + K] = hand != 0
+    keep[:, at : at + C.WIZARD] = unpack(own, C.WIZARD)
+    for kind, special in ((C.WIZARD, _WIZ_MASK), (C.JESTER, _JES_MASK)):
+        count = popcount(own & special)
+        vals[:, at + kind] = count * 0.25
+        keep[:, at + kind] = count != 0
     at += K
     cols[:, at] = start["turned"] + batch.turned
     keep[:, at] = batch.turned >= 0
@@ -194,19 +213,23 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     vals[:, at : at + n] = scores
     keep[:, at : at + n] = scores != 0
     at += n
-    if information_state:
-        # One slot per (trick, seat in the viewer's order), in that column order.
-        played = batch.played[:, :r]
-        # (N, r, n): each trick's cards in the viewer's seat order, one seat at a time (numpy's
-        # take_along_axis over the seats cost three times as much).
-        past = np.stack([played[frame.rows, :, seat_at[:, k]] for k in range(n)], axis=2).astype(np.intp)
-        done = (past >= 0) & (np.arange(r)[None, :, None] < batch.tricks_done[:, None, None])
-        place = np.arange(r * n, dtype=np.intp).reshape(r, n)  # (trick, seat) in column order
-        cols[:, at:] = (start["past_tricks"] + place * K + past).reshape(N, -1)
-        vals[:, at:] = np.where(past < C.WIZARD, 1.0, 0.25).reshape(N, -1)
-        keep[:, at:] = done.reshape(N, -1)
-    indptr = np.zeros(N + 1, dtype=np.intp)
-    np.cumsum(keep.sum(axis=1), out=indptr[1:])
-    # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times slower.
+    if past_tricks:
+        # One slot per (trick, seat in the viewer's order), in that column order: each trick's cards
+        # in the viewer's seat order by one take from the flat ``played`` (N, rounds + 1, n), then
+        # the slots' columns, values and presence, each one pass over the rows' (N, tricks * n)
+        # slots (a (N, tricks, n) view's inner loops of n entries cost twice as much).
+        slots = past_tricks * n
+        offsets, columns, trick_of = _past_slots(n, r, frame.step)
+        where = offsets[seats, :slots]
+        where += (frame.rows * (batch.played.shape[1] * n))[:, None]
+        past = batch.played.reshape(-1).take(where)  # int8, -1: no card
+        np.add(start["past_tricks"] + columns[:slots], past, out=cols[:, at:])
+        np.copyto(vals[:, at:], 0.25, where=past >= C.WIZARD)  # a Wizard or Jester; the rest stay 1.0
+        np.greater_equal(past, 0, out=keep[:, at:])
+        keep[:, at:] &= trick_of[:slots] < batch.tricks_done[:, None]
+    # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times
+    # slower, fancy indexing half again as slow as ``take``.  Each row's entries start at its first
+    # kept slot: a search of the sorted positions (a count of each row's kept slots cost four times more).
     kept = np.flatnonzero(keep)
-    return SparseTensor(indptr, cols.reshape(-1)[kept], vals.reshape(-1)[kept], frame.out.shape)
+    indptr = np.searchsorted(kept, np.arange(N + 1, dtype=np.intp) * width)
+    return SparseTensor(indptr, cols.reshape(-1).take(kept), vals.reshape(-1).take(kept), frame.out.shape)
