@@ -757,7 +757,11 @@ class BatchBase(ABC, Generic[GameT, DealsT]):
             layout, seat_array, self.num_games, self.players, dtype, self._direction, sparse=sparse, out=out
         )
         if fill:
-            encoder.encode(self, frame, information_state)
+            # A game's encoder may write its dense tensors another way where it can (Wizard's, from
+            # its compressed rows: the vector env's observations); ``encode`` stays the reference.
+            dense = None if sparse else getattr(encoder, "encode_dense", None)
+            if dense is None or not dense(self, frame, information_state):
+                encoder.encode(self, frame, information_state)
         return frame
 
     def information_state_tensor(

@@ -13,7 +13,7 @@ compare the two value for value.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .common import TensorFrame
     from .wizard import WizardBatch
 
-__all__ = ["blocks", "encode", "encode_sparse"]
+__all__ = ["blocks", "encode", "encode_dense", "encode_sparse"]
 
 K = C.NUM_KINDS
 _WIZ_MASK = U64(C.WIZARD_MASK)
@@ -141,14 +141,55 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     an (N, slots) table of columns, one of values and one of which slots hold an entry, read in
     row-major order, are the rows' entries already grouped by row with their columns ascending.
     """
+    found = _entries(batch, frame, information_state)
+    if found is None:
+        return None
+    kept, width, indices, values = found
+    # Each row's entries start at its first kept slot: a search of the sorted positions (a count of
+    # each row's kept slots cost four times more).
+    indptr = np.searchsorted(kept, np.arange(batch.num_games + 1, dtype=np.intp) * width)
+    return SparseTensor(indptr, indices, values, frame.out.shape)
+
+
+def encode_dense(batch: WizardBatch, frame: TensorFrame, information_state: bool) -> bool:
+    """:func:`encode`'s tensors written into ``frame.out`` (zeros) from :func:`encode_sparse`'s entries;
+    False (nothing written) for a configuration it does not cover (then :func:`encode` runs).
+
+    Why: the vector env's agent observes the dense tensor at every step (1,024 rows), and
+    :func:`encode`'s past tricks (a ``nonzero`` over every (trick, seat), then gathers and a 2-D
+    scatter) were most of its cost; the slots' entries, scattered once, are the same values in the
+    same cells (the encoders' tests compare these tensors with the engine's).  :func:`encode` stays
+    the reference the sparse encoder is tested against.
+    """
+    found = _entries(batch, frame, information_state)
+    if found is None:
+        return False
+    kept, width, indices, values = found
+    out = frame.out
+    rows = kept // width
+    if out.flags.c_contiguous:
+        out.reshape(-1)[rows * out.shape[1] + indices] = values
+    else:  # a view of a wider array (the vector env's flattened observations)
+        out[rows, indices] = values
+    return True
+
+
+def _entries(
+    batch: WizardBatch, frame: TensorFrame, information_state: bool
+) -> tuple[NDArray[np.intp], int, NDArray[np.intp], NDArray[np.floating[Any]]] | None:
+    """The rows' entries, row by row in column order: (their flat positions in the (N, width) slots,
+    width, their columns, their values); None for clairvoyance's seen hands (see :func:`encode_sparse`)."""
     if "seen_hands" in frame.start:
         return None
     game = batch.game
     N, n, r = batch.num_games, game.players, game.full_rounds
     start, seats = frame.start, frame.seats
-    # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of play).
-    seat_at = (seats[:, None] + frame.step * np.arange(n, dtype=np.intp)) % n  # (N, n)
-    g = frame.rows[:, None]
+    # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of
+    # play), and where each lies in the flat per-seat arrays: one ``take`` of a flat (N, n) array
+    # reads a block in the viewer's order (a 2-D fancy index cost three times as much).
+    offsets, columns, trick_of = _past_slots(n, r, frame.step)
+    seat_at = offsets[seats, :n]  # (N, n): trick 0's offsets are the seats
+    seat_flat = seat_at + (frame.rows * n)[:, None]
     # The past tricks' slots up to the most tricks any row has done: the later ones hold nothing.
     past_tricks = min(r, int(batch.tricks_done.max())) if information_state and N else 0
     width = 7 + K + 4 * n + past_tricks * n
@@ -182,7 +223,7 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     keep[:, at] = trump | none
     at += 1
     # Per seat of the viewer's order: bids, tricks won, the trick in progress.
-    bids = batch.bids[g, seat_at]
+    bids = batch.bids.reshape(-1).take(seat_flat)
     made = bids >= 0
     mode = game.options["bids"]
     if mode == "open":
@@ -191,24 +232,26 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
         shown = made & made.all(axis=1, keepdims=True)
     else:
         shown = np.zeros((N, n), dtype=bool)
-    shown = shown | (made & (seat_at == seats[:, None]))  # one's own bid
+    shown[:, 0] |= made[:, 0]  # one's own bid (the viewer's first seat)
     j = np.arange(n, dtype=np.intp)
     cols[:, at : at + n] = start["bids"] + j * (r + 2) + np.where(shown, bids, r + 1)
     keep[:, at : at + n] = made
     at += n
-    cols[:, at : at + n] = start["tricks_won"] + j * (r + 1) + batch.tricks_won[g, seat_at]
+    cols[:, at : at + n] = start["tricks_won"] + j * (r + 1) + batch.tricks_won.reshape(-1).take(seat_flat)
     at += n
     current = np.minimum(batch.tricks_done, r - 1)
-    trick = batch.played[frame.rows, current].astype(np.intp)[g, seat_at]  # (N, n) in the viewer's order
+    stride = batch.played.shape[1] * n  # a match's cells of ``played``
+    # (N, n) the trick in progress in the viewer's order (int8, -1: no card yet).
+    trick = batch.played.reshape(-1).take(seat_at + (frame.rows * stride + current * n)[:, None])
     cols[:, at : at + n] = start["trick"] + j * K + trick
-    vals[:, at : at + n] = np.where(trick < C.WIZARD, 1.0, 0.25)
+    np.copyto(vals[:, at : at + n], 0.25, where=trick >= C.WIZARD)  # a Wizard or Jester; the rest stay 1.0
     keep[:, at : at + n] = (trick >= 0) & (batch.trick_size > 0)[:, None]
     at += n
     cols[:, at] = start["leader"] + frame.rel(batch.leader)
     keep[:, at] = batch.leader >= 0
     at += 1
     low, high = game.score_bounds()
-    scores = batch.scores[g, seat_at] / float(max(-low, high))
+    scores = batch.scores.reshape(-1).take(seat_flat) / float(max(-low, high))
     cols[:, at : at + n] = start["scores"] + j
     vals[:, at : at + n] = scores
     keep[:, at : at + n] = scores != 0
@@ -219,17 +262,14 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
         # the slots' columns, values and presence, each one pass over the rows' (N, tricks * n)
         # slots (a (N, tricks, n) view's inner loops of n entries cost twice as much).
         slots = past_tricks * n
-        offsets, columns, trick_of = _past_slots(n, r, frame.step)
         where = offsets[seats, :slots]
-        where += (frame.rows * (batch.played.shape[1] * n))[:, None]
+        where += (frame.rows * stride)[:, None]
         past = batch.played.reshape(-1).take(where)  # int8, -1: no card
         np.add(start["past_tricks"] + columns[:slots], past, out=cols[:, at:])
         np.copyto(vals[:, at:], 0.25, where=past >= C.WIZARD)  # a Wizard or Jester; the rest stay 1.0
         np.greater_equal(past, 0, out=keep[:, at:])
         keep[:, at:] &= trick_of[:slots] < batch.tricks_done[:, None]
     # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times
-    # slower, fancy indexing half again as slow as ``take``.  Each row's entries start at its first
-    # kept slot: a search of the sorted positions (a count of each row's kept slots cost four times more).
+    # slower, fancy indexing half again as slow as ``take``.
     kept = np.flatnonzero(keep)
-    indptr = np.searchsorted(kept, np.arange(N + 1, dtype=np.intp) * width)
-    return SparseTensor(indptr, cols.reshape(-1).take(kept), vals.reshape(-1).take(kept), frame.out.shape)
+    return kept, width, cols.reshape(-1).take(kept), vals.reshape(-1).take(kept)
