@@ -103,12 +103,15 @@ def test_the_sparse_first_layer_gives_the_dense_logits_and_actions(name: str) ->
         ("sparse_inputs", ["policy", "heuristic", "policy"]),
         ("subset_rows", ["policy", "heuristic", "policy"]),  # the heuristic seat's prior reused
         ("subset_rows", ["policy", "policy", "policy"]),  # the prior written for the rows only
+        ("skip_forced", ["policy", "policy", "policy"]),
+        ("skip_forced", ["policy", "heuristic", "policy"]),
     ],
 )
 def test_learned_opponents_play_the_same_matches_either_way(switch: str, opponents: list[str]) -> None:
     """The vector env's learned opponents move the same with either setting of ``switch``: from
     sparse tensors (the default) as with the dense product; from tensors and a prior written for
-    the rows they answer (``subset_rows``, the default) as from the whole batch's: the same
+    the rows they answer (``subset_rows``, the default) as from the whole batch's; playing forced
+    moves without the network (``skip_forced``, the default) as asking it: the same
     observations, rewards and ends, step by step, on seeded matches."""
     envs = []
     for on in (True, False):

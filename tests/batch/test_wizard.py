@@ -210,3 +210,19 @@ def test_the_heuristics_card_play_from_bitmasks_is_the_argmax_reading(players: i
     seat = rng.integers(0, players, P)
     expected = _argmax_plays(batch, rows, seat, bits, players)
     assert (H._plays(batch, rows, seat, bits, players) == expected).all()
+
+
+@pytest.mark.parametrize("options", [{}, {"clairvoyance": True}])
+def test_forced_actions_are_the_only_legal_action(options: dict[str, Any]) -> None:
+    """``forced_actions``: a match's one legal action where it has exactly one, else -1 (over, or a
+    choice): what the vector env's learned opponents play without their network."""
+    rng = np.random.default_rng(5)
+    batch = WizardBatch(4, range(40), **options)
+    forced = 0
+    while not batch.terminal.all():
+        mask = batch.legal_mask()
+        expected = np.where(mask.sum(axis=1) == 1, mask.argmax(axis=1), -1)
+        assert np.array_equal(batch.forced_actions(), expected)
+        forced += int((expected >= 0).sum())
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    assert forced > 500

@@ -8,6 +8,7 @@ deal-ahead queue of auto-reset are written once.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self
@@ -268,9 +269,19 @@ class _SparseOut:
 
     def __init__(self, count: int, size: int) -> None:
         self.shape = (count, size)
-        self.row_of = np.broadcast_to(np.arange(count, dtype=np.intp)[:, None], self.shape)
-        self.column_of = np.broadcast_to(np.arange(size, dtype=np.intp)[None, :], self.shape)
         self.parts: list[tuple[NDArray[np.intp], NDArray[np.intp], NDArray[Any]]] = []
+
+    # Made at the first write: a game's direct sparse encoder (Wizard's) makes a frame a call and
+    # writes none (the vector env's learned opponents, several calls a step).
+    @functools.cached_property
+    def row_of(self) -> NDArray[np.intp]:
+        """Each cell's row (a zero-stride view)."""
+        return np.broadcast_to(np.arange(self.shape[0], dtype=np.intp)[:, None], self.shape)
+
+    @functools.cached_property
+    def column_of(self) -> NDArray[np.intp]:
+        """Each cell's column (a zero-stride view)."""
+        return np.broadcast_to(np.arange(self.shape[1], dtype=np.intp)[None, :], self.shape)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self.record(self.row_of[key], self.column_of[key], value)
@@ -430,7 +441,9 @@ class Batch(Protocol):
     ``restart(games, seeds, start_rounds)``: new matches in some entries only,
     each at its round of ``start_rounds()`` (the vector env resets its matches
     one by one so).  A game with a heuristic policy also has
-    ``heuristic_actions() -> (N,) actions``.
+    ``heuristic_actions() -> (N,) actions``; one may offer ``forced_actions() -> (N,)`` (each
+    match's one legal action where it has exactly one, else -1: Wizard's), which the vector env's
+    learned opponents then play without their network.
     """
 
     def __init__(
