@@ -187,3 +187,30 @@ def test_the_buffered_forward_pass_gives_the_same_actions() -> None:
         x, mask = batch.sparse_tensor().select(rows), batch.legal_mask()[rows]
         prior = batch.heuristic_actions()[rows]
         assert np.array_equal(model.best_actions(x, mask, prior, buffers), model.best_actions(x, mask, prior))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_product_runs_scipys_csr_loop_and_gives_the_matrix_products_values(dtype: Any) -> None:
+    """``SparseTensor.dot`` calls scipy's CSR × dense loop directly where it can (issue 49): the very
+    values of ``csr_matrix(...) @ weight`` (the same sums in the same order), bit for bit; a weight it
+    cannot pass as it is (another dtype, not contiguous) takes the ``csr_matrix`` route."""
+    from scipy.sparse import csr_matrix
+
+    from atout.batch.common import _csr_product
+
+    assert _csr_product() is not None  # this scipy has the loop: the direct path is the one tested
+    batch = WizardBatch(4, range(200, 456))
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    x = batch.sparse_tensor(dtype=dtype)
+    weight = rng.standard_normal((x.shape[1], 24)).astype(dtype)
+    expected = np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ weight)
+    for w in (weight, np.asfortranarray(weight), weight.astype(np.float16)):
+        got = x.dot(w)
+        reference = (
+            expected
+            if w.dtype == dtype
+            else np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ w)
+        )
+        assert got.dtype == reference.dtype and np.array_equal(got, reference)
