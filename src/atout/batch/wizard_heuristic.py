@@ -41,6 +41,8 @@ _RANK_SUM = np.array(
     [sum(r + 1 for r in range(C.RANKS) if m >> r & 1) for m in range(1 << C.RANKS)], dtype=np.intp
 )
 _BIG = 10_000
+#: Each suit's 13 ranks shifted down to bits 0..12 (suit ``s`` lies at bits ``13 * s``).
+_SUIT_SHIFTS = np.array([C.RANKS * s for s in range(4)], dtype=np.uint64)
 
 
 @lru_cache(maxsize=8)
@@ -71,15 +73,9 @@ def heuristic_actions(batch: WizardBatch) -> IntArray:
     game = batch.game
     rows = np.flatnonzero(choice & (phase == TRUMP))
     if rows.size:
-        h = hands[rows]
-        keys = np.stack(
-            [
-                popcount(h & U64(C.SUIT_MASK[s])) * 1000
-                + _RANK_SUM[((h >> U64(13 * s)) & U64(0x1FFF)).astype(np.intp)]
-                for s in range(4)
-            ],
-            axis=1,
-        )
+        # Per suit: cards held * 1000 + the sum of their ranks, all four suits at once (B, 4).
+        suits = hands[rows, None] >> _SUIT_SHIFTS
+        keys = popcount(suits & U64(0x1FFF)) * 1000 + _RANK_SUM[(suits & U64(0x1FFF)).astype(np.intp)]
         actions[rows] = game.trump_base + np.argmax(keys, axis=1)
     rows = np.flatnonzero(choice & (phase == BID))
     if rows.size:
@@ -93,23 +89,37 @@ def heuristic_actions(batch: WizardBatch) -> IntArray:
 def _bids(
     batch: WizardBatch, rows: IntArray, hands: NDArray[np.uint64], bits: NDArray[np.uint64]
 ) -> IntArray:
-    values = _bid_values(batch.players)[batch.trump[rows] + 1]  # (B, 54)
     # What each card adds, in the bot's order: ascending kinds, then each Wizard (Jesters add
-    # nothing); summed left to right by one ``add.accumulate`` (sequential, unlike ``sum``'s
-    # pairwise order), so every partial sum is the bot's, rounding included.
-    terms = np.zeros((rows.size, C.WIZARD + 4), dtype=np.float64)
-    np.copyto(terms[:, : C.WIZARD], values[:, : C.WIZARD], where=unpack(hands, C.WIZARD))
-    wizards = popcount(hands & U64(C.WIZARD_MASK))
-    np.copyto(terms[:, C.WIZARD :], values[:, C.WIZARD, None], where=wizards[:, None] > np.arange(4))
+    # nothing), by hand slot (the 52 ordinary cards, then the four Wizard slots: a held Wizard's
+    # slot adds the Wizard's value, an empty slot an exact 0.0 that changes no partial sum);
+    # summed left to right by one ``add.accumulate`` (sequential, unlike ``sum``'s pairwise
+    # order), so every partial sum is the bot's, rounding included.
+    values = _slot_bid_values(batch.players)[batch.trump[rows] + 1]  # (B, 56)
+    terms = np.where(unpack(hands, C.WIZARD + 4), values, 0.0)
     total = np.add.accumulate(terms, axis=1)[:, -1] if rows.size else np.zeros(0)
     want = np.rint(total).astype(np.intp)
     want = np.where(hands == 0, 0, want)  # no hand seen (clairvoyance): bid 0
+    # The bid nearest to ``want`` among the legal ones, the lower first at equal distance: the
+    # least key of ``_bid_keys`` (a wish beyond the bids keys them as the nearest end does).
     width = batch.full_rounds + 1
-    candidates = np.arange(width, dtype=np.intp)
-    legal = unpack(bits, width)
-    key = np.abs(candidates[None, :] - want[:, None]) * 64 + candidates[None, :]
-    result: IntArray = np.argmin(np.where(legal, key, _BIG), axis=1)
+    keys = _bid_keys(width)[np.clip(want, 0, width - 1)]
+    result: IntArray = np.argmin(np.where(unpack(bits, width), keys, _BIG), axis=1)
     return result
+
+
+@lru_cache(maxsize=8)
+def _slot_bid_values(players: int) -> NDArray[np.float64]:
+    """``[trump + 1, slot]``: :func:`_bid_values` by hand slot: slot k < 52 the kind k, the four Wizard slots the Wizard's."""
+    values = _bid_values(players)
+    return np.concatenate([values[:, : C.WIZARD], np.repeat(values[:, C.WIZARD, None], 4, axis=1)], axis=1)
+
+
+@lru_cache(maxsize=8)
+def _bid_keys(width: int) -> NDArray[np.intp]:
+    """``[want, bid]``: ``|bid - want| * 64 + bid``, the bot's order of preference among the bids."""
+    candidates = np.arange(width, dtype=np.intp)
+    keys: NDArray[np.intp] = np.abs(candidates[None, :] - candidates[:, None]) * 64 + candidates[None, :]
+    return keys
 
 
 def play_masks(
