@@ -157,21 +157,19 @@ def _order_tables() -> tuple[NDArray[np.uint64], NDArray[np.intp]]:
     """
     remap = np.zeros((10, 7, 256), dtype=np.uint64)
     kind_at = np.zeros((10, 65), dtype=np.intp)
+    # (256, 8): the bits of each byte value; a kind's new bit, by byte and bit (none past kind 53).
+    held = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
     for t in range(5):
         for lowest in (0, 1):
             order = 2 * t + lowest
             sign = 1 if lowest else -1
             ranked = sorted(range(C.NUM_KINDS), key=lambda k: (sign * int(_POWER[t, k]), k))
-            position = {k: i for i, k in enumerate(ranked)}
             kind_at[order, : len(ranked)] = ranked
+            new_bit = np.zeros(7 * 8, dtype=np.uint64)
+            new_bit[ranked] = U64(1) << np.arange(len(ranked), dtype=np.uint64)
             for byte in range(7):
-                for value in range(256):
-                    bits = 0
-                    for b in range(8):
-                        kind = 8 * byte + b
-                        if value >> b & 1 and kind < C.NUM_KINDS:
-                            bits |= 1 << position[kind]
-                    remap[order, byte, value] = bits
+                weights = new_bit[8 * byte : 8 * byte + 8]
+                remap[order, byte] = np.bitwise_or.reduce(np.where(held, weights, U64(0)), axis=1)
     return remap.reshape(-1), kind_at.reshape(-1)
 
 
