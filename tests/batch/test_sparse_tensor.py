@@ -214,3 +214,41 @@ def test_the_product_runs_scipys_csr_loop_and_gives_the_matrix_products_values(d
             else np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ w)
         )
         assert got.dtype == reference.dtype and np.array_equal(got, reference)
+
+
+@pytest.mark.parametrize("broken", ["missing", "raises", "wrong"])
+def test_a_scipy_whose_private_loop_differs_gets_the_matrix_route(
+    monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    """The direct loop is a private scipy function: one missing, taking other arguments or
+    answering another product (another scipy version) is not used, and the products stay right."""
+    from scipy.sparse import _sparsetools, csr_matrix
+
+    from atout.batch import common
+
+    def raises(*args: Any) -> None:
+        raise TypeError("another signature")
+
+    def wrong(*args: Any) -> None:
+        args[-1][:] += 1.0
+
+    # (Under another name: scipy's own csr_matrix product runs csr_matvecs.)
+    monkeypatch.setattr(common, "_CSR_LOOP", "atout_test_loop")
+    if broken != "missing":
+        monkeypatch.setattr(
+            _sparsetools, "atout_test_loop", raises if broken == "raises" else wrong, raising=False
+        )
+    common._csr_product.cache_clear()
+    try:
+        assert common._csr_product() is None
+        batch = WizardBatch(4, range(40))
+        rng = np.random.default_rng(3)
+        for _ in range(12):
+            batch.step(batch.random_actions(rng), active=~batch.terminal)
+        x = batch.sparse_tensor()
+        weight = rng.standard_normal((x.shape[1], 8)).astype(np.float32)
+        expected = np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ weight)
+        assert np.array_equal(x.dot(weight), expected)
+    finally:
+        monkeypatch.undo()
+        common._csr_product.cache_clear()

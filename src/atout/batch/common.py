@@ -280,16 +280,38 @@ class SparseTensor(NamedTuple):
         return result
 
 
+#: The name of scipy's private CSR × dense loop (tests point it elsewhere).
+_CSR_LOOP = "csr_matvecs"
+
+
 @functools.cache
 def _csr_product() -> Callable[..., None] | None:
     """scipy's compiled CSR × dense loop (``scipy.sparse._sparsetools.csr_matvecs``), or None where this
-    scipy has no such private function (then :meth:`SparseTensor.dot` builds a ``csr_matrix``)."""
+    scipy has no such private function, or one that does not answer a small product as
+    ``csr_matrix`` does (a private function may change with scipy's versions): then
+    :meth:`SparseTensor.dot` builds a ``csr_matrix``."""
     try:
         from scipy.sparse import _sparsetools
     except ImportError:  # pragma: no cover - scipy comes with the pettingzoo extra
         return None
-    found: Callable[..., None] | None = getattr(_sparsetools, "csr_matvecs", None)
-    return found
+    found: Callable[..., None] | None = getattr(_sparsetools, _CSR_LOOP, None)
+    if found is None:
+        return None
+    # Checked once on a product with the cases the vector env meets (an empty row, a column hit
+    # by two rows, a weight of several columns), in float32 as the networks' weights, against
+    # numpy's dense product (exact here: small binary fractions).
+    indptr = np.array([0, 2, 2, 3], dtype=np.int32)
+    indices = np.array([0, 2, 2], dtype=np.int32)
+    values = np.array([1.5, -2.0, 0.25], dtype=np.float32)
+    weight = np.arange(6, dtype=np.float32).reshape(3, 2)
+    dense = np.zeros((3, 3), dtype=np.float32)
+    dense[[0, 0, 2], indices] = values
+    out = np.zeros((3, 2), dtype=np.float32)
+    try:
+        found(3, 3, 2, indptr, indices, values, weight.ravel(), out.ravel())
+    except Exception:  # another scipy's signature
+        return None
+    return found if np.array_equal(out, dense @ weight) else None
 
 
 class _SparseOut:
