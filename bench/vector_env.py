@@ -17,11 +17,12 @@ decisions in one product a step, numpy's BLAS at ``--blas-threads`` (the env's d
 leaves OpenBLAS's own, one thread per core) and ``--wraps bare`` measures the env alone.
 
 Run: ``.venv/bin/python bench/vector_env.py [--game wizard] [--envs 64 1024] [--seconds 2] [--runs 3]
-[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab] [--subset-ab]``.  Each figure is given by
+[--opponents policy] [--blas-threads 1] [--wraps bare] [--dense-ab] [--subset-ab] [--forced-ab]``.  Each figure is given by
 wall time and by CPU time (the steadier on a shared machine); ``--dense-ab`` runs learned opponents
 with the sparse first layer (the default) and the dense one, interleaved in the same run;
 ``--subset-ab`` with their tensors and prior written for the rows they answer (the default,
-``AtoutVectorEnv.subset_rows``) and for the whole batch.
+``AtoutVectorEnv.subset_rows``) and for the whole batch; ``--forced-ab`` with their forced moves
+played without the network (the default, ``AtoutVectorEnv.skip_forced``) and asked of it.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def steps_per_second(
     mode: str,
     sparse: bool = True,
     subset: bool = True,
+    skip_forced: bool = True,
     **kwargs: Any,
 ) -> tuple[float, float]:
     """Env steps per second (``num_envs`` per ``step`` call) of one configuration: by wall time, by CPU time.
@@ -100,13 +102,15 @@ def steps_per_second(
     CPU time (``time.process_time``: every thread of this process) is given beside wall time
     because the machine is shared: wall time swings with the load, CPU time far less.
     ``sparse=False``: learned opponents read the dense tensors (``AtoutVectorEnv.sparse_inputs``);
-    ``subset=False``: their tensors and prior are written for every match (``AtoutVectorEnv.subset_rows``).
+    ``subset=False``: their tensors and prior are written for every match (``AtoutVectorEnv.subset_rows``);
+    ``skip_forced=False``: their forced moves go through the network too (``AtoutVectorEnv.skip_forced``).
     """
     env = wrap(gymnasium.make_vec(gym_id(game), num_envs=num_envs, autoreset_mode=mode, **kwargs))
     raw = env.unwrapped
     assert isinstance(raw, AtoutVectorEnv)
     raw.sparse_inputs = sparse
     raw.subset_rows = subset
+    raw.skip_forced = skip_forced
     env.reset(seed=1)
     rng = np.random.default_rng(0)
 
@@ -144,6 +148,11 @@ def main() -> None:
         action="store_true",
         help="learned opponents: also run each configuration with their tensors written for every match (A/B)",
     )
+    parser.add_argument(
+        "--forced-ab",
+        action="store_true",
+        help="learned opponents: also run each configuration with their forced moves asked of the network (A/B)",
+    )
     args = parser.parse_args()
     kwargs: dict[str, Any] = {"opponents": args.opponents, "blas_threads": args.blas_threads or None}
     if "all" in args.wraps:
@@ -151,23 +160,31 @@ def main() -> None:
     else:
         chosen = ["bare (Dict obs)" if w == "bare" else w for w in args.wraps]
         wraps = {name: WRAPS[name] for name in chosen}
-    # label -> (sparse first layer, tensors of the answered rows only)
-    inputs = {"": (True, True)}
+    # label -> (sparse first layer, tensors of the answered rows only, forced moves without the network)
+    inputs = {"": (True, True, True)}
     if args.dense_ab:
-        inputs = {"sparse": (True, True), "dense": (False, True)}
+        inputs = {"sparse": (True, True, True), "dense": (False, True, True)}
     if args.subset_ab:
-        inputs = {**{f"{k} rows only".strip(): v for k, v in inputs.items()}, "whole batch": (True, False)}
+        inputs = {
+            **{f"{k} rows only".strip(): v for k, v in inputs.items()},
+            "whole batch": (True, False, True),
+        }
+    if args.forced_ab:
+        inputs = {
+            **{f"{k} forced skipped".strip(): v for k, v in inputs.items()},
+            "forced asked": (True, True, False),
+        }
     results: dict[tuple[int, str], list[tuple[float, float]]] = {}
     for _ in range(args.runs):
         for n in args.envs:
             for name, wrap in wraps.items():
                 if "Flatten" in name and args.mode == "same_step":
                     continue
-                for label, (sparse, subset) in inputs.items():
+                for label, (sparse, subset, skip) in inputs.items():
                     key = (n, f"{name} {label}".strip())
                     results.setdefault(key, []).append(
                         steps_per_second(
-                            args.game, n, wrap, args.seconds, args.mode, sparse, subset, **kwargs
+                            args.game, n, wrap, args.seconds, args.mode, sparse, subset, skip, **kwargs
                         )
                     )
     threads = args.blas_threads or "OpenBLAS's default"

@@ -103,12 +103,15 @@ def test_the_sparse_first_layer_gives_the_dense_logits_and_actions(name: str) ->
         ("sparse_inputs", ["policy", "heuristic", "policy"]),
         ("subset_rows", ["policy", "heuristic", "policy"]),  # the heuristic seat's prior reused
         ("subset_rows", ["policy", "policy", "policy"]),  # the prior written for the rows only
+        ("skip_forced", ["policy", "policy", "policy"]),
+        ("skip_forced", ["policy", "heuristic", "policy"]),
     ],
 )
 def test_learned_opponents_play_the_same_matches_either_way(switch: str, opponents: list[str]) -> None:
     """The vector env's learned opponents move the same with either setting of ``switch``: from
     sparse tensors (the default) as with the dense product; from tensors and a prior written for
-    the rows they answer (``subset_rows``, the default) as from the whole batch's: the same
+    the rows they answer (``subset_rows``, the default) as from the whole batch's; playing forced
+    moves without the network (``skip_forced``, the default) as asking it: the same
     observations, rewards and ends, step by step, on seeded matches."""
     envs = []
     for on in (True, False):
@@ -184,3 +187,68 @@ def test_the_buffered_forward_pass_gives_the_same_actions() -> None:
         x, mask = batch.sparse_tensor().select(rows), batch.legal_mask()[rows]
         prior = batch.heuristic_actions()[rows]
         assert np.array_equal(model.best_actions(x, mask, prior, buffers), model.best_actions(x, mask, prior))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_product_runs_scipys_csr_loop_and_gives_the_matrix_products_values(dtype: Any) -> None:
+    """``SparseTensor.dot`` calls scipy's CSR × dense loop directly where it can (issue 49): the very
+    values of ``csr_matrix(...) @ weight`` (the same sums in the same order), bit for bit; a weight it
+    cannot pass as it is (another dtype, not contiguous) takes the ``csr_matrix`` route."""
+    from scipy.sparse import csr_matrix
+
+    from atout.batch.common import _csr_product
+
+    assert _csr_product() is not None  # this scipy has the loop: the direct path is the one tested
+    batch = WizardBatch(4, range(200, 456))
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    x = batch.sparse_tensor(dtype=dtype)
+    weight = rng.standard_normal((x.shape[1], 24)).astype(dtype)
+    expected = np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ weight)
+    for w in (weight, np.asfortranarray(weight), weight.astype(np.float16)):
+        got = x.dot(w)
+        reference = (
+            expected
+            if w.dtype == dtype
+            else np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ w)
+        )
+        assert got.dtype == reference.dtype and np.array_equal(got, reference)
+
+
+@pytest.mark.parametrize("broken", ["missing", "raises", "wrong"])
+def test_a_scipy_whose_private_loop_differs_gets_the_matrix_route(
+    monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    """The direct loop is a private scipy function: one missing, taking other arguments or
+    answering another product (another scipy version) is not used, and the products stay right."""
+    from scipy.sparse import _sparsetools, csr_matrix
+
+    from atout.batch import common
+
+    def raises(*args: Any) -> None:
+        raise TypeError("another signature")
+
+    def wrong(*args: Any) -> None:
+        args[-1][:] += 1.0
+
+    # (Under another name: scipy's own csr_matrix product runs csr_matvecs.)
+    monkeypatch.setattr(common, "_CSR_LOOP", "atout_test_loop")
+    if broken != "missing":
+        monkeypatch.setattr(
+            _sparsetools, "atout_test_loop", raises if broken == "raises" else wrong, raising=False
+        )
+    common._csr_product.cache_clear()
+    try:
+        assert common._csr_product() is None
+        batch = WizardBatch(4, range(40))
+        rng = np.random.default_rng(3)
+        for _ in range(12):
+            batch.step(batch.random_actions(rng), active=~batch.terminal)
+        x = batch.sparse_tensor()
+        weight = rng.standard_normal((x.shape[1], 8)).astype(np.float32)
+        expected = np.asarray(csr_matrix((x.values, x.indices, x.indptr), shape=x.shape) @ weight)
+        assert np.array_equal(x.dot(weight), expected)
+    finally:
+        monkeypatch.undo()
+        common._csr_product.cache_clear()

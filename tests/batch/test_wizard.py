@@ -155,3 +155,74 @@ def test_same_seeds_same_matches() -> None:
         return final_scores(WizardBatch(5, range(40), rounds=3), 9)
 
     assert (run() == run()).all()
+
+
+def _argmax_plays(batch: WizardBatch, rows: Any, seat: Any, bits: Any, n: int) -> Any:
+    """The heuristic's card play as it was read before the bitmask tables: argmax/argmin over (P, 54) powers."""
+    from atout.batch import wizard_heuristic as H
+
+    legal, power, winners, need = H.play_masks(batch, rows, seat, bits)
+    size = batch.trick_size[rows]
+    losers = legal & ~winners
+
+    def highest(mask: Any) -> Any:
+        return np.argmax(np.where(mask, power, np.int16(-10_000)), axis=1)
+
+    def lowest(mask: Any) -> Any:
+        return np.argmin(np.where(mask, power, np.int16(10_000)), axis=1)
+
+    safe = winners & ((np.arange(C.NUM_KINDS) == C.WIZARD)[None, :] | (power >= H._SAFE_POWER))
+    wants = need > 0
+    follow_want = np.where(
+        winners.any(axis=1),
+        np.where(size == n - 1, lowest(winners), np.where(safe.any(axis=1), lowest(safe), highest(winners))),
+        lowest(legal),
+    )
+    follow_duck = np.where(losers.any(axis=1), highest(losers), highest(winners))
+    lead = np.where(wants, highest(legal), lowest(legal))
+    return np.where(size == 0, lead, np.where(wants, follow_want, follow_duck))
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_heuristics_card_play_from_bitmasks_is_the_argmax_reading(players: int) -> None:
+    """Random situations (any trump, card winning, bid, tricks, trick size and set of legal cards,
+    possible or not): the bitmask tables pick the card the powers' argmax/argmin picked, ties and
+    all (the batch heuristic's card play, issue 49's rewrite)."""
+    from atout.batch import wizard_heuristic as H
+
+    rng = np.random.default_rng(49)
+    P = 4000
+    batch = WizardBatch(players, range(P))
+    batch.trump[:] = rng.integers(-1, 4, P)
+    batch.win_kind[:] = rng.integers(-1, C.NUM_KINDS, P)
+    batch.trick_size[:] = rng.integers(0, players, P)
+    batch.bids[:] = rng.integers(-1, 4, (P, players))
+    batch.tricks_won[:] = rng.integers(0, 3, (P, players))
+    # Sets of 1 to 54 legal kinds: a few sparse, some dense, some of Wizards and Jesters only.
+    density = rng.choice([0.05, 0.2, 0.6, 1.0], P)
+    legal = rng.random((P, C.NUM_KINDS)) < density[:, None]
+    legal[np.arange(P), rng.integers(0, C.NUM_KINDS, P)] = True
+    legal[: P // 10, : C.WIZARD] = False
+    bits = np.bitwise_or.reduce(
+        np.where(legal, np.uint64(1) << np.arange(C.NUM_KINDS, dtype=np.uint64), np.uint64(0)), axis=1
+    )
+    rows = np.arange(P)
+    seat = rng.integers(0, players, P)
+    expected = _argmax_plays(batch, rows, seat, bits, players)
+    assert (H._plays(batch, rows, seat, bits, players) == expected).all()
+
+
+@pytest.mark.parametrize("options", [{}, {"clairvoyance": True}])
+def test_forced_actions_are_the_only_legal_action(options: dict[str, Any]) -> None:
+    """``forced_actions``: a match's one legal action where it has exactly one, else -1 (over, or a
+    choice): what the vector env's learned opponents play without their network."""
+    rng = np.random.default_rng(5)
+    batch = WizardBatch(4, range(40), **options)
+    forced = 0
+    while not batch.terminal.all():
+        mask = batch.legal_mask()
+        expected = np.where(mask.sum(axis=1) == 1, mask.argmax(axis=1), -1)
+        assert np.array_equal(batch.forced_actions(), expected)
+        forced += int((expected >= 0).sum())
+        batch.step(batch.random_actions(rng), active=~batch.terminal)
+    assert forced > 500

@@ -322,6 +322,17 @@ class WizardBatch(BiddingTricks, WholeMatchDeals[WizardGame, Deals]):
         """Number of legal actions per match (0 once over)."""
         return popcount(self.legal_bits()[0])
 
+    def forced_actions(self) -> IntArray:
+        """Per match, its one legal action where it has exactly one (a forced move), else -1.
+
+        Why: the vector env's learned opponents play these without their network (its greedy
+        answer is the one legal action whatever the logits): from the legal bits, a few (N,) operations.
+        """
+        bits, offset = self.legal_bits()
+        single = (bits != 0) & ((bits & (bits - U64(1))) == 0)
+        result: IntArray = np.where(single, offset + trailing_zeros(bits), -1)
+        return result
+
     # -- policies --------------------------------------------------------------------------
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """A uniformly random legal action per match (-1 for a finished match)."""

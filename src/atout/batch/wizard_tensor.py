@@ -12,7 +12,8 @@ compare the two value for value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,11 +28,24 @@ if TYPE_CHECKING:
     from .common import TensorFrame
     from .wizard import WizardBatch
 
-__all__ = ["blocks", "encode", "encode_sparse"]
+__all__ = ["blocks", "encode", "encode_dense", "encode_sparse"]
 
 K = C.NUM_KINDS
 _WIZ_MASK = U64(C.WIZARD_MASK)
 _JES_MASK = U64(C.JESTER_MASK)
+
+
+@lru_cache(maxsize=16)
+def _past_slots(n: int, r: int, step: int) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """The past tricks' slots ``t * n + k`` (trick ``t``, the viewer's ``k``-th seat), for ``n`` players
+    and ``r`` tricks: ``[viewer, slot]`` where the slot's card lies in a match's ``played`` rows
+    (``t * n`` plus the seat ``(viewer + step * k) % n``); ``[slot]`` its column in the block
+    (``slot * K``); ``[slot]`` its trick ``t``."""
+    slot = np.arange(r * n, dtype=np.intp)
+    trick, k = slot // n, slot % n
+    viewers = np.arange(n, dtype=np.intp)[:, None]
+    offsets = trick * n + (viewers + step * k) % n
+    return offsets, slot * K, trick
 
 
 def _hand_values(hands: NDArray[np.uint64]) -> NDArray[np.float64]:
@@ -127,17 +141,59 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     an (N, slots) table of columns, one of values and one of which slots hold an entry, read in
     row-major order, are the rows' entries already grouped by row with their columns ascending.
     """
+    found = _entries(batch, frame, information_state)
+    if found is None:
+        return None
+    kept, width, indices, values = found
+    # Each row's entries start at its first kept slot: a search of the sorted positions (a count of
+    # each row's kept slots cost four times more).
+    indptr = np.searchsorted(kept, np.arange(batch.num_games + 1, dtype=np.intp) * width)
+    return SparseTensor(indptr, indices, values, frame.out.shape)
+
+
+def encode_dense(batch: WizardBatch, frame: TensorFrame, information_state: bool) -> bool:
+    """:func:`encode`'s tensors written into ``frame.out`` (zeros) from :func:`encode_sparse`'s entries;
+    False (nothing written) for a configuration it does not cover (then :func:`encode` runs).
+
+    Why: the vector env's agent observes the dense tensor at every step (1,024 rows), and
+    :func:`encode`'s past tricks (a ``nonzero`` over every (trick, seat), then gathers and a 2-D
+    scatter) were most of its cost; the slots' entries, scattered once, are the same values in the
+    same cells (the encoders' tests compare these tensors with the engine's).  :func:`encode` stays
+    the reference the sparse encoder is tested against.
+    """
+    found = _entries(batch, frame, information_state)
+    if found is None:
+        return False
+    kept, width, indices, values = found
+    out = frame.out
+    rows = kept // width
+    if out.flags.c_contiguous:
+        out.reshape(-1)[rows * out.shape[1] + indices] = values
+    else:  # a view of a wider array (the vector env's flattened observations)
+        out[rows, indices] = values
+    return True
+
+
+def _entries(
+    batch: WizardBatch, frame: TensorFrame, information_state: bool
+) -> tuple[NDArray[np.intp], int, NDArray[np.intp], NDArray[np.floating[Any]]] | None:
+    """The rows' entries, row by row in column order: (their flat positions in the (N, width) slots,
+    width, their columns, their values); None for clairvoyance's seen hands (see :func:`encode_sparse`)."""
     if "seen_hands" in frame.start:
         return None
     game = batch.game
     N, n, r = batch.num_games, game.players, game.full_rounds
     start, seats = frame.start, frame.seats
-    # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of play).
-    seat_at = (seats[:, None] + frame.step * np.arange(n, dtype=np.intp)) % n  # (N, n)
-    g = frame.rows[:, None]
-    past_slots = r * n if information_state else 0
-    width = 7 + K + 4 * n + past_slots
-    cols = np.zeros((N, width), dtype=np.intp)
+    # The absolute seat at each of the viewer's relative seats (0: the viewer, then in the direction of
+    # play), and where each lies in the flat per-seat arrays: one ``take`` of a flat (N, n) array
+    # reads a block in the viewer's order (a 2-D fancy index cost three times as much).
+    offsets, columns, trick_of = _past_slots(n, r, frame.step)
+    seat_at = offsets[seats, :n]  # (N, n): trick 0's offsets are the seats
+    seat_flat = seat_at + (frame.rows * n)[:, None]
+    # The past tricks' slots up to the most tricks any row has done: the later ones hold nothing.
+    past_tricks = min(r, int(batch.tricks_done.max())) if information_state and N else 0
+    width = 7 + K + 4 * n + past_tricks * n
+    cols = np.empty((N, width), dtype=np.intp)  # every slot is written below
     vals = np.ones((N, width), dtype=frame.dtype)  # values cast as they are stored, as the recorder casts
     keep = np.ones((N, width), dtype=bool)
     phase = batch.phase
@@ -149,10 +205,14 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     at = 4  # the hand: one slot per card kind
     clairvoyant = (batch.round == 1) if game.options["clairvoyance"] else np.zeros(N, dtype=bool)
     own = np.where(clairvoyant, U64(0), batch.hands[frame.rows, seats])
-    hand = _hand_values(own)
+    # :func:`_hand_values` without its (N, 54) floats: an ordinary card is 1.0 (``vals``' ones),
+    # the Wizards' and the Jesters' columns 0.25 a card held.
     cols[:, at : at + K] = start["hand"] + np.arange(K)
-    vals[:, at : at + K] = hand
-    keep[:, at : at + K] = hand != 0
+    keep[:, at : at + C.WIZARD] = unpack(own, C.WIZARD)
+    for kind, special in ((C.WIZARD, _WIZ_MASK), (C.JESTER, _JES_MASK)):
+        count = popcount(own & special)
+        vals[:, at + kind] = count * 0.25
+        keep[:, at + kind] = count != 0
     at += K
     cols[:, at] = start["turned"] + batch.turned
     keep[:, at] = batch.turned >= 0
@@ -163,7 +223,7 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
     keep[:, at] = trump | none
     at += 1
     # Per seat of the viewer's order: bids, tricks won, the trick in progress.
-    bids = batch.bids[g, seat_at]
+    bids = batch.bids.reshape(-1).take(seat_flat)
     made = bids >= 0
     mode = game.options["bids"]
     if mode == "open":
@@ -172,41 +232,44 @@ def encode_sparse(batch: WizardBatch, frame: TensorFrame, information_state: boo
         shown = made & made.all(axis=1, keepdims=True)
     else:
         shown = np.zeros((N, n), dtype=bool)
-    shown = shown | (made & (seat_at == seats[:, None]))  # one's own bid
+    shown[:, 0] |= made[:, 0]  # one's own bid (the viewer's first seat)
     j = np.arange(n, dtype=np.intp)
     cols[:, at : at + n] = start["bids"] + j * (r + 2) + np.where(shown, bids, r + 1)
     keep[:, at : at + n] = made
     at += n
-    cols[:, at : at + n] = start["tricks_won"] + j * (r + 1) + batch.tricks_won[g, seat_at]
+    cols[:, at : at + n] = start["tricks_won"] + j * (r + 1) + batch.tricks_won.reshape(-1).take(seat_flat)
     at += n
     current = np.minimum(batch.tricks_done, r - 1)
-    trick = batch.played[frame.rows, current].astype(np.intp)[g, seat_at]  # (N, n) in the viewer's order
+    stride = batch.played.shape[1] * n  # a match's cells of ``played``
+    # (N, n) the trick in progress in the viewer's order (int8, -1: no card yet).
+    trick = batch.played.reshape(-1).take(seat_at + (frame.rows * stride + current * n)[:, None])
     cols[:, at : at + n] = start["trick"] + j * K + trick
-    vals[:, at : at + n] = np.where(trick < C.WIZARD, 1.0, 0.25)
+    np.copyto(vals[:, at : at + n], 0.25, where=trick >= C.WIZARD)  # a Wizard or Jester; the rest stay 1.0
     keep[:, at : at + n] = (trick >= 0) & (batch.trick_size > 0)[:, None]
     at += n
     cols[:, at] = start["leader"] + frame.rel(batch.leader)
     keep[:, at] = batch.leader >= 0
     at += 1
     low, high = game.score_bounds()
-    scores = batch.scores[g, seat_at] / float(max(-low, high))
+    scores = batch.scores.reshape(-1).take(seat_flat) / float(max(-low, high))
     cols[:, at : at + n] = start["scores"] + j
     vals[:, at : at + n] = scores
     keep[:, at : at + n] = scores != 0
     at += n
-    if information_state:
-        # One slot per (trick, seat in the viewer's order), in that column order.
-        played = batch.played[:, :r]
-        # (N, r, n): each trick's cards in the viewer's seat order, one seat at a time (numpy's
-        # take_along_axis over the seats cost three times as much).
-        past = np.stack([played[frame.rows, :, seat_at[:, k]] for k in range(n)], axis=2).astype(np.intp)
-        done = (past >= 0) & (np.arange(r)[None, :, None] < batch.tricks_done[:, None, None])
-        place = np.arange(r * n, dtype=np.intp).reshape(r, n)  # (trick, seat) in column order
-        cols[:, at:] = (start["past_tricks"] + place * K + past).reshape(N, -1)
-        vals[:, at:] = np.where(past < C.WIZARD, 1.0, 0.25).reshape(N, -1)
-        keep[:, at:] = done.reshape(N, -1)
-    indptr = np.zeros(N + 1, dtype=np.intp)
-    np.cumsum(keep.sum(axis=1), out=indptr[1:])
-    # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times slower.
+    if past_tricks:
+        # One slot per (trick, seat in the viewer's order), in that column order: each trick's cards
+        # in the viewer's seat order by one take from the flat ``played`` (N, rounds + 1, n), then
+        # the slots' columns, values and presence, each one pass over the rows' (N, tricks * n)
+        # slots (a (N, tricks, n) view's inner loops of n entries cost twice as much).
+        slots = past_tricks * n
+        where = offsets[seats, :slots]
+        where += (frame.rows * stride)[:, None]
+        past = batch.played.reshape(-1).take(where)  # int8, -1: no card
+        np.add(start["past_tricks"] + columns[:slots], past, out=cols[:, at:])
+        np.copyto(vals[:, at:], 0.25, where=past >= C.WIZARD)  # a Wizard or Jester; the rest stay 1.0
+        np.greater_equal(past, 0, out=keep[:, at:])
+        keep[:, at:] &= trick_of[:slots] < batch.tricks_done[:, None]
+    # The kept slots' flat positions, then two takes: a boolean mask's own compress was six times
+    # slower, fancy indexing half again as slow as ``take``.
     kept = np.flatnonzero(keep)
-    return SparseTensor(indptr, cols.reshape(-1)[kept], vals.reshape(-1)[kept], frame.out.shape)
+    return kept, width, cols.reshape(-1).take(kept), vals.reshape(-1).take(kept)

@@ -256,6 +256,12 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
     #: (``batch.subset``); False: for the whole batch, then those rows picked, as before (the A/B of
     #: bench/vector_env.py, and the tests that compare the two).
     subset_rows: bool = True
+    #: Learned opponents (the shipped or saved networks, :class:`~atout.bots.learned.PolicyModel`) play a
+    #: forced move (one legal action) without asking the network: its greedy answer is that action
+    #: whatever the logits (the others are masked to -inf), so the rows it answers are the choices
+    #: only (Wizard: about a fifth fewer; the batch's ``forced_actions``).  False: every row through
+    #: the network, as before (the A/B of bench/vector_env.py, and the test that compares the two).
+    skip_forced: bool = True
 
     def __init__(
         self,
@@ -457,6 +463,21 @@ class AtoutVectorEnv(VectorEnv[ObsType, NDArray[np.int64], NDArray[Any]]):
         if not rows.size:
             return found
         code = code[rows]
+        forced = getattr(batch, "forced_actions", None)
+        if (
+            self.skip_forced
+            and forced is not None
+            and all(isinstance(m, PolicyModel) for m in self._models.values())
+        ):
+            only = forced()[rows]
+            single = only >= 0
+            if single.any():
+                for i, name in enumerate(self._models):
+                    mine = single if len(self._models) == 1 else single & (code == i)
+                    found[name][rows[mine]] = only[mine]
+                rows, code = rows[~single], code[~single]
+                if not rows.size:
+                    return found
         tensors: dict[bool, FloatArray] = {}
         sparse: list[SparseTensor] = []  # written once a step, if asked
         everyone = rows.size == self.num_envs  # rows is then arange(N)
