@@ -1,17 +1,19 @@
 # Sourced by `./run test`: the services the test suite needs beyond Python packages.
-#   - Debian's chromium, for the end-to-end browser tests (Playwright cannot
-#     download browsers here);
+#   - Debian's chromium-headless-shell, for the end-to-end browser tests (Playwright
+#     cannot download browsers here; tests/server/conftest.py says why the shell), and its
+#     chromium, for the screenshots of scripts/gallery.py;
 #   - a PostgreSQL server with a test database, for the storage tests
 #     (exported as ATOUT_TEST_POSTGRES_URL).
 # Installed with apt when missing and when we may (root with apt-get, as on CI);
 # otherwise those tests are skipped, and we say so.
 _atout_can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
 
-if ! command -v chromium >/dev/null || ! command -v pg_ctlcluster >/dev/null; then
+if ! command -v chromium >/dev/null || ! command -v chromium-headless-shell >/dev/null \
+    || ! command -v pg_ctlcluster >/dev/null; then
     if _atout_can_install; then
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -q
-        apt-get install -y -q chromium postgresql
+        apt-get install -y -q chromium chromium-headless-shell postgresql
     else
         echo "note: chromium or PostgreSQL is missing and cannot be installed here (needs root and apt-get):" \
              "the browser and PostgreSQL tests will be skipped" >&2

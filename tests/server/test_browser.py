@@ -43,7 +43,10 @@ MOTION_GAMES = ("wizard",)
 MAX_MOVES = 400
 
 if not os.path.exists(CHROMIUM):  # .ci/run installs it; say so rather than fail obscurely
-    pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)", allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} is missing: apt-get install -y chromium-headless-shell (.ci/run does)",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
