@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 import itertools
+import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -184,3 +186,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workerinput = getattr(config, "workerinput", None)
     workers = int(workerinput["workercount"]) if workerinput else 1
     items[:] = schedule(items, workers)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_log_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stable-Baselines3 makes a log folder at every ``learn()`` (its ``configure``), by default a new
+    ``SB3-<date and time>`` in the system's temporary directory, left there: every run of the suite
+    left half a dozen in /tmp.  Its ``SB3_LOGDIR`` points it under the run's own temporary directory
+    (pytest's, cleaned with the rest); the examples' processes inherit it."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    if before is None:
+        del os.environ["SB3_LOGDIR"]
+    else:
+        os.environ["SB3_LOGDIR"] = before
