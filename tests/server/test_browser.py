@@ -718,11 +718,17 @@ ROUND_UNITS = {"sticheln": "hand", "nain-jaune": "deal"}
 
 
 #: In the page: each review option's label as [its text, how many lines it takes (its pieces'
-#: distinct tops), its right edge, the window's width].
+#: distinct tops), its right edge, the window's width, how many lines its unbreakable piece takes
+#: (review.js ``oneLine``'s span; 1 when it has none)].
 LABEL_LINES = """() => [...document.querySelectorAll('#review .review-options td.rv-label')].map((td) => {
-  const range = document.createRange(); range.selectNodeContents(td);
-  const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-  return [td.textContent, tops.size, range.getBoundingClientRect().right, innerWidth]; })"""
+  const lines = (node) => {
+    const range = document.createRange(); range.selectNodeContents(node);
+    return [new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size,
+            range.getBoundingClientRect().right];
+  };
+  const [count, right] = lines(td);
+  const piece = td.querySelector('.rv-nowrap');
+  return [td.textContent, count, right, innerWidth, piece ? lines(piece)[0] : 1]; })"""
 
 
 def review_on_page(page: Page, game: str, shot: str) -> None:
@@ -747,9 +753,13 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     assert page.locator("#review .review-options tr.rv-played").count() == 1
     assert page.locator("#review .review-options tr.rv-best").count() == 1
     labels = [rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())]
-    # Each option's label on one line and inside the window (a phone split "Annoncer" / "0").
+    # Each option's label inside the window; a short one (a card, a bid: 18 characters at most,
+    # review.js ``oneLine``) on one line (a phone split "Annoncer" / "0"); a longer one, which the
+    # design lets wrap (a Malheur's "Belzébuth sur la carte de Bartholomé : 19 → 9,5" on a phone),
+    # on two lines at most, its unbreakable piece (the value's change) whole.
     lines = page.evaluate(LABEL_LINES)
-    assert [x for x in lines if x[1] != 1 or x[2] > x[3]] == [], lines
+    bad = [x for x in lines if x[2] > x[3] or x[1] > (1 if len(x[0]) <= 18 else 2) or x[4] != 1]
+    assert bad == [], lines
     values = [rows.nth(i).locator("td.num").inner_text() for i in range(rows.count())]
     assert all("±" in v for v in values), values
     # Cards are named as the table names them (the record's notation is the fallback only).

@@ -199,6 +199,10 @@ function moveKey(d) {
 function oneLine(label) {
   const nowrap = (text) => el("span", { class: "rv-nowrap" }, text);
   if (label.length <= 18) return nowrap(label);
+  // A change of value ("Belzébuth sur la carte de Bartholomé : 19 → 9,5") is never cut: a label too
+  // long for a phone's row wraps before it.
+  const change = /^(.*?)(\S+ → \S+)$/u.exec(label);
+  if (change) return [change[1], nowrap(change[2])];
   const last = /^(.*?)(\S+ \S{1,3})$/u.exec(label);
   if (last) return [last[1], nowrap(last[2])];
   const first = /^(\S{1,3} \S+)(.*)$/u.exec(label);
