@@ -19,6 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from .conftest import SHORT_OPTIONS, Server, screenshot
 from .test_browser import (
     FAST_CARDS,
+    LABEL_LINES,
     MAX_MOVES,
     board,
     give_name,
@@ -407,3 +408,63 @@ def test_a_phone_shows_whole_names_or_says_them_and_a_whole_status_line(
     finally:
         for page in pages:
             page.context.close()
+
+
+#: Options as long as Le Malin's Malheur ones with French names, and a short one (a card's name).
+LONG_OPTIONS = (
+    "Belzébuth sur la carte de Bartholomé : 19 → 9,5",
+    "Belzébuth sur votre carte : 31 → 15,5",
+    "dame de carreau",
+)
+
+
+def test_a_phone_review_gives_a_long_option_the_whole_row(server: Server, page: Page) -> None:
+    """On a phone a reviewed option is a row of two lines, its label across the whole width and the
+    figures under it: a Malheur's "Belzébuth sur la carte de Bartholomé : 19 → 9,5" had a third of
+    the width beside them, three lines with "9,5" alone (met by the whole-game test only when its
+    game's first reviewed decision was a Malheur).  Here, deterministically: a finished game's real
+    review, its first decision's option texts replaced by such labels on the way to the page (a text
+    the game's module cannot name is shown as it is), drawn by review.js at 360 px."""
+    page.emulate_media(reduced_motion="reduce")
+    urls = new_table(server, "wizard", 1, options={"rounds": 1})
+    page.goto(urls[0])
+    page.wait_for_selector("#board[data-n]")
+    give_name(page, "Alice")
+    play_to_the_end(page, 0)
+    page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
+    page.keyboard.press("Escape")
+
+    def lengthen(route: Any) -> None:
+        answer = route.fetch()
+        data = answer.json()
+        if data.get("status") == "done":
+            first = min(data["review"]["decisions"], key=lambda d: d["step"])
+            for i, option in enumerate(first["options"]):
+                option["text"] = LONG_OPTIONS[i % len(LONG_OPTIONS)]
+        route.fulfill(response=answer, json=data)
+
+    page.route(re.compile(r".*/api/tables/[^/]+/review$"), lengthen)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.locator("#review-start").scroll_into_view_if_needed()
+    page.click("#review-start")
+    page.wait_for_selector("#review .review-summary", timeout=120_000)
+    page.locator("#review .review-chart g.review-bar").first.click()
+    page.wait_for_selector("#review .review-decision")
+    lines = page.evaluate(LABEL_LINES)
+    shown = {text: (count, right, width, piece) for text, count, right, width, piece in lines}
+    assert set(shown) <= set(LONG_OPTIONS) and LONG_OPTIONS[0] in shown, lines
+    for text, (count, right, width, piece) in shown.items():
+        assert right <= width and piece == 1, (text, lines)
+        assert count <= (1 if len(text) <= 18 else 2), (text, lines)
+    # The longest wraps once, before its change of value, which stays whole on the second line.
+    assert shown[LONG_OPTIONS[0]][0] == 2, lines
+    # The figures under the label, not beside it: the row's number cell starts at the label's left.
+    left = page.evaluate(
+        """() => { const row = document.querySelector('#review .review-options tbody tr');
+        return [row.querySelector('td.rv-label').getBoundingClientRect().left,
+                row.querySelector('td.num').getBoundingClientRect().left,
+                row.querySelector('td.rv-label').getBoundingClientRect().bottom,
+                row.querySelector('td.num').getBoundingClientRect().top]; }"""
+    )
+    assert abs(left[0] - left[1]) < 1 and left[3] >= left[2] - 1, left
+    screenshot(page.locator("#review"), "review-phone-long-options.png")
