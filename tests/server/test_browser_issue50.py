@@ -224,18 +224,23 @@ def _wait_for_the_panel_to_follow_the_step(page: Page) -> None:
         page.wait_for_function(_PANEL_FOLLOWS_STEP, timeout=10_000)
 
 
-def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Page) -> None:
-    """The review beside the replay names a decision by the replay's own number ("Move 63 of 175"
-    in the replay, "Move 64" in the review, was the issue) and says what the move is: a bid is
-    "your bid", a card "your card" (a bid was labelled "to play")."""
+def finish_a_wizard_game(server: Server, page: Page, rounds: int) -> None:
+    """Alice plays a Wizard game of ``rounds`` rounds against bots to its end, its final ranking closed."""
     page.emulate_media(reduced_motion="reduce")
-    urls = new_table(server, "wizard", 1, options={"rounds": 4})
+    urls = new_table(server, "wizard", 1, options={"rounds": rounds})
     page.goto(urls[0])
     page.wait_for_selector("#board[data-n]")
     give_name(page, "Alice")
     play_to_the_end(page, 0)
     page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
     page.keyboard.press("Escape")
+
+
+def test_the_review_and_the_replay_number_a_move_alike(server: Server, page: Page) -> None:
+    """The review beside the replay names a decision by the replay's own number ("Move 63 of 175"
+    in the replay, "Move 64" in the review, was the issue) and says what the move is: a bid is
+    "your bid", a card "your card" (a bid was labelled "to play")."""
+    finish_a_wizard_game(server, page, rounds=4)
     page.locator("#review-start").scroll_into_view_if_needed()
     page.click("#review-start")
     page.wait_for_selector("#review .review-summary", timeout=120_000)
@@ -425,14 +430,7 @@ def test_a_phone_review_gives_a_long_option_the_whole_row(server: Server, page: 
     game's first reviewed decision was a Malheur).  Here, deterministically: a finished game's real
     review, its first decision's option texts replaced by such labels on the way to the page (a text
     the game's module cannot name is shown as it is), drawn by review.js at 360 px."""
-    page.emulate_media(reduced_motion="reduce")
-    urls = new_table(server, "wizard", 1, options={"rounds": 1})
-    page.goto(urls[0])
-    page.wait_for_selector("#board[data-n]")
-    give_name(page, "Alice")
-    play_to_the_end(page, 0)
-    page.wait_for_selector("#overlay[data-kind=final]:not([hidden])")
-    page.keyboard.press("Escape")
+    finish_a_wizard_game(server, page, rounds=1)
 
     def lengthen(route: Any) -> None:
         answer = route.fetch()
