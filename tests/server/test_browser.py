@@ -731,6 +731,15 @@ LABEL_LINES = """() => [...document.querySelectorAll('#review .review-options td
   return [td.textContent, count, right, innerWidth, piece ? lines(piece)[0] : 1]; })"""
 
 
+def misfit_labels(lines: list[list[Any]]) -> list[list[Any]]:
+    """The labels of :data:`LABEL_LINES` that break review.js's design: past the window's edge; a short
+    one (a card, a bid: 18 characters at most, ``oneLine``) on more than one line (a phone split
+    "Annoncer" / "0"); a longer one, which may wrap (a Malheur's "Belzébuth sur la carte de
+    Bartholomé : 19 → 9,5" on a phone), on more than two, or its unbreakable piece (the value's
+    change) cut."""
+    return [x for x in lines if x[2] > x[3] or x[1] > (1 if len(x[0]) <= 18 else 2) or x[4] != 1]
+
+
 def review_on_page(page: Page, game: str, shot: str) -> None:
     """Ask for the review of the viewer's seat on a finished table's page and check what it shows:
     the summary, the chart of points lost (one bar per round), and at a decision the options with
@@ -753,13 +762,9 @@ def review_on_page(page: Page, game: str, shot: str) -> None:
     assert page.locator("#review .review-options tr.rv-played").count() == 1
     assert page.locator("#review .review-options tr.rv-best").count() == 1
     labels = [rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())]
-    # Each option's label inside the window; a short one (a card, a bid: 18 characters at most,
-    # review.js ``oneLine``) on one line (a phone split "Annoncer" / "0"); a longer one, which the
-    # design lets wrap (a Malheur's "Belzébuth sur la carte de Bartholomé : 19 → 9,5" on a phone),
-    # on two lines at most, its unbreakable piece (the value's change) whole.
+    # Each option's label laid out as review.js means it (see misfit_labels).
     lines = page.evaluate(LABEL_LINES)
-    bad = [x for x in lines if x[2] > x[3] or x[1] > (1 if len(x[0]) <= 18 else 2) or x[4] != 1]
-    assert bad == [], lines
+    assert misfit_labels(lines) == [], lines
     values = [rows.nth(i).locator("td.num").inner_text() for i in range(rows.count())]
     assert all("±" in v for v in values), values
     # Cards are named as the table names them (the record's notation is the fallback only).
